@@ -1,0 +1,2 @@
+/** The dispatcher's public entry points. */
+package io.ankusa.dispatch;

@@ -1,0 +1,2 @@
+/** Store format 3 keys and values. */
+package io.ankusa.keys;

@@ -1,0 +1,2 @@
+/** The queue's public entry points. */
+package io.ankusa.queue;

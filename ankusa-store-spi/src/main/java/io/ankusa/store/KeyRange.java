@@ -1,0 +1,77 @@
+package io.ankusa.store;
+
+import java.util.Objects;
+
+/**
+ * A half-open key range {@code [from, to)} in unsigned byte order. An empty {@code from} is the
+ * start of the family; an unbounded range has no upper end.
+ */
+public final class KeyRange {
+
+    private static final byte[] EMPTY = new byte[0];
+    private static final KeyRange ALL = new KeyRange(EMPTY, null);
+
+    private final byte[] from;
+    private final byte[] to;
+
+    private KeyRange(byte[] from, byte[] to) {
+        this.from = from;
+        this.to = to;
+    }
+
+    /** {@code [from, to)}; refuses {@code from > to} (an inverted range is a caller bug). */
+    public static KeyRange of(byte[] from, byte[] to) {
+        Objects.requireNonNull(from, "from");
+        Objects.requireNonNull(to, "to");
+        if (Bytes.compare(from, to) > 0) {
+            throw new IllegalArgumentException(
+                    "range start " + Bytes.hex(from) + " is after its end " + Bytes.hex(to));
+        }
+        return new KeyRange(from.clone(), to.clone());
+    }
+
+    /** Every key that starts with {@code prefix}. */
+    public static KeyRange prefix(byte[] prefix) {
+        Objects.requireNonNull(prefix, "prefix");
+        return new KeyRange(prefix.clone(), Bytes.prefixEnd(prefix).orElse(null));
+    }
+
+    /** Every key from {@code from} on. */
+    public static KeyRange atLeast(byte[] from) {
+        Objects.requireNonNull(from, "from");
+        return new KeyRange(from.clone(), null);
+    }
+
+    /** The whole family. */
+    public static KeyRange all() {
+        return ALL;
+    }
+
+    /** Inclusive start (a copy); empty means the start of the family. */
+    public byte[] from() {
+        return from.clone();
+    }
+
+    /** Whether the range has an upper end. */
+    public boolean bounded() {
+        return to != null;
+    }
+
+    /** Exclusive end (a copy); only when {@link #bounded()}. */
+    public byte[] to() {
+        if (to == null) {
+            throw new IllegalStateException("unbounded range has no end");
+        }
+        return to.clone();
+    }
+
+    /** Whether {@code key} lies in the range. */
+    public boolean contains(byte[] key) {
+        return Bytes.compare(key, from) >= 0 && (to == null || Bytes.compare(key, to) < 0);
+    }
+
+    @Override
+    public String toString() {
+        return "[" + Bytes.hex(from) + ", " + (to == null ? "end" : Bytes.hex(to)) + ")";
+    }
+}

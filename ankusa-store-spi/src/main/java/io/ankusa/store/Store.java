@@ -1,0 +1,64 @@
+package io.ankusa.store;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * An open key-value store with column families, ordered scans, atomic batches and blind-merge
+ * counters. Keys are non-empty byte strings compared as unsigned bytes.
+ *
+ * <p>Thread-safe: reads, scans and commits may run from any number of threads. Each read and each
+ * scan sees one consistent view. Merges are exact under any number of concurrent committers.
+ *
+ * <p>Every error is a {@link StoreException}; using a closed store raises
+ * {@link StoreClosedException}; naming an undeclared family raises {@link UnknownFamilyException}.
+ */
+public interface Store extends AutoCloseable {
+
+    /** The backend's provider name ({@code rocksdb}, {@code lmdb}, …). */
+    String backend();
+
+    /** The directory the store lives in. */
+    Path directory();
+
+    /** The families the store was opened with. */
+    List<FamilySpec> families();
+
+    /** The value at {@code key} of a plain family. */
+    Optional<byte[]> get(String family, byte[] key);
+
+    /**
+     * The values at {@code keys} of a plain family, in the same order, from one consistent view.
+     * A corrupt entry throws; it is never reported as absent.
+     */
+    List<Optional<byte[]>> multiGet(String family, List<byte[]> keys);
+
+    /** The summed value of a counter row; 0 when the row has no value. */
+    long counter(String family, byte[] key);
+
+    /** The summed values of counter rows, in order, from one consistent view. */
+    long[] counters(String family, List<byte[]> keys);
+
+    /** An ordered scan of {@code range} of a family (for a counter family, values are 8-byte little-endian sums). */
+    Scan scan(String family, KeyRange range, Direction direction);
+
+    /** A forward scan of {@code range}. */
+    default Scan scan(String family, KeyRange range) {
+        return scan(family, range, Direction.FORWARD);
+    }
+
+    /**
+     * Applies every op of {@code batch} atomically. The batch is validated first: a put into a
+     * counter family, a merge into a plain family or an unknown family is refused with nothing
+     * written. An empty batch with {@link Durability#SYNC} still makes earlier writes durable.
+     */
+    void commit(WriteBatch batch, Durability durability);
+
+    /** Writes a consistent copy of the store into {@code target} (which must not exist) that opens as a store. */
+    void checkpoint(Path target);
+
+    /** Releases the store; idempotent. Scans still open are invalidated. */
+    @Override
+    void close();
+}

@@ -1,0 +1,130 @@
+package io.ankusa.store.spi;
+
+import io.ankusa.store.FamilyKind;
+import io.ankusa.store.FamilySpec;
+import io.ankusa.store.StoreCorruptionException;
+import io.ankusa.store.StoreError;
+import io.ankusa.store.StoreException;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The kinds of a store's families, persisted in the file {@value #FILE_NAME} of its directory.
+ *
+ * <p>A backend reconciles the declared families with this file <em>before</em> it opens anything:
+ * RocksDB drops the merge operands in its log for good when a counter family is reopened without
+ * its merge operator, so a kind mismatch must be refused before the backend replays that log. A
+ * family the store holds but the caller does not declare is refused too: that is how an older
+ * release refuses a store a newer one has extended.
+ *
+ * <p>File format: one line per family, {@code name kind}, in declaration order.
+ */
+public final class FamilyCatalog {
+
+    /** The catalog's file name inside a store directory. */
+    public static final String FILE_NAME = "ankusa-families";
+
+    private FamilyCatalog() {
+    }
+
+    /** The persisted kinds, if the directory has a catalog. */
+    public static Optional<Map<String, FamilyKind>> read(Path directory) {
+        Path file = directory.resolve(FILE_NAME);
+        if (!Files.exists(file)) {
+            return Optional.empty();
+        }
+        Map<String, FamilyKind> kinds = new LinkedHashMap<>();
+        try {
+            for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+                if (line.isBlank()) {
+                    continue;
+                }
+                String[] parts = line.trim().split(" ");
+                if (parts.length != 2) {
+                    throw new StoreCorruptionException("bad line in " + file + ": '" + line + "'");
+                }
+                kinds.put(parts[0], FamilyKind.valueOf(parts[1]));
+            }
+        } catch (IOException e) {
+            throw new StoreException(StoreError.IO, "cannot read " + file + ": " + e.getMessage(), e);
+        } catch (IllegalArgumentException e) {
+            throw new StoreCorruptionException("bad family kind in " + file + ": " + e.getMessage(), e);
+        }
+        return Optional.of(kinds);
+    }
+
+    /**
+     * Checks {@code declared} against the catalog of {@code directory} and records any new family.
+     *
+     * @throws StoreException with {@link StoreError#FAMILY_MISMATCH} when a family changed kind or
+     *                        the store holds a family not declared
+     */
+    public static void reconcile(Path directory, List<FamilySpec> declared) {
+        Map<String, FamilyKind> persisted = read(directory).orElseGet(LinkedHashMap::new);
+        Map<String, FamilyKind> wanted = new LinkedHashMap<>();
+        for (FamilySpec spec : declared) {
+            wanted.put(spec.name(), spec.kind());
+            FamilyKind before = persisted.get(spec.name());
+            if (before != null && before != spec.kind()) {
+                throw new StoreException(StoreError.FAMILY_MISMATCH, "family '" + spec.name() + "' is "
+                        + before + " in " + directory + " but was declared " + spec.kind()
+                        + "; refusing to open (counter operands would be lost)");
+            }
+        }
+        for (String name : persisted.keySet()) {
+            if (!wanted.containsKey(name)) {
+                throw new StoreException(StoreError.FAMILY_MISMATCH, "store " + directory + " holds family '"
+                        + name + "' that this release does not declare (written by a newer release?)");
+            }
+        }
+        if (!persisted.equals(wanted) || !persisted.keySet().containsAll(wanted.keySet())) {
+            write(directory, wanted);
+        }
+    }
+
+    /** Copies the catalog of {@code from} into {@code to} (for checkpoints). */
+    public static void copy(Path from, Path to) {
+        read(from).ifPresent(kinds -> write(to, kinds));
+    }
+
+    private static void write(Path directory, Map<String, FamilyKind> kinds) {
+        StringBuilder text = new StringBuilder();
+        kinds.forEach((name, kind) -> text.append(name).append(' ').append(kind).append('\n'));
+        Path file = directory.resolve(FILE_NAME);
+        Path tmp = directory.resolve(FILE_NAME + ".tmp");
+        try {
+            Files.createDirectories(directory);
+            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING)) {
+                ch.write(StandardCharsets.UTF_8.encode(text.toString()));
+                ch.force(true);
+            }
+            try {
+                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+            }
+            syncDirectory(directory);
+        } catch (IOException e) {
+            throw new StoreException(StoreError.IO, "cannot write " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static void syncDirectory(Path directory) {
+        try (FileChannel ch = FileChannel.open(directory, StandardOpenOption.READ)) {
+            ch.force(true);
+        } catch (IOException e) {
+            // Some platforms cannot open a directory for sync; the rename itself is still atomic.
+        }
+    }
+}
