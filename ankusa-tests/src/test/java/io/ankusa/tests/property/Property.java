@@ -1,0 +1,25 @@
+package io.ankusa.tests.property;
+
+import java.util.SplittableRandom;
+
+/** Plain value properties: a generator, a check, many seeded tries. */
+public final class Property {
+
+    private Property() {
+    }
+
+    /** Runs {@code check} on {@code config.tries()} generated values; reports the seed on failure. */
+    public static <T> void forAll(PropertyConfig config, Gen<T> gen, ThrowingConsumer<T> check) {
+        SplittableRandom master = new SplittableRandom(config.seed());
+        for (int t = 0; t < config.tries(); t++) {
+            long trySeed = master.nextLong();
+            T value = gen.next(new SplittableRandom(trySeed));
+            try {
+                check.accept(value);
+            } catch (Throwable e) {
+                throw new AssertionError("property failed on try " + t + " of seed " + config.seed()
+                        + " (replay with -Dankusa.seed=" + config.seed() + "); value: " + value, e);
+            }
+        }
+    }
+}

@@ -1,0 +1,9 @@
+package io.ankusa.tests.property;
+
+/** A check that may throw anything; an {@link AssertionError} or exception fails the property. */
+@FunctionalInterface
+public interface ThrowingConsumer<T> {
+
+    /** Checks {@code value}. */
+    void accept(T value) throws Exception;
+}
