@@ -44,6 +44,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -288,6 +289,61 @@ public abstract class StoreConformanceSuite {
             scan.next().value()[1] = 9;
         }
         assertThat(store.get(PLAIN, b(0x01))).hasValueSatisfying(v -> assertThat(v).containsExactly(1, 2, 3));
+    }
+
+    @Test
+    public void largeAndEmptyValuesRoundTrip() {
+        Store store = openStore();
+        byte[] large = new byte[1 << 20];
+        new SplittableRandom(1).nextBytes(large);
+        store.commit(new WriteBatch().put(PLAIN, b(0x01), large).put(PLAIN, b(0x02), new byte[0]), Durability.SYNC);
+        assertThat(store.get(PLAIN, b(0x01))).hasValueSatisfying(v -> assertThat(v).isEqualTo(large));
+        assertThat(store.multiGet(PLAIN, List.of(b(0x02), b(0x01))))
+                .satisfiesExactly(v -> assertThat(v).hasValueSatisfying(e -> assertThat(e).isEmpty()),
+                        v -> assertThat(v).hasValueSatisfying(l -> assertThat(l).isEqualTo(large)));
+    }
+
+    @Test
+    public void readersNeverSeeHalfABatch() throws Exception {
+        Store store = openStore();
+        List<byte[]> keys = List.of(b(0x01), b(0x40), b(0x7F), b(0x80), b(0xC0), b(0xFF));
+        int reads = 500;
+        AtomicInteger readsDone = new AtomicInteger();
+        CountDownLatch firstCommit = new CountDownLatch(1);
+        ExecutorService writer = Executors.newSingleThreadExecutor();
+        try {
+            Future<Integer> writes = writer.submit(() -> {
+                int generation = 0;
+                do {
+                    WriteBatch batch = new WriteBatch();
+                    for (byte[] key : keys) {
+                        batch.put(PLAIN, key, b(generation >>> 16, generation >>> 8, generation));
+                    }
+                    batch.merge(COUNTS, b(0x01), 1).merge(COUNTS, b(0x02), -1);
+                    store.commit(batch, Durability.ASYNC);
+                    generation++;
+                    firstCommit.countDown();
+                } while (readsDone.get() < reads);
+                return generation;
+            });
+            assertThat(firstCommit.await(5, TimeUnit.MINUTES)).isTrue();
+            for (int i = 0; i < reads; i++) {
+                List<Optional<byte[]>> values = store.multiGet(PLAIN, keys);
+                assertThat(values.stream().map(v -> v.map(Bytes::hex).orElse("absent")).distinct())
+                        .as("multiGet sees one batch whole").hasSize(1);
+                List<KeyValue> rows = scanAll(store, PLAIN, KeyRange.all(), i % 2 == 0 ? Direction.FORWARD : Direction.REVERSE);
+                assertThat(rows).as("scan sees one batch whole").hasSize(keys.size());
+                assertThat(rows.stream().map(kv -> Bytes.hex(kv.value())).distinct()).hasSize(1);
+                long[] counters = store.counters(COUNTS, List.of(b(0x01), b(0x02)));
+                assertThat(counters[0] + counters[1]).as("counters from one view: %s", Arrays.toString(counters)).isZero();
+                readsDone.incrementAndGet();
+            }
+            int generations = writes.get(5, TimeUnit.MINUTES);
+            assertThat(store.counter(COUNTS, b(0x01))).isEqualTo(generations);
+        } finally {
+            readsDone.set(reads);
+            writer.shutdownNow();
+        }
     }
 
     @Test
