@@ -882,6 +882,15 @@ public abstract class StoreConformanceSuite {
         assertThat(openAt(empty, FAMILIES, false).get(PLAIN, b(0x01))).isPresent();
     }
 
+    @Test
+    public void unknownSettingsAreRefused() {
+        Path dir = storeDir();
+        assertRefused(() -> track(open(StoreOptions.create(dir, FAMILIES).with("ankusa.conformance.nonsense", "1"))),
+                StoreError.INVALID_ARGUMENT);
+        assertThat(openAt(dir, FAMILIES, true).families()).as("a refused open leaves the directory usable")
+                .isEqualTo(FAMILIES);
+    }
+
     // ---- the model -------------------------------------------------------------------------
 
     @Test
