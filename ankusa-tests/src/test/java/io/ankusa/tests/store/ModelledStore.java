@@ -39,6 +39,7 @@ final class ModelledStore implements AutoCloseable {
     private final Function<StoreOptions, Store> opener;
     private final StoreModel model;
     private Store store;
+    private int checkpoints;
 
     ModelledStore(Path directory, List<FamilySpec> families, Function<StoreOptions, Store> opener) {
         this.directory = directory;
@@ -70,6 +71,21 @@ final class ModelledStore implements AutoCloseable {
     void reopen() {
         store.close();
         store = opener.apply(StoreOptions.existing(directory, families));
+    }
+
+    /** Checkpoints the store, opens the copy and compares every family of it with the model. */
+    void assertCheckpointMatchesModel() {
+        Path target = directory.resolveSibling(directory.getFileName() + "-checkpoint-" + checkpoints++);
+        store.checkpoint(target);
+        try (Store copy = opener.apply(StoreOptions.existing(target, families))) {
+            for (FamilySpec spec : families) {
+                List<KeyValue> actual = scan(copy, spec.name(), KeyRange.all(), Direction.FORWARD);
+                List<KeyValue> expected = model.scan(spec.name(), KeyRange.all(), Direction.FORWARD);
+                if (!actual.equals(expected)) {
+                    assertThat(hex(actual)).as("checkpoint of %s", spec.name()).isEqualTo(hex(expected));
+                }
+            }
+        }
     }
 
     /** Point reads of every key, full scans both ways, and one prefix scan per alphabet byte. */

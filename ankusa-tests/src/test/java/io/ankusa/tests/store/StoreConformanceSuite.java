@@ -62,7 +62,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * {@link #corruptDataFiles}. Every test gets a fresh temporary directory; every store a test opens
  * through {@link #openAt} is closed after it.
  *
- * <p>The last test is model-based: random sequences of writes, refused batches, scans and
+ * <p>The last test is model-based: random sequences of writes, refused batches, scans, checkpoints and
  * close-and-reopen, checked against a sorted-map model after every step (see
  * {@link ModelledStore}); {@code -Dankusa.seed}, {@code -Dankusa.tries} and
  * {@code -Dankusa.actions} replay or scale it.
