@@ -508,10 +508,16 @@ public abstract class StoreConformanceSuite {
                 sums.add(pool.submit(() -> {
                     long sum = 0;
                     start.await();
-                    for (int i = 0; i < merges; i++) {
-                        long delta = i % 100 == 0 ? random.nextLong(-(1L << 34), 1L << 34) : random.nextLong(-1000, 1001);
-                        store.commit(new WriteBatch().merge(COUNTS, key, delta), Durability.ASYNC);
-                        sum += delta;
+                    // Commits of 1 to 32 merges: many concurrent committers without making a
+                    // backend whose every commit syncs (LMDB) spend the run on fsync.
+                    for (int done = 0; done < merges; ) {
+                        WriteBatch batch = new WriteBatch();
+                        for (int n = 1 + random.nextInt(32); n > 0 && done < merges; n--, done++) {
+                            long delta = done % 100 == 0 ? random.nextLong(-(1L << 34), 1L << 34) : random.nextLong(-1000, 1001);
+                            batch.merge(COUNTS, key, delta);
+                            sum += delta;
+                        }
+                        store.commit(batch, Durability.ASYNC);
                     }
                     return sum;
                 }));
