@@ -435,7 +435,11 @@ final class LmdbStore implements Store {
             return;
         }
         for (LmdbScan scan : openScans) {
-            scan.invalidate();
+            try {
+                scan.invalidate();
+            } catch (LmdbException ignored) {
+                // the scan's transaction slot is released even so; closing goes on
+            }
         }
         commitLock.lock();
         try {
