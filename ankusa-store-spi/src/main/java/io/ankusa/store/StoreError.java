@@ -8,6 +8,8 @@ public enum StoreError {
     UNKNOWN_FAMILY,
     /** The store was opened with families that disagree with those it holds (kind or set). */
     FAMILY_MISMATCH,
+    /** The store was written by another backend than the one opening it. */
+    BACKEND_MISMATCH,
     /** The store is closed. */
     CLOSED,
     /** No store at the path and creation was not asked for. */

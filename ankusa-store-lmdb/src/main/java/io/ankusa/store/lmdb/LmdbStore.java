@@ -137,7 +137,7 @@ final class LmdbStore implements Store {
         DirectoryLock lock = DirectoryLock.acquire(directory);
         Env<byte[]> env = null;
         try {
-            FamilyCatalog.reconcile(directory, options.families());
+            FamilyCatalog.reconcile(directory, LmdbStoreProvider.NAME, options.families());
             env = Env.create(ByteArrayProxy.PROXY_BA)
                     .setMapSize(settings.mapSize())
                     .setMaxDbs(options.families().size())

@@ -138,7 +138,7 @@ final class RocksStore implements Store {
             if (!options.createIfMissing() && !exists) {
                 throw notFound(directory);
             }
-            FamilyCatalog.reconcile(directory, options.families());
+            FamilyCatalog.reconcile(directory, RocksStoreProvider.NAME, options.families());
             natives = NativeOptions.build(options, settings);
             if (exists) {
                 refuseUndeclaredRocksFamilies(directory, options.families());

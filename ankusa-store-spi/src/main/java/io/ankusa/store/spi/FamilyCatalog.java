@@ -27,49 +27,79 @@ import java.util.Optional;
  * family the store holds but the caller does not declare is refused too: that is how an older
  * release refuses a store a newer one has extended.
  *
- * <p>File format: one line per family, {@code name kind}, in declaration order.
+ * <p>The catalog also names the backend that wrote the store, so that a store written by one
+ * backend is never opened (and silently recreated beside itself) by another.
+ *
+ * <p>File format: a line {@code @backend NAME}, then one line per family, {@code name kind}, in
+ * declaration order. A catalog without the backend line (older builds) is accepted and completed.
  */
 public final class FamilyCatalog {
 
     /** The catalog's file name inside a store directory. */
     public static final String FILE_NAME = "ankusa-families";
 
+    private static final String BACKEND = "@backend";
+
     private FamilyCatalog() {
     }
 
     /** The persisted kinds, if the directory has a catalog. */
     public static Optional<Map<String, FamilyKind>> read(Path directory) {
+        return lines(directory).map(lines -> {
+            Map<String, FamilyKind> kinds = new LinkedHashMap<>();
+            lines.stream().filter(l -> !l.startsWith(BACKEND)).forEach(l -> parse(directory, l, kinds));
+            return kinds;
+        });
+    }
+
+    /** The backend that wrote the store, if its catalog names one. */
+    public static Optional<String> backend(Path directory) {
+        return lines(directory).flatMap(lines -> lines.stream()
+                .filter(l -> l.startsWith(BACKEND + " "))
+                .map(l -> l.substring(BACKEND.length() + 1).trim())
+                .findFirst());
+    }
+
+    private static Optional<List<String>> lines(Path directory) {
         Path file = directory.resolve(FILE_NAME);
         if (!Files.exists(file)) {
             return Optional.empty();
         }
-        Map<String, FamilyKind> kinds = new LinkedHashMap<>();
         try {
-            for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-                if (line.isBlank()) {
-                    continue;
-                }
-                String[] parts = line.trim().split(" ");
-                if (parts.length != 2) {
-                    throw new StoreCorruptionException("bad line in " + file + ": '" + line + "'");
-                }
-                kinds.put(parts[0], FamilyKind.valueOf(parts[1]));
-            }
+            return Optional.of(Files.readAllLines(file, StandardCharsets.UTF_8).stream()
+                    .map(String::trim).filter(l -> !l.isEmpty()).toList());
         } catch (IOException e) {
             throw new StoreException(StoreError.IO, "cannot read " + file + ": " + e.getMessage(), e);
-        } catch (IllegalArgumentException e) {
-            throw new StoreCorruptionException("bad family kind in " + file + ": " + e.getMessage(), e);
         }
-        return Optional.of(kinds);
+    }
+
+    private static void parse(Path directory, String line, Map<String, FamilyKind> kinds) {
+        Path file = directory.resolve(FILE_NAME);
+        String[] parts = line.split(" ");
+        if (parts.length != 2) {
+            throw new StoreCorruptionException("bad line in " + file + ": '" + line + "'");
+        }
+        try {
+            kinds.put(parts[0], FamilyKind.valueOf(parts[1]));
+        } catch (IllegalArgumentException e) {
+            throw new StoreCorruptionException("bad family kind in " + file + ": '" + line + "'", e);
+        }
     }
 
     /**
      * Checks {@code declared} against the catalog of {@code directory} and records any new family.
      *
-     * @throws StoreException with {@link StoreError#FAMILY_MISMATCH} when a family changed kind or
-     *                        the store holds a family not declared
+     * @param backend the name of the backend opening the store
+     * @throws StoreException with {@link StoreError#BACKEND_MISMATCH} when another backend wrote the
+     *                        store, or {@link StoreError#FAMILY_MISMATCH} when a family changed kind
+     *                        or the store holds a family not declared
      */
-    public static void reconcile(Path directory, List<FamilySpec> declared) {
+    public static void reconcile(Path directory, String backend, List<FamilySpec> declared) {
+        Optional<String> writer = backend(directory);
+        if (writer.isPresent() && !writer.get().equals(backend)) {
+            throw new StoreException(StoreError.BACKEND_MISMATCH, "store " + directory + " was written by the '"
+                    + writer.get() + "' backend; it cannot be opened with '" + backend + "'");
+        }
         Map<String, FamilyKind> persisted = read(directory).orElseGet(LinkedHashMap::new);
         Map<String, FamilyKind> wanted = new LinkedHashMap<>();
         for (FamilySpec spec : declared) {
@@ -87,18 +117,23 @@ public final class FamilyCatalog {
                         + name + "' that this release does not declare (written by a newer release?)");
             }
         }
-        if (!persisted.equals(wanted) || !persisted.keySet().containsAll(wanted.keySet())) {
-            write(directory, wanted);
+        if (writer.isEmpty() || !List.copyOf(persisted.keySet()).equals(List.copyOf(wanted.keySet()))
+                || !persisted.equals(wanted)) {
+            write(directory, backend, wanted);
         }
     }
 
     /** Copies the catalog of {@code from} into {@code to} (for checkpoints). */
     public static void copy(Path from, Path to) {
-        read(from).ifPresent(kinds -> write(to, kinds));
+        Optional<String> writer = backend(from);
+        read(from).ifPresent(kinds -> write(to, writer.orElse(null), kinds));
     }
 
-    private static void write(Path directory, Map<String, FamilyKind> kinds) {
+    private static void write(Path directory, String backend, Map<String, FamilyKind> kinds) {
         StringBuilder text = new StringBuilder();
+        if (backend != null) {
+            text.append(BACKEND).append(' ').append(backend).append('\n');
+        }
         kinds.forEach((name, kind) -> text.append(name).append(' ').append(kind).append('\n'));
         Path file = directory.resolve(FILE_NAME);
         Path tmp = directory.resolve(FILE_NAME + ".tmp");

@@ -51,7 +51,7 @@ public final class MemoryStoreProvider implements StoreProvider {
         DirectoryLock lock = DirectoryLock.acquire(directory);
         try {
             // Reconcile before touching data, as the SPI asks every backend to.
-            FamilyCatalog.reconcile(directory, options.families());
+            FamilyCatalog.reconcile(directory, NAME, options.families());
             MemoryStore.Image image = exists ? IMAGES.get(directory) : new MemoryStore.Image();
             if (image == null) {
                 throw new StoreException(StoreError.IO, "the memory store in " + directory

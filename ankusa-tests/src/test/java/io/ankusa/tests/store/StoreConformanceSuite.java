@@ -23,6 +23,7 @@ import io.ankusa.store.Stores;
 import io.ankusa.store.UnknownFamilyException;
 import io.ankusa.store.WriteBatch;
 import io.ankusa.store.spi.CounterCodec;
+import io.ankusa.store.spi.FamilyCatalog;
 import io.ankusa.store.spi.StoreProvider;
 import io.ankusa.tests.property.ActionSequenceCheck;
 import io.ankusa.tests.property.PropertyConfig;
@@ -856,6 +857,20 @@ public abstract class StoreConformanceSuite {
         openAt(dir, FAMILIES, true).close();
         assertRefused(() -> openAt(dir, List.of(FamilySpec.plain(PLAIN), FamilySpec.counter(COUNTS)), false),
                 StoreError.FAMILY_MISMATCH);
+        assertThat(openAt(dir, FAMILIES, false).families()).isEqualTo(FAMILIES);
+    }
+
+    @Test
+    public void aStoreWrittenByAnotherBackendIsRefused() {
+        Path dir = storeDir();
+        openAt(dir, FAMILIES, true).close();
+        String other = Stores.providers().stream().map(p -> p.name())
+                .filter(name -> !name.equals(backend())).findFirst().orElseThrow();
+        assertThatThrownBy(() -> Stores.open(other, StoreOptions.create(dir, FAMILIES)))
+                .isInstanceOfSatisfying(StoreException.class,
+                        e -> assertThat(e.reason()).isEqualTo(StoreError.BACKEND_MISMATCH))
+                .hasMessageContaining(backend());
+        assertThat(FamilyCatalog.backend(dir)).contains(backend());
         assertThat(openAt(dir, FAMILIES, false).families()).isEqualTo(FAMILIES);
     }
 
