@@ -1,0 +1,139 @@
+package io.ankusa.store.rocksdb;
+
+import io.ankusa.store.FamilyKind;
+import io.ankusa.store.FamilySpec;
+import io.ankusa.store.StoreOptions;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import org.rocksdb.AbstractNativeReference;
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.BloomFilter;
+import org.rocksdb.Cache;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.CompressionType;
+import org.rocksdb.DBOptions;
+import org.rocksdb.Filter;
+import org.rocksdb.LRUCache;
+import org.rocksdb.MergeOperator;
+import org.rocksdb.RocksDB;
+import org.rocksdb.UInt64AddOperator;
+import org.rocksdb.WALRecoveryMode;
+import org.rocksdb.WriteOptions;
+
+/**
+ * Every native option object one open store needs, built from its {@link StoreOptions} and
+ * {@link RocksSettings}, and closed together (in reverse order of creation) after the database.
+ *
+ * <p>Per family: a counter family gets RocksDB's {@code UInt64AddOperator} (8-byte little-endian,
+ * two's complement, so negative deltas wrap back: the format of
+ * {@link io.ankusa.store.spi.CounterCodec}), its declared write buffer (1 MiB by default: a flush
+ * soon folds the operands), no compression, and {@code max_successive_merges}. A plain family gets
+ * its declared write buffer and LZ4 when its compression hint is on. A write-buffer hint of 0
+ * keeps RocksDB's default (64 MiB). Every family shares one LRU block cache and a 10-bit Bloom
+ * filter. RocksDB's own {@code default} family is always opened (RocksDB requires it); it is
+ * reachable only when declared.
+ */
+final class NativeOptions implements AutoCloseable {
+
+    static final String DEFAULT_FAMILY = new String(RocksDB.DEFAULT_COLUMN_FAMILY, StandardCharsets.UTF_8);
+
+    private final Deque<AbstractNativeReference> owned = new ArrayDeque<>();
+    private final List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
+    private DBOptions db;
+    private WriteOptions syncWrite;
+    private WriteOptions asyncWrite;
+
+    private NativeOptions() {
+    }
+
+    /** Builds the options; closes what it built if any step fails. */
+    static NativeOptions build(StoreOptions options, RocksSettings settings) {
+        NativeOptions natives = new NativeOptions();
+        try {
+            natives.fill(options, settings);
+            return natives;
+        } catch (RuntimeException | Error e) {
+            natives.close();
+            throw e;
+        }
+    }
+
+    private void fill(StoreOptions options, RocksSettings settings) {
+        Cache cache = own(new LRUCache(settings.blockCacheBytes()));
+        Filter bloom = own(new BloomFilter(10));
+        MergeOperator add = own(new UInt64AddOperator());
+        BlockBasedTableConfig table = new BlockBasedTableConfig()
+                .setBlockCache(cache)
+                .setFilterPolicy(bloom)
+                .setCacheIndexAndFilterBlocks(true)
+                .setPinL0FilterAndIndexBlocksInCache(true);
+
+        boolean defaultDeclared = false;
+        for (FamilySpec spec : options.families()) {
+            ColumnFamilyOptions family = own(new ColumnFamilyOptions()).setTableFormatConfig(table);
+            if (spec.writeBufferBytes() > 0) {
+                family.setWriteBufferSize(spec.writeBufferBytes());
+            }
+            if (spec.kind() == FamilyKind.COUNTER) {
+                family.setMergeOperator(add)
+                        .setCompressionType(CompressionType.NO_COMPRESSION)
+                        .setMaxSuccessiveMerges(settings.counterMaxSuccessiveMerges());
+            } else {
+                family.setCompressionType(spec.compressed() ? CompressionType.LZ4_COMPRESSION
+                        : CompressionType.NO_COMPRESSION);
+            }
+            descriptors.add(new ColumnFamilyDescriptor(spec.name().getBytes(StandardCharsets.UTF_8), family));
+            defaultDeclared |= spec.name().equals(DEFAULT_FAMILY);
+        }
+        if (!defaultDeclared) {
+            ColumnFamilyOptions family = own(new ColumnFamilyOptions()).setTableFormatConfig(table);
+            descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, family));
+        }
+
+        db = own(new DBOptions())
+                .setCreateIfMissing(options.createIfMissing())
+                .setCreateMissingColumnFamilies(true)
+                .setParanoidChecks(true)
+                // A torn tail of the log (an unsynced batch cut by a crash) is dropped whole;
+                // recovery stops there, so no later batch is applied without an earlier one.
+                .setWalRecoveryMode(WALRecoveryMode.PointInTimeRecovery)
+                .setMaxBackgroundJobs(settings.maxBackgroundJobs())
+                .setKeepLogFileNum(4);
+        syncWrite = own(new WriteOptions()).setSync(true);
+        asyncWrite = own(new WriteOptions()).setSync(false);
+    }
+
+    private <T extends AbstractNativeReference> T own(T reference) {
+        owned.push(reference);
+        return reference;
+    }
+
+    DBOptions db() {
+        return db;
+    }
+
+    /** Declared families in order, then RocksDB's {@code default} if it was not declared. */
+    List<ColumnFamilyDescriptor> descriptors() {
+        return descriptors;
+    }
+
+    WriteOptions syncWrite() {
+        return syncWrite;
+    }
+
+    WriteOptions asyncWrite() {
+        return asyncWrite;
+    }
+
+    /** Closes every native option, newest first; call after the database is closed. */
+    @Override
+    public void close() {
+        while (!owned.isEmpty()) {
+            owned.pop().close();
+        }
+    }
+}

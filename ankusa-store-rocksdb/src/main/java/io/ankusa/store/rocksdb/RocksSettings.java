@@ -1,0 +1,79 @@
+package io.ankusa.store.rocksdb;
+
+import io.ankusa.store.StoreError;
+import io.ankusa.store.StoreException;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The backend settings a {@link io.ankusa.store.StoreOptions#settings()} map may carry for this
+ * backend. Any other key is refused, so that a misspelt setting fails at open instead of being
+ * ignored.
+ *
+ * @param blockCacheBytes            {@value #BLOCK_CACHE_BYTES}: size of the one LRU block cache shared by
+ *                                   every family (default 64 MiB)
+ * @param counterMaxSuccessiveMerges {@value #COUNTER_MAX_SUCCESSIVE_MERGES}: RocksDB's
+ *                                   {@code max_successive_merges} for counter families (default 64; 0 turns
+ *                                   merge-on-write off)
+ * @param maxBackgroundJobs          {@value #MAX_BACKGROUND_JOBS}: RocksDB's flush and compaction threads
+ *                                   (default 2)
+ */
+record RocksSettings(long blockCacheBytes, long counterMaxSuccessiveMerges, int maxBackgroundJobs) {
+
+    static final String BLOCK_CACHE_BYTES = "rocksdb.blockCacheBytes";
+    static final String COUNTER_MAX_SUCCESSIVE_MERGES = "rocksdb.counterMaxSuccessiveMerges";
+    static final String MAX_BACKGROUND_JOBS = "rocksdb.maxBackgroundJobs";
+
+    static final long DEFAULT_BLOCK_CACHE_BYTES = 64L << 20;
+    /**
+     * Once a counter row has this many merge operands in a row at the head of the memtable, the
+     * next merge reads the row (only if everything it needs is in memory) and writes the sum as a
+     * plain value, so a read of a hot row never folds more than this many memtable operands.
+     */
+    static final long DEFAULT_COUNTER_MAX_SUCCESSIVE_MERGES = 64;
+    static final int DEFAULT_MAX_BACKGROUND_JOBS = 2;
+
+    private static final Set<String> KNOWN = Set.of(BLOCK_CACHE_BYTES, COUNTER_MAX_SUCCESSIVE_MERGES,
+            MAX_BACKGROUND_JOBS);
+
+    /** The defaults. */
+    static RocksSettings defaults() {
+        return new RocksSettings(DEFAULT_BLOCK_CACHE_BYTES, DEFAULT_COUNTER_MAX_SUCCESSIVE_MERGES,
+                DEFAULT_MAX_BACKGROUND_JOBS);
+    }
+
+    /** Reads {@code settings}, refusing unknown keys and malformed values with {@link StoreError#INVALID_ARGUMENT}. */
+    static RocksSettings parse(Map<String, String> settings) {
+        for (String key : settings.keySet()) {
+            if (!KNOWN.contains(key)) {
+                throw new StoreException(StoreError.INVALID_ARGUMENT, "unknown setting '" + key
+                        + "' for the rocksdb store backend; known: " + new TreeSet<>(KNOWN));
+            }
+        }
+        return new RocksSettings(
+                number(settings, BLOCK_CACHE_BYTES, DEFAULT_BLOCK_CACHE_BYTES, 0, Long.MAX_VALUE),
+                number(settings, COUNTER_MAX_SUCCESSIVE_MERGES, DEFAULT_COUNTER_MAX_SUCCESSIVE_MERGES, 0,
+                        1_000_000),
+                (int) number(settings, MAX_BACKGROUND_JOBS, DEFAULT_MAX_BACKGROUND_JOBS, 1, 256));
+    }
+
+    private static long number(Map<String, String> settings, String key, long fallback, long min, long max) {
+        String text = settings.get(key);
+        if (text == null) {
+            return fallback;
+        }
+        long value;
+        try {
+            value = Long.parseLong(text.trim());
+        } catch (NumberFormatException e) {
+            throw new StoreException(StoreError.INVALID_ARGUMENT,
+                    "setting " + key + " must be a whole number, got '" + text + "'", e);
+        }
+        if (value < min || value > max) {
+            throw new StoreException(StoreError.INVALID_ARGUMENT,
+                    "setting " + key + " must be in [" + min + ", " + max + "], got " + value);
+        }
+        return value;
+    }
+}

@@ -1,0 +1,141 @@
+package io.ankusa.store.rocksdb;
+
+import static io.ankusa.store.rocksdb.TestStores.FAMILIES;
+import static io.ankusa.store.rocksdb.TestStores.ITEMS;
+import static io.ankusa.store.rocksdb.TestStores.create;
+import static io.ankusa.store.rocksdb.TestStores.open;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.ankusa.store.Direction;
+import io.ankusa.store.Durability;
+import io.ankusa.store.KeyRange;
+import io.ankusa.store.Scan;
+import io.ankusa.store.StoreCorruptionException;
+import io.ankusa.store.StoreOptions;
+import io.ankusa.store.WriteBatch;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Bytes flipped in the middle of an SST data block: every read that touches the block throws
+ * {@link StoreCorruptionException}; none reports the entries as absent or ends a scan early.
+ */
+class CorruptionTest {
+
+    private static final int KEYS = 4_000;
+    private static final int VALUE_BYTES = 200;
+
+    @TempDir
+    Path dir;
+
+    private Path corrupted;
+    private final List<byte[]> keys = new ArrayList<>();
+    private final List<byte[]> values = new ArrayList<>();
+
+    @BeforeEach
+    void writeFlushAndCorrupt() throws IOException {
+        Random random = new Random(42);
+        Path live = dir.resolve("live");
+        corrupted = dir.resolve("copy");
+        try (RocksStore store = create(live)) {
+            WriteBatch batch = new WriteBatch();
+            for (int i = 0; i < KEYS; i++) {
+                byte[] key = String.format("key%06d", i).getBytes(StandardCharsets.US_ASCII);
+                byte[] value = new byte[VALUE_BYTES];
+                random.nextBytes(value); // incompressible, so the SST holds ~800 KB of data blocks
+                keys.add(key);
+                values.add(value);
+                batch.put(ITEMS, key, value);
+            }
+            store.commit(batch, Durability.SYNC);
+            store.checkpoint(corrupted); // flushes the memtable: the copy holds the rows in an SST
+        }
+        Path sst;
+        try (Stream<Path> files = Files.list(corrupted)) {
+            sst = files.filter(p -> p.toString().endsWith(".sst"))
+                    .max(Comparator.comparingLong(CorruptionTest::size)).orElseThrow();
+        }
+        long size = Files.size(sst);
+        assertThat(size).as("the SST holds the data blocks").isGreaterThan((long) KEYS * VALUE_BYTES / 2);
+        try (FileChannel channel = FileChannel.open(sst, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            ByteBuffer middle = ByteBuffer.allocate(64);
+            channel.read(middle, size / 2);
+            for (int i = 0; i < middle.capacity(); i++) {
+                middle.put(i, (byte) ~middle.get(i));
+            }
+            channel.write(middle.flip(), size / 2);
+        }
+    }
+
+    private static long size(Path path) {
+        try {
+            return Files.size(path);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private RocksStore openCorrupted() {
+        return open(StoreOptions.existing(corrupted, FAMILIES));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Direction.class)
+    void scanThrowsInsteadOfEndingShort(Direction direction) {
+        try (RocksStore store = openCorrupted(); Scan scan = store.scan(ITEMS, KeyRange.all(), direction)) {
+            int[] seen = new int[1];
+            assertThatThrownBy(() -> {
+                while (scan.hasNext()) {
+                    scan.next();
+                    seen[0]++;
+                }
+            }).isInstanceOf(StoreCorruptionException.class);
+            assertThat(seen[0]).isLessThan(KEYS);
+            assertThatThrownBy(scan::hasNext).as("a failed scan keeps failing").isInstanceOf(StoreCorruptionException.class);
+            assertThat(store.openScanCount()).as("a failed scan frees its iterator").isZero();
+        }
+    }
+
+    @Test
+    void pointReadsThrowOnTheCorruptBlockAndReturnTheRestIntact() {
+        try (RocksStore store = openCorrupted()) {
+            int corrupt = 0;
+            for (int i = 0; i < KEYS; i++) {
+                Optional<byte[]> value;
+                try {
+                    value = store.get(ITEMS, keys.get(i));
+                } catch (StoreCorruptionException e) {
+                    corrupt++;
+                    continue;
+                }
+                assertThat(value).as("key %d is never reported absent", i).isPresent();
+                assertThat(value.orElseThrow()).as("key %d", i).isEqualTo(values.get(i));
+            }
+            assertThat(corrupt).as("the keys of the flipped block throw").isPositive().isLessThan(KEYS);
+        }
+    }
+
+    @Test
+    void multiGetThrowsRatherThanReportingTheCorruptKeysAbsent() {
+        try (RocksStore store = openCorrupted()) {
+            assertThatThrownBy(() -> store.multiGet(ITEMS, keys)).isInstanceOf(StoreCorruptionException.class);
+        }
+    }
+}
