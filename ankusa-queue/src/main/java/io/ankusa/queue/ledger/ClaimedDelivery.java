@@ -1,5 +1,7 @@
 package io.ankusa.queue.ledger;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
@@ -11,7 +13,7 @@ import java.util.Objects;
  * @param tenantId   the tenant it is filed under
  * @param hookId     the hook's id
  * @param sourceId   the hook's source id
- * @param headers    the hook's headers
+ * @param headers    the hook's headers, in ingest order
  * @param payload    the hook's payload
  * @param receivedAt when the queue accepted the hook, epoch milliseconds
  * @param attempt    which attempt this is (1 for the first)
@@ -25,7 +27,7 @@ public record ClaimedDelivery(InflightRow row, String tenantId, String hookId, S
         Objects.requireNonNull(tenantId, "tenantId");
         Objects.requireNonNull(hookId, "hookId");
         Objects.requireNonNull(sourceId, "sourceId");
-        headers = Map.copyOf(headers);
+        headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
         Objects.requireNonNull(payload, "payload");
         if (attempt < 1) {
             throw new IllegalArgumentException("attempt must be >= 1: " + attempt);
