@@ -8,4 +8,5 @@ module io.ankusa.dispatch {
     requires transitive io.ankusa.store;
 
     exports io.ankusa.dispatch;
+    exports io.ankusa.dispatch.http;
 }

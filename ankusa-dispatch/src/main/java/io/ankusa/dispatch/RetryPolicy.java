@@ -1,0 +1,114 @@
+package io.ankusa.dispatch;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.random.RandomGenerator;
+
+/**
+ * Decides, after a failed attempt, whether a delivery is tried again and after how long.
+ *
+ * <p>The pipeline asks once per {@link SinkOutcome.Retry}; a {@link SinkOutcome.Dead} needs no
+ * decision. Implementations are stateless with respect to deliveries (everything they need comes
+ * in the arguments), so one policy serves every thread; randomness comes from the caller's
+ * generator, which makes a decision replayable from a seed.
+ *
+ * <p>{@link #defaults()} is a schedule that starts immediately and grows to hours, ten attempts in
+ * all, with ±20% jitter; {@link #builder()} configures another one.
+ */
+public interface RetryPolicy {
+
+    /**
+     * Decides what follows the failure of attempt {@code failedAttempt}.
+     *
+     * @param failedAttempt the number of the attempt that just failed, 1 for the first
+     * @param failure       the sink's outcome, with its optional retry-after hint
+     * @param random        the source of jitter
+     * @return try again after a delay, or give up
+     * @throws IllegalArgumentException when {@code failedAttempt} is below 1
+     */
+    RetryDecision decide(int failedAttempt, SinkOutcome.Retry failure, RandomGenerator random);
+
+    /** The default schedule: see {@link Builder} for its values. */
+    static RetryPolicy defaults() {
+        return ScheduledRetryPolicy.DEFAULTS;
+    }
+
+    /** A builder starting from the default values. */
+    static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Configures a schedule-based policy. Defaults: schedule {@code 0 s, 5 s, 30 s, 2 min, 10 min,
+     * 30 min, 1 h, 2 h, 4 h}, 10 attempts, jitter 0.2, largest honoured hint 1 h.
+     *
+     * <p>The delay after failed attempt {@code n} is entry {@code n − 1} of the schedule (the last
+     * entry repeats when attempts outnumber it), multiplied by a factor drawn uniformly from
+     * {@code [1 − jitter, 1 + jitter]}, at millisecond precision. A sink's retry-after hint is a
+     * floor: the delay is never shorter than the hint, except that hints longer than
+     * {@link #maxHint(Duration)} count as that maximum. After attempt {@link #maxAttempts(int)}
+     * fails the policy gives up, hint or not.
+     */
+    final class Builder {
+
+        /** The longest schedule entry or hint cap accepted; keeps millisecond arithmetic exact. */
+        static final Duration LONGEST = Duration.ofDays(365);
+
+        private List<Duration> schedule = ScheduledRetryPolicy.DEFAULT_SCHEDULE;
+        private int maxAttempts = ScheduledRetryPolicy.DEFAULT_MAX_ATTEMPTS;
+        private double jitter = ScheduledRetryPolicy.DEFAULT_JITTER;
+        private Duration maxHint = ScheduledRetryPolicy.DEFAULT_MAX_HINT;
+
+        Builder() {
+        }
+
+        /** The delays after the first, second, … failed attempt; not empty, each 0 .. 365 days. */
+        public Builder schedule(List<Duration> delays) {
+            var copy = List.copyOf(delays);
+            if (copy.isEmpty()) {
+                throw new IllegalArgumentException("schedule must not be empty");
+            }
+            copy.forEach(delay -> requireWithinRange(delay, "schedule entry"));
+            this.schedule = copy;
+            return this;
+        }
+
+        /** The total number of attempts, the first included; at least 1 (1 means never retry). */
+        public Builder maxAttempts(int attempts) {
+            if (attempts < 1) {
+                throw new IllegalArgumentException("maxAttempts must be at least 1: " + attempts);
+            }
+            this.maxAttempts = attempts;
+            return this;
+        }
+
+        /** The relative spread of each delay, in {@code [0, 1)}; 0 means the schedule exactly. */
+        public Builder jitter(double fraction) {
+            if (!(fraction >= 0 && fraction < 1)) {
+                throw new IllegalArgumentException("jitter must be in [0, 1): " + fraction);
+            }
+            this.jitter = fraction;
+            return this;
+        }
+
+        /** The longest retry-after hint honoured, 0 .. 365 days; a longer hint counts as this. */
+        public Builder maxHint(Duration cap) {
+            this.maxHint = requireWithinRange(cap, "maxHint");
+            return this;
+        }
+
+        /** The policy. */
+        public RetryPolicy build() {
+            return new ScheduledRetryPolicy(schedule, maxAttempts, jitter, maxHint);
+        }
+
+        private static Duration requireWithinRange(Duration duration, String what) {
+            Objects.requireNonNull(duration, what);
+            if (duration.isNegative() || duration.compareTo(LONGEST) > 0) {
+                throw new IllegalArgumentException(what + " must be within 0 .. " + LONGEST + ": " + duration);
+            }
+            return duration;
+        }
+    }
+}

@@ -1,0 +1,44 @@
+package io.ankusa.dispatch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.module.ModuleDescriptor;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** A careless edit of {@code module-info.java} fails here. */
+class DispatchModuleTest {
+
+    private static ModuleDescriptor descriptor() {
+        Module module = Sink.class.getModule();
+        assertThat(module.isNamed()).as("tests run on the module path").isTrue();
+        return module.getDescriptor();
+    }
+
+    @Test
+    void exports_the_api_and_the_http_sink_only_and_to_everyone() {
+        Set<ModuleDescriptor.Exports> exports = descriptor().exports();
+
+        assertThat(exports).map(ModuleDescriptor.Exports::source)
+                .containsExactlyInAnyOrder("io.ankusa.dispatch", "io.ankusa.dispatch.http");
+        assertThat(exports).noneMatch(ModuleDescriptor.Exports::isQualified);
+    }
+
+    @Test
+    void requires_the_queue_modules_transitively_and_the_http_client_and_logging_plainly() {
+        var requires = descriptor().requires().stream()
+                .filter(r -> !r.name().equals("java.base"))
+                .collect(Collectors.toMap(ModuleDescriptor.Requires::name,
+                        r -> r.modifiers().contains(ModuleDescriptor.Requires.Modifier.TRANSITIVE)));
+
+        assertThat(requires).containsOnly(
+                Map.entry("java.net.http", false),
+                Map.entry("org.slf4j", false),
+                Map.entry("io.ankusa.api", true),
+                Map.entry("io.ankusa.queue", true),
+                Map.entry("io.ankusa.store", true));
+        assertThat(descriptor().provides()).isEmpty();
+    }
+}

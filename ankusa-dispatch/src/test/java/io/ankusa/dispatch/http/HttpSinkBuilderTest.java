@@ -1,0 +1,32 @@
+package io.ankusa.dispatch.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.URI;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class HttpSinkBuilderTest {
+
+    private static final WebhookSecret SECRET = WebhookSecret.parse("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw");
+
+    @Test
+    void the_endpoint_is_an_absolute_http_or_https_uri_with_a_host() {
+        assertThat(HttpSink.builder(URI.create("https://hooks.example/in"), SECRET).build())
+                .hasToString("HttpSink[https://hooks.example/in]");
+        for (String bad : new String[] {"/relative", "ftp://hooks.example/in", "mailto:ops@example.com", "http:///no-host"}) {
+            assertThatThrownBy(() -> HttpSink.builder(URI.create(bad), SECRET))
+                    .as(bad).isInstanceOf(IllegalArgumentException.class);
+        }
+    }
+
+    @Test
+    void timeouts_are_positive_and_the_content_type_is_not_blank() {
+        var builder = HttpSink.builder(URI.create("http://127.0.0.1/in"), SECRET);
+
+        assertThatThrownBy(() -> builder.connectTimeout(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> builder.requestTimeout(Duration.ofSeconds(-1))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> builder.contentType(" ")).isInstanceOf(IllegalArgumentException.class);
+    }
+}
