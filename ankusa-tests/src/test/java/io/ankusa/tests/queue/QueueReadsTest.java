@@ -109,4 +109,27 @@ class QueueReadsTest {
             assertThat(q.ledger().oldestDueAt()).hasValue(at + 1_500);
         }
     }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @DisplayName("close commits the hooks already accepted and refuses later ones")
+    void closeCommitsWhatWasAccepted(String backend) {
+        List<CompletableFuture<Receipt>> futures = new ArrayList<>();
+        QueueUnderTest q = QueueUnderTest.open(backend, dir);
+        for (int i = 0; i < 500; i++) {
+            futures.add(q.queue().ingest(QueueUnderTest.hook("h" + i, "t", 0)));
+        }
+        q.close();
+        for (CompletableFuture<Receipt> f : futures) {
+            assertThat(f).isCompleted();
+            assertThat(QueueUnderTest.await(f).seq()).isPositive();
+        }
+        assertThat(q.queue().ingest(QueueUnderTest.hook("late", "t", 0)))
+                .failsWithin(Duration.ZERO)
+                .withThrowableOfType(java.util.concurrent.ExecutionException.class)
+                .withCauseInstanceOf(io.ankusa.api.QueueClosedException.class);
+        try (QueueUnderTest again = QueueUnderTest.open(backend, dir)) {
+            assertThat(again.queue().pendingForTenant("t").pending()).isEqualTo(500);
+        }
+    }
 }
