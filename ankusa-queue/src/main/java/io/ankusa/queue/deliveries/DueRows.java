@@ -4,7 +4,7 @@ import io.ankusa.keys.DueKey;
 import io.ankusa.queue.ledger.DueKind;
 import io.ankusa.queue.ledger.DueRow;
 
-/** Decodes due keys and values into {@link DueRow}s and back. */
+/** Decodes due keys and values into {@link DueRow}s. */
 final class DueRows {
 
     private DueRows() {
@@ -15,9 +15,5 @@ final class DueRows {
         DueKey.Value v = DueKey.decodeValue(value);
         return new DueRow(k.ord(), k.at(), k.seq(), k.sink(), v.size(),
                 v.kind() == DueKey.KIND_RETRY ? DueKind.RETRY : DueKind.FIRST_ATTEMPT);
-    }
-
-    static byte[] key(DueRow row) {
-        return new DueKey(row.ord(), row.at(), row.seq(), row.sink()).encode();
     }
 }

@@ -33,6 +33,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -174,12 +175,14 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
                 throw new IllegalArgumentException("row of tenant " + row.ord() + " in a claim for tenant " + ord);
             }
         }
-        List<DueRow> unique = List.copyOf(new LinkedHashSet<>(rows));
+        // One entry per key: the caller's size and kind are not trusted, the stored value is read below.
+        Map<DueKey, DueRow> unique = new LinkedHashMap<>();
+        rows.forEach(r -> unique.putIfAbsent(new DueKey(r.ord(), r.at(), r.seq(), r.sink()), r));
         if (unique.isEmpty()) {
             return Claim.empty();
         }
         return stripes.locked(ord, () -> {
-            List<byte[]> keys = unique.stream().map(DueRows::key).toList();
+            List<byte[]> keys = unique.keySet().stream().map(DueKey::encode).toList();
             List<Optional<byte[]>> values = store.multiGet(ColumnFamilies.INDEX, keys);
             List<DueRow> present = new ArrayList<>();
             for (int i = 0; i < keys.size(); i++) {

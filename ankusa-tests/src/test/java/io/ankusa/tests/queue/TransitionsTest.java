@@ -83,4 +83,24 @@ class TransitionsTest {
         IndexFold.of(q.store()).assertCountersMatch(q.store());
         assertThat(ord).isEqualTo(1);
     }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @DisplayName("a transition trusts the stored row, not the caller's copy")
+    void aTransitionTrustsTheStoredRow(String backend) {
+        try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
+            DeliveryLedger ledger = q.ledger();
+            q.ingest(QueueUnderTest.hook("h1", "acme", 0));
+            DueRow row = ledger.firstDue(1).orElseThrow();
+            DueRow forged = new DueRow(row.ord(), row.at(), row.seq(), row.sink(), row.size() + 1000, DueKind.RETRY);
+            Claim claim = ledger.claim(1, List.of(forged, row, forged));
+            assertThat(claim.claimed()).hasSize(1);
+            ClaimedDelivery d = claim.claimed().get(0);
+            ledger.settle(List.of(new io.ankusa.queue.ledger.Settlement.Delivered(d.row()),
+                    new io.ankusa.queue.ledger.Settlement.Dead(d, "twice in one batch")));
+            ledger.delivered(d.row());
+            assertThat(q.queue().stats()).isEqualTo(new QueueStats(0, 0, 0, 0, 0, 0));
+            IndexFold.of(q.store()).assertCountersMatch(q.store());
+        }
+    }
 }
