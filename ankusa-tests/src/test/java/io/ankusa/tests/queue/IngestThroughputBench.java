@@ -33,7 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
  * </pre>
  *
  * Options: {@code -Dankusa.bench.hooks=N} (default 100 000), {@code -Dankusa.bench.producers=N}
- * (default 4), {@code -Dankusa.bench.payload=BYTES} (default 256). Each hook has one sink. Prints
+ * (default 4), {@code -Dankusa.bench.inflight=N} (hooks awaiting their receipt, default 8 192; 1 with one
+ * producer measures one synced commit per hook), {@code -Dankusa.bench.payload=BYTES} (default 256). Each hook has one sink. Prints
  * a table; asserts only that every hook was acknowledged and counted.
  */
 @Tag("bench")
@@ -51,20 +52,22 @@ class IngestThroughputBench {
         int hooks = Integer.getInteger("ankusa.bench.hooks", 100_000);
         int producers = Integer.getInteger("ankusa.bench.producers", 4);
         int payload = Integer.getInteger("ankusa.bench.payload", 256);
+        int inFlight = Integer.getInteger("ankusa.bench.inflight", 8_192);
         List<String> rows = new ArrayList<>();
         rows.add(String.format(Locale.ROOT, "%-8s %8s %8s %10s %12s", "backend", "tenants", "hooks", "seconds", "hooks/s"));
-        System.out.println("synced ingest, " + producers + " producers, " + payload + " B payload, 1 sink, batch <= 256 hooks");
+        System.out.println("synced ingest, " + producers + " producers, at most " + inFlight + " hooks in flight, " + payload
+                + " B payload, 1 sink, batch <= 256 hooks");
         System.out.println(rows.get(0));
         for (String backend : Backends.names().filter(b -> Stores.provider(b).isPresent()).toList()) {
             for (int tenants : new int[] {1, 10_000}) {
-                double seconds = run(backend, tenants, hooks, producers, payload);
+                double seconds = run(backend, tenants, hooks, producers, payload, inFlight);
                 System.out.println(String.format(Locale.ROOT, "%-8s %8d %8d %10.2f %12.0f", backend, tenants, hooks, seconds,
                         hooks / seconds));
             }
         }
     }
 
-    private double run(String backend, int tenants, int hooks, int producers, int payload) throws Exception {
+    private double run(String backend, int tenants, int hooks, int producers, int payload, int limit) throws Exception {
         Path store = Files.createTempDirectory(dir, backend + "-" + tenants);
         try (Queue queue = Queue.open(QueueConfig.builder(store).backend(backend).build())) {
             byte[] body = new byte[payload];
@@ -73,7 +76,7 @@ class IngestThroughputBench {
                 warm.add(queue.ingest(hook("w" + t, t % tenants, body)));
             }
             CompletableFuture.allOf(warm.toArray(new CompletableFuture<?>[0])).get(10, TimeUnit.MINUTES);
-            Semaphore inFlight = new Semaphore(8_192);
+            Semaphore inFlight = new Semaphore(limit);
             AtomicLong next = new AtomicLong();
             ExecutorService pool = Executors.newFixedThreadPool(producers);
             long start = System.nanoTime();
@@ -92,7 +95,7 @@ class IngestThroughputBench {
             for (Future<?> f : running) {
                 f.get();
             }
-            inFlight.acquire(8_192);
+            inFlight.acquire(limit);
             double seconds = (System.nanoTime() - start) / 1e9;
             pool.shutdown();
             long expected = WARM_UP + (long) hooks;
