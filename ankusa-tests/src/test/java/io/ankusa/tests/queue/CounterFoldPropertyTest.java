@@ -35,7 +35,7 @@ class CounterFoldPropertyTest {
     @DisplayName("counters equal a fold after any sequence of transitions")
     void countersEqualAFoldAfterAnySequenceOfTransitions(String backend) {
         ActionSequenceCheck.<TransitionDriver>named("counters equal a fold after any sequence of transitions [" + backend + "]")
-                .config(PropertyConfig.of(15, 80))
+                .config(PropertyConfig.of(12, 80))
                 .subject(() -> fresh(backend))
                 .action(8, r -> {
                     int tenant = r.nextInt(5) - 1;
