@@ -19,12 +19,16 @@ public final class KeyRange {
         this.to = to;
     }
 
-    /** {@code [from, to)}; refuses {@code from > to} (an inverted range is a caller bug). */
+    /**
+     * {@code [from, to)}.
+     *
+     * @throws StoreException with {@link StoreError#INVALID_ARGUMENT} when {@code from > to}
+     */
     public static KeyRange of(byte[] from, byte[] to) {
         Objects.requireNonNull(from, "from");
         Objects.requireNonNull(to, "to");
         if (Bytes.compare(from, to) > 0) {
-            throw new IllegalArgumentException(
+            throw new StoreException(StoreError.INVALID_ARGUMENT,
                     "range start " + Bytes.hex(from) + " is after its end " + Bytes.hex(to));
         }
         return new KeyRange(from.clone(), to.clone());

@@ -1,0 +1,72 @@
+package io.ankusa.store.lmdb;
+
+import io.ankusa.store.StoreError;
+import io.ankusa.store.StoreException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * The backend settings of {@link io.ankusa.store.StoreOptions#settings()} that the lmdb backend
+ * understands; every other key is refused.
+ *
+ * @param mapSize    {@value #MAP_SIZE}: the initial size in bytes of LMDB's memory map (the most
+ *                   the store can hold before the map grows); at least 1 MiB, default 64 MiB
+ * @param maxReaders {@value #MAX_READERS}: how many reads and open scans may run at once; default 512
+ * @param resizeWait {@value #RESIZE_WAIT_MILLIS}: how long a commit that finds the map full waits
+ *                   for open reads and scans to end so that the map can grow; default 10 s
+ */
+record LmdbSettings(long mapSize, int maxReaders, Duration resizeWait) {
+
+    static final String MAP_SIZE = "lmdb.mapSize";
+    static final String MAX_READERS = "lmdb.maxReaders";
+    static final String RESIZE_WAIT_MILLIS = "lmdb.resizeWaitMillis";
+
+    static final long DEFAULT_MAP_SIZE = 64L << 20;
+    static final int DEFAULT_MAX_READERS = 512;
+    static final long DEFAULT_RESIZE_WAIT_MILLIS = 10_000;
+
+    private static final long MIN_MAP_SIZE = 1L << 20;
+    // Doubling must not overflow; 2^60 bytes is far beyond any address space LMDB can map.
+    private static final long MAX_MAP_SIZE = 1L << 60;
+    private static final List<String> KEYS = List.of(MAP_SIZE, MAX_READERS, RESIZE_WAIT_MILLIS);
+
+    /** The defaults. */
+    static LmdbSettings defaults() {
+        return parse(Map.of());
+    }
+
+    /** Parses {@code settings}; throws {@link StoreError#INVALID_ARGUMENT} on an unknown key or a bad value. */
+    static LmdbSettings parse(Map<String, String> settings) {
+        for (String key : new TreeSet<>(settings.keySet())) {
+            if (!KEYS.contains(key)) {
+                throw new StoreException(StoreError.INVALID_ARGUMENT,
+                        "unknown setting '" + key + "' for the lmdb backend; known settings: " + KEYS);
+            }
+        }
+        long mapSize = number(settings, MAP_SIZE, DEFAULT_MAP_SIZE, MIN_MAP_SIZE, MAX_MAP_SIZE);
+        long maxReaders = number(settings, MAX_READERS, DEFAULT_MAX_READERS, 1, 1 << 20);
+        long waitMillis = number(settings, RESIZE_WAIT_MILLIS, DEFAULT_RESIZE_WAIT_MILLIS, 0, Long.MAX_VALUE / 1_000_000);
+        return new LmdbSettings(mapSize, (int) maxReaders, Duration.ofMillis(waitMillis));
+    }
+
+    private static long number(Map<String, String> settings, String key, long fallback, long min, long max) {
+        String text = settings.get(key);
+        if (text == null) {
+            return fallback;
+        }
+        long value;
+        try {
+            value = Long.parseLong(text.trim());
+        } catch (NumberFormatException e) {
+            throw new StoreException(StoreError.INVALID_ARGUMENT,
+                    "setting " + key + " must be a whole number, was '" + text + "'", e);
+        }
+        if (value < min || value > max) {
+            throw new StoreException(StoreError.INVALID_ARGUMENT,
+                    "setting " + key + " must be between " + min + " and " + max + ", was " + value);
+        }
+        return value;
+    }
+}

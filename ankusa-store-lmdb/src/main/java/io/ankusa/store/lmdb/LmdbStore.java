@@ -1,0 +1,470 @@
+package io.ankusa.store.lmdb;
+
+import io.ankusa.store.Direction;
+import io.ankusa.store.Durability;
+import io.ankusa.store.FamilyKind;
+import io.ankusa.store.FamilySpec;
+import io.ankusa.store.KeyRange;
+import io.ankusa.store.Scan;
+import io.ankusa.store.Store;
+import io.ankusa.store.StoreClosedException;
+import io.ankusa.store.StoreError;
+import io.ankusa.store.StoreException;
+import io.ankusa.store.StoreOptions;
+import io.ankusa.store.UnknownFamilyException;
+import io.ankusa.store.WriteBatch;
+import io.ankusa.store.spi.BatchValidator;
+import io.ankusa.store.spi.CounterCodec;
+import io.ankusa.store.spi.DirectoryLock;
+import io.ankusa.store.spi.FamilyCatalog;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+import org.lmdbjava.ByteArrayProxy;
+import org.lmdbjava.CopyFlags;
+import org.lmdbjava.DbiFlags;
+import org.lmdbjava.Env;
+import org.lmdbjava.EnvFlags;
+import org.lmdbjava.EnvInfo;
+import org.lmdbjava.LmdbException;
+import org.lmdbjava.Txn;
+
+/**
+ * A {@link Store} on one LMDB environment: one named database per family, {@code byte[]}
+ * buffers (lmdbjava's {@code ByteArrayProxy}, which needs no JVM flag).
+ *
+ * <h2>What it guarantees, and why</h2>
+ *
+ * <p><b>Atomic batches.</b> A commit is one LMDB write transaction. LMDB's copy-on-write B-tree
+ * publishes a transaction by writing its meta page last; a reader or a restart sees the old root or
+ * the new one, never a mix. The transaction runs wholly on the committing thread (LMDB binds a
+ * write transaction to its thread) under {@code commitLock} (LMDB has one writer; the lock makes
+ * committers queue in Java rather than on LMDB's mutex, and orders them with map growth and close).
+ *
+ * <p><b>Exact merges.</b> A merge reads the counter, adds and puts inside that one writer's
+ * transaction ({@link BatchApplier}); nothing can interleave.
+ *
+ * <p><b>Durability.</b> The environment is opened with {@code MDB_NOMETASYNC}: at each commit LMDB
+ * writes the data pages, {@code fdatasync}s them, then writes the meta page without a sync. A
+ * {@link Durability#SYNC} commit then calls {@code mdb_env_sync(force)}, so the meta page is on
+ * disk too when {@code commit} returns. An {@link Durability#ASYNC} commit is in the OS page cache
+ * (it survives the process dying) and its meta page reaches the disk with the next commit's sync,
+ * an explicit sync, or {@link #close()}; a power loss before that undoes it whole. We do not use
+ * {@code MDB_NOSYNC}: it drops the sync <em>between</em> data and meta pages too, and LMDB states
+ * that a system crash can then corrupt the store unless the filesystem keeps write order — and a
+ * kernel writeback may well write the meta page (the start of the file) before the data pages.
+ *
+ * <p><b>Map growth.</b> The map starts at {@code lmdb.mapSize}. When a transaction hits
+ * {@code MDB_MAP_FULL} it is aborted (nothing applied), the map is doubled and the whole batch is
+ * replayed, as often as needed. After each commit the map is doubled ahead of need when more than
+ * half of it is in use and no read transaction is live. LMDB resizes by remapping the file, which
+ * is allowed only while no transaction of the process is live: {@link ReaderGate} counts read
+ * transactions, holds new ones back during a resize and gives up after {@code lmdb.resizeWaitMillis}
+ * (a scan kept open across the commit, even by the committing thread, blocks a resize); the commit
+ * then fails with nothing written.
+ *
+ * <p><b>Reads and close.</b> The environment has {@code MDB_NOTLS}: a read transaction is not tied
+ * to its thread, so one thread may hold several scans, and a scan may be iterated and closed from
+ * any thread. Each read runs in its own read transaction between {@link ReaderGate#enterRead} and
+ * {@link ReaderGate#exitRead}. {@link #close()} refuses new reads, invalidates open scans (their
+ * transactions end under the scan's monitor, never under a running step), waits for the commit and
+ * the short reads in flight, syncs, and only then closes the environment: a read racing close gets
+ * a {@link StoreClosedException}, never a pointer into an unmapped file.
+ */
+final class LmdbStore implements Store {
+
+    /** LMDB's key size limit with its default page size ({@code mdb_env_get_maxkeysize}). */
+    static final int MAX_KEY_BYTES = 511;
+
+    private static final String DATA_FILE = "data.mdb";
+
+    private final Path directory;
+    private final List<FamilySpec> specs;
+    private final Map<String, FamilyKind> kinds;
+    private final Map<String, Family> families;
+    private final LmdbSettings settings;
+    private final DirectoryLock directoryLock;
+    private final Env<byte[]> env;
+    private final long pageSize;
+    private final BatchApplier applier;
+    private final ReaderGate gate;
+    private final ReentrantLock commitLock = new ReentrantLock();
+    private final Set<LmdbScan> openScans = ConcurrentHashMap.newKeySet();
+    private volatile String syncFailure;
+
+    private LmdbStore(StoreOptions options, LmdbSettings settings, DirectoryLock directoryLock, Env<byte[]> env,
+            Map<String, Family> families) {
+        this.directory = options.directory();
+        this.specs = options.families();
+        this.settings = settings;
+        this.directoryLock = directoryLock;
+        this.env = env;
+        this.families = families;
+        Map<String, FamilyKind> kindsByName = new LinkedHashMap<>();
+        families.forEach((name, family) -> kindsByName.put(name, family.kind()));
+        this.kinds = Collections.unmodifiableMap(kindsByName);
+        this.pageSize = env.stat().pageSize;
+        this.applier = new BatchApplier(families);
+        this.gate = new ReaderGate(directory.toString());
+    }
+
+    /**
+     * Opens or creates the store of {@code options}: settings first, then the directory lock, the
+     * family catalog, and only then the environment.
+     */
+    static LmdbStore open(StoreOptions options) {
+        LmdbSettings settings = LmdbSettings.parse(options.settings());
+        Path directory = options.directory();
+        if (!options.createIfMissing() && !Files.isRegularFile(directory.resolve(DATA_FILE))) {
+            throw new StoreException(StoreError.NOT_FOUND,
+                    "no LMDB store in " + directory + " and createIfMissing is false");
+        }
+        DirectoryLock lock = DirectoryLock.acquire(directory);
+        Env<byte[]> env = null;
+        try {
+            FamilyCatalog.reconcile(directory, options.families());
+            env = Env.create(ByteArrayProxy.PROXY_BA)
+                    .setMapSize(settings.mapSize())
+                    .setMaxDbs(options.families().size())
+                    .setMaxReaders(settings.maxReaders())
+                    .open(directory.toFile(), EnvFlags.MDB_NOMETASYNC, EnvFlags.MDB_NOTLS);
+            LmdbStore store = new LmdbStore(options, settings, lock, env, openFamilies(env, options.families()));
+            store.growAheadIfHalfFull();
+            return store;
+        } catch (LmdbException e) {
+            abandon(env, lock);
+            throw LmdbErrors.translate(e, "open LMDB store " + directory);
+        } catch (LinkageError e) {
+            abandon(env, lock);
+            throw new StoreException(StoreError.IO, "cannot load the LMDB native library: " + e, e);
+        } catch (RuntimeException | Error e) {
+            abandon(env, lock);
+            throw e;
+        }
+    }
+
+    /**
+     * Opens (creating) one named database per family in one write transaction. Always with
+     * {@code MDB_UNSIGNEDKEY}: LMDB itself orders keys by {@code memcmp} (unsigned) either way, but
+     * lmdbjava's own range checks compare signed bytes without it.
+     */
+    private static Map<String, Family> openFamilies(Env<byte[]> env, List<FamilySpec> specs) {
+        Map<String, Family> families = new LinkedHashMap<>();
+        try (Txn<byte[]> txn = env.txnWrite()) {
+            for (FamilySpec spec : specs) {
+                families.put(spec.name(), new Family(spec.name(), spec.kind(), env.openDbi(txn,
+                        spec.name().getBytes(StandardCharsets.UTF_8), null, false,
+                        DbiFlags.MDB_CREATE, DbiFlags.MDB_UNSIGNEDKEY)));
+            }
+            txn.commit();
+        }
+        return Collections.unmodifiableMap(families);
+    }
+
+    private static void abandon(Env<byte[]> env, DirectoryLock lock) {
+        try {
+            if (env != null) {
+                env.close();
+            }
+        } catch (LmdbException ignored) {
+            // the open already failed; that failure is the one to report
+        } finally {
+            lock.close();
+        }
+    }
+
+    @Override
+    public String backend() {
+        return LmdbStoreProvider.NAME;
+    }
+
+    @Override
+    public Path directory() {
+        return directory;
+    }
+
+    @Override
+    public List<FamilySpec> families() {
+        return specs;
+    }
+
+    @Override
+    public Optional<byte[]> get(String family, byte[] key) {
+        Family f = family(family, FamilyKind.PLAIN);
+        requireKey(key);
+        return read("get from family '" + family + "'", txn -> Optional.ofNullable(f.dbi().get(txn, key)));
+    }
+
+    @Override
+    public List<Optional<byte[]>> multiGet(String family, List<byte[]> keys) {
+        Family f = family(family, FamilyKind.PLAIN);
+        keys.forEach(LmdbStore::requireKey);
+        return read("multiGet from family '" + family + "'", txn -> {
+            List<Optional<byte[]>> values = new ArrayList<>(keys.size());
+            for (byte[] key : keys) {
+                values.add(Optional.ofNullable(f.dbi().get(txn, key)));
+            }
+            return Collections.unmodifiableList(values);
+        });
+    }
+
+    @Override
+    public long counter(String family, byte[] key) {
+        Family f = family(family, FamilyKind.COUNTER);
+        requireKey(key);
+        return read("counter from family '" + family + "'", txn -> counterValue(f.dbi().get(txn, key)));
+    }
+
+    @Override
+    public long[] counters(String family, List<byte[]> keys) {
+        Family f = family(family, FamilyKind.COUNTER);
+        keys.forEach(LmdbStore::requireKey);
+        return read("counters from family '" + family + "'", txn -> {
+            long[] values = new long[keys.size()];
+            for (int i = 0; i < values.length; i++) {
+                values[i] = counterValue(f.dbi().get(txn, keys.get(i)));
+            }
+            return values;
+        });
+    }
+
+    @Override
+    public Scan scan(String family, KeyRange range, Direction direction) {
+        Objects.requireNonNull(range, "range");
+        Objects.requireNonNull(direction, "direction");
+        Family f = families.get(Objects.requireNonNull(family, "family"));
+        if (f == null) {
+            throw new UnknownFamilyException("unknown family '" + family + "'; declared: " + kinds.keySet());
+        }
+        gate.enterRead();
+        LmdbScan scan;
+        try {
+            scan = LmdbScan.open(env, f, range, direction, this::scanReleased);
+        } catch (LmdbException e) {
+            throw LmdbErrors.translate(e, "scan of family '" + family + "'");
+        }
+        openScans.add(scan);
+        if (gate.isClosed()) { // close() ran between enterRead and add, so it did not see this scan
+            scan.invalidate();
+            throw new StoreClosedException("store " + directory + " is closed");
+        }
+        return scan;
+    }
+
+    private void scanReleased(LmdbScan scan) {
+        openScans.remove(scan);
+        gate.exitRead();
+    }
+
+    @Override
+    public void commit(WriteBatch batch, Durability durability) {
+        Objects.requireNonNull(batch, "batch");
+        Objects.requireNonNull(durability, "durability");
+        BatchValidator.validate(batch, kinds);
+        commitLock.lock();
+        try {
+            if (gate.isClosed()) {
+                throw new StoreClosedException("store " + directory + " is closed");
+            }
+            if (syncFailure != null) {
+                throw new StoreException(StoreError.IO, "store " + directory + " refuses writes after a failed sync ("
+                        + syncFailure + "); reopen it");
+            }
+            if (!batch.isEmpty()) {
+                writeGrowingMap(batch);
+            }
+            if (durability == Durability.SYNC) {
+                sync("the batch is applied but may not be durable");
+            }
+            growAheadIfHalfFull();
+        } catch (LmdbException e) {
+            throw LmdbErrors.translate(e, "commit to " + directory);
+        } finally {
+            commitLock.unlock();
+        }
+    }
+
+    /** One write transaction; on {@code MDB_MAP_FULL} it is aborted, the map doubled, the batch replayed. */
+    private void writeGrowingMap(WriteBatch batch) {
+        while (true) {
+            try (Txn<byte[]> txn = env.txnWrite()) {
+                applier.apply(txn, batch);
+                txn.commit();
+                return;
+            } catch (Env.MapFullException full) {
+                growMap(full);
+            }
+        }
+    }
+
+    private void growMap(Env.MapFullException full) {
+        long size = env.info().mapSize;
+        long target = doubled(size, full);
+        if (!gate.enterResize(settings.resizeWait())) {
+            throw new StoreException(StoreError.IO, "commit to " + directory + ": the LMDB map (" + size
+                    + " bytes) is full and cannot grow while " + gate.readers() + " reads or scans stay open"
+                    + " (waited up to " + settings.resizeWait().toMillis() + " ms); nothing was written."
+                    + " Close scans before committing, or raise " + LmdbSettings.MAP_SIZE, full);
+        }
+        try {
+            env.setMapSize(target);
+        } finally {
+            gate.exitResize();
+        }
+    }
+
+    /** Doubles the map ahead of need when more than half is in use and no read is live right now. */
+    private void growAheadIfHalfFull() {
+        EnvInfo info = env.info();
+        long used = (info.lastPageNumber + 1) * pageSize;
+        long target = info.mapSize;
+        while (used > target / 2) {
+            target = doubled(target, null);
+        }
+        if (target > info.mapSize && gate.tryEnterResize()) {
+            try {
+                env.setMapSize(target);
+            } finally {
+                gate.exitResize();
+            }
+        }
+    }
+
+    private long doubled(long size, Exception cause) {
+        if (size > Long.MAX_VALUE / 2) {
+            throw new StoreException(StoreError.IO, "the LMDB map of " + directory + " cannot grow past " + size
+                    + " bytes", cause);
+        }
+        return size * 2;
+    }
+
+    /**
+     * Forces every committed transaction to disk. A failed sync leaves the page cache in an unknown
+     * state (the kernel may drop the dirty pages it could not write), so the store refuses later
+     * writes until it is reopened.
+     */
+    private void sync(String whatIfFailed) {
+        try {
+            env.sync(true);
+        } catch (LmdbException e) {
+            syncFailure = String.valueOf(e.getMessage());
+            throw new StoreException(StoreError.IO, "sync of " + directory + " failed; " + whatIfFailed
+                    + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void checkpoint(Path target) {
+        Objects.requireNonNull(target, "target");
+        if (Files.exists(target)) {
+            throw new StoreException(StoreError.INVALID_ARGUMENT, "checkpoint target " + target + " already exists");
+        }
+        gate.enterRead();
+        try {
+            Files.createDirectories(target);
+            env.copy(target.toFile(), CopyFlags.MDB_CP_COMPACT);
+            try (FileChannel data = FileChannel.open(target.resolve(DATA_FILE), StandardOpenOption.WRITE)) {
+                data.force(true);
+            }
+            FamilyCatalog.copy(directory, target);
+        } catch (IOException e) {
+            deletePartialCheckpoint(target);
+            throw new StoreException(StoreError.IO, "checkpoint of " + directory + " into " + target + " failed: "
+                    + e.getMessage(), e);
+        } catch (LmdbException e) {
+            deletePartialCheckpoint(target);
+            throw LmdbErrors.translate(e, "checkpoint of " + directory + " into " + target);
+        } catch (RuntimeException e) {
+            deletePartialCheckpoint(target);
+            throw e;
+        } finally {
+            gate.exitRead();
+        }
+    }
+
+    private static void deletePartialCheckpoint(Path target) {
+        try {
+            Files.deleteIfExists(target.resolve(DATA_FILE));
+            Files.deleteIfExists(target.resolve(FamilyCatalog.FILE_NAME));
+            Files.deleteIfExists(target.resolve(FamilyCatalog.FILE_NAME + ".tmp"));
+            Files.deleteIfExists(target);
+        } catch (IOException ignored) {
+            // best effort; the failure being reported is the checkpoint's
+        }
+    }
+
+    @Override
+    public void close() {
+        if (!gate.close()) {
+            return;
+        }
+        for (LmdbScan scan : openScans) {
+            scan.invalidate();
+        }
+        commitLock.lock();
+        try {
+            gate.awaitNoReaders();
+            try {
+                if (syncFailure == null) {
+                    sync("writes committed with ASYNC may be lost");
+                }
+            } finally {
+                env.close();
+            }
+        } catch (LmdbException e) {
+            throw LmdbErrors.translate(e, "close " + directory);
+        } finally {
+            commitLock.unlock();
+            directoryLock.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "LmdbStore[" + directory + "]";
+    }
+
+    /** Refuses a key LMDB cannot hold: empty, or longer than {@value #MAX_KEY_BYTES} bytes. */
+    static void requireKey(byte[] key) {
+        Objects.requireNonNull(key, "key");
+        if (key.length == 0 || key.length > MAX_KEY_BYTES) {
+            throw new StoreException(StoreError.INVALID_ARGUMENT, "key of " + key.length
+                    + " bytes: LMDB keys are 1 to " + MAX_KEY_BYTES + " bytes");
+        }
+    }
+
+    private static long counterValue(byte[] stored) {
+        return stored == null ? 0 : CounterCodec.decode(stored);
+    }
+
+    private Family family(String name, FamilyKind kind) {
+        BatchValidator.requireKind(kinds, Objects.requireNonNull(name, "family"), kind);
+        return families.get(name);
+    }
+
+    /** Runs {@code body} in a fresh read transaction (one consistent view) between the gate's enter and exit. */
+    private <R> R read(String action, Function<Txn<byte[]>, R> body) {
+        gate.enterRead();
+        try (Txn<byte[]> txn = env.txnRead()) {
+            return body.apply(txn);
+        } catch (LmdbException e) {
+            throw LmdbErrors.translate(e, action);
+        } finally {
+            gate.exitRead();
+        }
+    }
+}

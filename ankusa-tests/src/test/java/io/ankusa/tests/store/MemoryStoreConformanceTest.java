@@ -1,0 +1,13 @@
+package io.ankusa.tests.store;
+
+/**
+ * The conformance suite on {@link MemoryStore}: the worked example of a custom adapter passing it.
+ * A third-party adapter's subclass looks the same, with its own provider name.
+ */
+class MemoryStoreConformanceTest extends StoreConformanceSuite {
+
+    @Override
+    protected String backend() {
+        return MemoryStoreProvider.NAME;
+    }
+}

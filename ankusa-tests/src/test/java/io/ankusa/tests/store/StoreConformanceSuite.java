@@ -1,0 +1,1018 @@
+package io.ankusa.tests.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.ankusa.store.Bytes;
+import io.ankusa.store.Direction;
+import io.ankusa.store.Durability;
+import io.ankusa.store.FamilySpec;
+import io.ankusa.store.KeyRange;
+import io.ankusa.store.KeyValue;
+import io.ankusa.store.Scan;
+import io.ankusa.store.Store;
+import io.ankusa.store.StoreClosedException;
+import io.ankusa.store.StoreCorruptionException;
+import io.ankusa.store.StoreError;
+import io.ankusa.store.StoreException;
+import io.ankusa.store.StoreLockedException;
+import io.ankusa.store.StoreOptions;
+import io.ankusa.store.Stores;
+import io.ankusa.store.UnknownFamilyException;
+import io.ankusa.store.WriteBatch;
+import io.ankusa.store.spi.CounterCodec;
+import io.ankusa.store.spi.StoreProvider;
+import io.ankusa.tests.property.ActionSequenceCheck;
+import io.ankusa.tests.property.PropertyConfig;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+import java.util.Random;
+import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The storage SPI's conformance suite: what every {@link Store} backend must do, run once per
+ * backend by a subclass of one screen.
+ *
+ * <p>A backend (ours or a third party's, through the {@code ankusa-tests} test-jar) extends this
+ * class and names its provider; it may override {@link #open} to pass settings, and turns on the
+ * capabilities it can support, such as {@link #supportsCorruptionInjection()} with
+ * {@link #corruptDataFiles}. Every test gets a fresh temporary directory; every store a test opens
+ * through {@link #openAt} is closed after it.
+ *
+ * <p>The last test is model-based: random sequences of writes, refused batches, scans, checkpoints and
+ * close-and-reopen, checked against a sorted-map model after every step (see
+ * {@link ModelledStore}); {@code -Dankusa.seed}, {@code -Dankusa.tries} and
+ * {@code -Dankusa.actions} replay or scale it.
+ */
+public abstract class StoreConformanceSuite {
+
+    /** A plain family. */
+    protected static final String PLAIN = "plain";
+    /** A second plain family. */
+    protected static final String OTHER = "other";
+    /** A counter family. */
+    protected static final String COUNTS = "counts";
+    /** The families every test declares. */
+    protected static final List<FamilySpec> FAMILIES =
+            List.of(FamilySpec.plain(PLAIN), FamilySpec.plain(OTHER), FamilySpec.counter(COUNTS));
+
+    /** A fresh directory for each test. */
+    @TempDir
+    protected Path tempDir;
+
+    private final List<Store> opened = new ArrayList<>();
+
+    // ---- what a backend's subclass provides -------------------------------------------------
+
+    /** The provider name the backend registers ({@link StoreProvider#name()}). */
+    protected abstract String backend();
+
+    /** Opens a store; by default through {@link Stores#open} with {@link #backend()}. */
+    protected Store open(StoreOptions options) {
+        return Stores.open(backend(), options);
+    }
+
+    /** Whether {@link #corruptDataFiles} can damage a closed store's data so that reads must notice. */
+    protected boolean supportsCorruptionInjection() {
+        return false;
+    }
+
+    /**
+     * Damages the data files of the closed store in {@code directory} (for example flips bytes in
+     * the middle of each table file). Must damage at least one file holding rows, or fail.
+     */
+    protected void corruptDataFiles(Path directory) throws IOException {
+        throw new UnsupportedOperationException(backend() + " declares no corruption injection");
+    }
+
+    // ---- discovery -------------------------------------------------------------------------
+
+    @Test
+    public void providerIsFoundByName() {
+        assertThat(Stores.providers()).extracting(StoreProvider::name).contains(backend());
+        assertThat(Stores.provider(backend())).isPresent();
+
+        Path dir = storeDir();
+        Store store = track(Stores.open(backend(), StoreOptions.create(dir, FAMILIES)));
+        assertThat(store.backend()).isEqualTo(backend());
+        assertThat(store.directory()).isEqualTo(dir);
+        assertThat(store.families()).isEqualTo(FAMILIES);
+    }
+
+    // ---- order and ranges ------------------------------------------------------------------
+
+    private static final List<byte[]> ORDERED_KEYS = List.of(
+            b(0x00), b(0x00, 0x00), b(0x01), b(0x7F), b(0x7F, 0xFF), b(0x80), b(0x80, 0x00),
+            b(0xFF), b(0xFF, 0x00), b(0xFF, 0xFF), b(0xFF, 0xFF, 0x00), b(0xFF, 0xFF, 0xFF));
+
+    @Test
+    public void scansOrderKeysAsUnsignedBytesBothWays() {
+        Store store = storeWithOrderedKeys();
+        assertThat(keys(scanAll(store, PLAIN, KeyRange.all(), Direction.FORWARD))).isEqualTo(hex(ORDERED_KEYS));
+        List<byte[]> reversed = new ArrayList<>(ORDERED_KEYS);
+        Collections.reverse(reversed);
+        assertThat(keys(scanAll(store, PLAIN, KeyRange.all(), Direction.REVERSE))).isEqualTo(hex(reversed));
+        assertThat(keys(scanAll(store, PLAIN, KeyRange.all()))).as("default direction").isEqualTo(hex(ORDERED_KEYS));
+    }
+
+    @Test
+    public void rangesAreHalfOpenInUnsignedOrder() {
+        Store store = storeWithOrderedKeys();
+        assertRange(store, KeyRange.of(b(0x7F), b(0x80)), b(0x7F), b(0x7F, 0xFF));
+        assertRange(store, KeyRange.of(b(0x00), b(0x7F)), b(0x00), b(0x00, 0x00), b(0x01));
+        assertRange(store, KeyRange.of(b(0x80), b(0xFF)), b(0x80), b(0x80, 0x00));
+        assertRange(store, KeyRange.of(b(0x7F, 0xFF), b(0xFF, 0x00)), b(0x7F, 0xFF), b(0x80), b(0x80, 0x00), b(0xFF));
+        assertRange(store, KeyRange.of(b(0x7F), b(0x7F)));
+        assertRange(store, KeyRange.of(b(0x02), b(0x7E)));
+        assertRange(store, KeyRange.of(b(0x00, 0x01), b(0x7F, 0x00)), b(0x01), b(0x7F));
+        assertRange(store, KeyRange.atLeast(b(0xFF, 0x00)), b(0xFF, 0x00), b(0xFF, 0xFF), b(0xFF, 0xFF, 0x00),
+                b(0xFF, 0xFF, 0xFF));
+        assertRange(store, KeyRange.atLeast(b(0xFF, 0xFF, 0xFF, 0x00)));
+        assertRange(store, KeyRange.of(new byte[0], b(0x00, 0x00)), b(0x00));
+        assertRange(store, KeyRange.of(b(0xFF, 0xFF, 0xFF), b(0xFF, 0xFF, 0xFF, 0xFF)), b(0xFF, 0xFF, 0xFF));
+    }
+
+    @Test
+    public void prefixRangesIncludingAllFfPrefixes() {
+        Store store = storeWithOrderedKeys();
+        assertRange(store, KeyRange.prefix(b(0x00)), b(0x00), b(0x00, 0x00));
+        assertRange(store, KeyRange.prefix(b(0x7F)), b(0x7F), b(0x7F, 0xFF));
+        assertRange(store, KeyRange.prefix(b(0x80)), b(0x80), b(0x80, 0x00));
+        assertRange(store, KeyRange.prefix(b(0xFF)), b(0xFF), b(0xFF, 0x00), b(0xFF, 0xFF), b(0xFF, 0xFF, 0x00),
+                b(0xFF, 0xFF, 0xFF));
+        assertRange(store, KeyRange.prefix(b(0xFF, 0xFF)), b(0xFF, 0xFF), b(0xFF, 0xFF, 0x00), b(0xFF, 0xFF, 0xFF));
+        assertRange(store, KeyRange.prefix(b(0xFF, 0xFF, 0xFF)), b(0xFF, 0xFF, 0xFF));
+        assertRange(store, KeyRange.prefix(b(0x7F, 0xFF)), b(0x7F, 0xFF));
+        assertRange(store, KeyRange.prefix(b(0x42)));
+    }
+
+    @Test
+    public void reverseScanStartsBelowTheExclusiveEnd() {
+        Store store = storeWithOrderedKeys();
+        assertThat(keys(scanAll(store, PLAIN, KeyRange.of(b(0x00), b(0x80)), Direction.REVERSE)))
+                .as("end is a stored key").containsExactly("7fff", "7f", "01", "0000", "00");
+        assertThat(keys(scanAll(store, PLAIN, KeyRange.of(b(0x00), b(0x7F, 0x80)), Direction.REVERSE)))
+                .as("end falls between keys").containsExactly("7f", "01", "0000", "00");
+        assertThat(keys(scanAll(store, PLAIN, KeyRange.atLeast(b(0xFF, 0xFF)), Direction.REVERSE)))
+                .as("unbounded end").containsExactly("ffffff", "ffff00", "ffff");
+        assertThat(keys(scanAll(store, PLAIN, KeyRange.of(b(0x00, 0x00), b(0x00, 0x00, 0x00)), Direction.REVERSE)))
+                .containsExactly("0000");
+    }
+
+    @Test
+    public void scansOfEmptyFamiliesAndEmptyRangesReturnNothing() {
+        Store store = storeWithOrderedKeys();
+        for (Direction direction : Direction.values()) {
+            assertThat(scanAll(store, OTHER, KeyRange.all(), direction)).isEmpty();
+            assertThat(scanAll(store, COUNTS, KeyRange.all(), direction)).isEmpty();
+            assertThat(scanAll(store, PLAIN, KeyRange.of(b(0x80, 0x00), b(0x80, 0x00)), direction)).isEmpty();
+        }
+        try (Scan scan = store.scan(PLAIN, KeyRange.prefix(b(0x42)))) {
+            assertThat(scan.hasNext()).isFalse();
+            assertThatThrownBy(scan::next).isInstanceOf(NoSuchElementException.class);
+        }
+    }
+
+    @Test
+    public void scanReturnsValuesAndCounterSums() {
+        Store store = openStore();
+        store.commit(new WriteBatch()
+                .put(PLAIN, b(0x01), b(0xAA, 0xBB))
+                .put(PLAIN, b(0x02), new byte[0])
+                .merge(COUNTS, b(0x01), -7)
+                .merge(COUNTS, b(0x02), 5)
+                .merge(COUNTS, b(0x02), -5), Durability.SYNC);
+        assertThat(scanAll(store, PLAIN, KeyRange.all(), Direction.FORWARD))
+                .containsExactly(new KeyValue(b(0x01), b(0xAA, 0xBB)), new KeyValue(b(0x02), new byte[0]));
+        assertThat(scanAll(store, COUNTS, KeyRange.all(), Direction.FORWARD)).as("8-byte little-endian sums")
+                .containsExactly(new KeyValue(b(0x01), CounterCodec.encode(-7)), new KeyValue(b(0x02), CounterCodec.encode(0)));
+    }
+
+    @Test
+    public void scanSeesOneConsistentView() {
+        Store store = openStore();
+        WriteBatch load = new WriteBatch();
+        for (int i = 0; i < 100; i++) {
+            load.put(PLAIN, b(0x10, i), b(i));
+        }
+        store.commit(load, Durability.SYNC);
+        for (Direction direction : Direction.values()) {
+            List<String> seen = new ArrayList<>();
+            try (Scan scan = store.scan(PLAIN, KeyRange.all(), direction)) {
+                for (int i = 0; i < 10; i++) {
+                    seen.add(Bytes.hex(scan.next().key()));
+                }
+                store.commit(new WriteBatch()
+                        .deleteRange(PLAIN, b(0x10), b(0x11))
+                        .put(PLAIN, b(0x00), b(1))
+                        .put(PLAIN, b(0x10, 50, 0), b(1))
+                        .put(PLAIN, b(0xFF), b(1)), Durability.ASYNC);
+                scan.forEachRemaining(kv -> seen.add(Bytes.hex(kv.key())));
+            }
+            List<String> before = new ArrayList<>();
+            for (int i = 0; i < 100; i++) {
+                before.add(Bytes.hex(b(0x10, i)));
+            }
+            if (direction == Direction.REVERSE) {
+                Collections.reverse(before);
+            }
+            assertThat(seen).as("%s scan opened before the commit", direction).isEqualTo(before);
+            store.commit(new WriteBatch().deleteRange(PLAIN, b(0x00), b(0xFF, 0xFF)), Durability.ASYNC);
+            store.commit(load, Durability.ASYNC);
+        }
+    }
+
+    @Test
+    public void scanStillOpenWhenTheStoreClosesIsInvalidated() {
+        Store store = storeWithOrderedKeys();
+        Scan scan = store.scan(PLAIN, KeyRange.all());
+        assertThat(scan.next().key()).isEqualTo(b(0x00));
+        store.close();
+        assertThatThrownBy(() -> {
+            while (scan.hasNext()) {
+                scan.next();
+            }
+        }).isInstanceOf(StoreClosedException.class);
+        scan.close();
+        scan.close();
+    }
+
+    // ---- point reads -----------------------------------------------------------------------
+
+    @Test
+    public void multiGetKeepsOrderAndReportsAbsentKeysAsEmpty() {
+        Store store = openStore();
+        store.commit(new WriteBatch().put(PLAIN, b(0x01), b(1)).put(PLAIN, b(0xFF), b(2)).put(PLAIN, b(0x80), b(3)),
+                Durability.SYNC);
+        List<Optional<byte[]>> values = store.multiGet(PLAIN, List.of(b(0xFF), b(0x02), b(0x01), b(0xFF), b(0x80)));
+        assertThat(values).hasSize(5);
+        assertThat(values.get(0)).hasValueSatisfying(v -> assertThat(v).containsExactly(2));
+        assertThat(values.get(1)).isEmpty();
+        assertThat(values.get(2)).hasValueSatisfying(v -> assertThat(v).containsExactly(1));
+        assertThat(values.get(3)).hasValueSatisfying(v -> assertThat(v).containsExactly(2));
+        assertThat(values.get(4)).hasValueSatisfying(v -> assertThat(v).containsExactly(3));
+        assertThat(store.multiGet(PLAIN, List.of())).isEmpty();
+        assertThat(store.multiGet(OTHER, List.of(b(0x01)))).containsExactly(Optional.empty());
+        assertThat(store.get(PLAIN, b(0x80))).hasValueSatisfying(v -> assertThat(v).containsExactly(3));
+        assertThat(store.get(PLAIN, b(0x80, 0x00))).isEmpty();
+    }
+
+    @Test
+    public void returnedArraysBelongToTheCaller() {
+        Store store = openStore();
+        store.commit(new WriteBatch().put(PLAIN, b(0x01), b(1, 2, 3)), Durability.SYNC);
+        store.get(PLAIN, b(0x01)).orElseThrow()[0] = 9;
+        try (Scan scan = store.scan(PLAIN, KeyRange.all())) {
+            scan.next().value()[1] = 9;
+        }
+        assertThat(store.get(PLAIN, b(0x01))).hasValueSatisfying(v -> assertThat(v).containsExactly(1, 2, 3));
+    }
+
+    @Test
+    public void largeAndEmptyValuesRoundTrip() {
+        Store store = openStore();
+        byte[] large = new byte[1 << 20];
+        new SplittableRandom(1).nextBytes(large);
+        store.commit(new WriteBatch().put(PLAIN, b(0x01), large).put(PLAIN, b(0x02), new byte[0]), Durability.SYNC);
+        assertThat(store.get(PLAIN, b(0x01))).hasValueSatisfying(v -> assertThat(v).isEqualTo(large));
+        assertThat(store.multiGet(PLAIN, List.of(b(0x02), b(0x01))))
+                .satisfiesExactly(v -> assertThat(v).hasValueSatisfying(e -> assertThat(e).isEmpty()),
+                        v -> assertThat(v).hasValueSatisfying(l -> assertThat(l).isEqualTo(large)));
+    }
+
+    @Test
+    public void readersNeverSeeHalfABatch() throws Exception {
+        Store store = openStore();
+        List<byte[]> keys = List.of(b(0x01), b(0x40), b(0x7F), b(0x80), b(0xC0), b(0xFF));
+        int reads = 500;
+        AtomicInteger readsDone = new AtomicInteger();
+        CountDownLatch firstCommit = new CountDownLatch(1);
+        ExecutorService writer = Executors.newSingleThreadExecutor();
+        try {
+            Future<Integer> writes = writer.submit(() -> {
+                int generation = 0;
+                do {
+                    WriteBatch batch = new WriteBatch();
+                    for (byte[] key : keys) {
+                        batch.put(PLAIN, key, b(generation >>> 16, generation >>> 8, generation));
+                    }
+                    batch.merge(COUNTS, b(0x01), 1).merge(COUNTS, b(0x02), -1);
+                    store.commit(batch, Durability.ASYNC);
+                    generation++;
+                    firstCommit.countDown();
+                } while (readsDone.get() < reads);
+                return generation;
+            });
+            assertThat(firstCommit.await(5, TimeUnit.MINUTES)).isTrue();
+            for (int i = 0; i < reads; i++) {
+                List<Optional<byte[]>> values = store.multiGet(PLAIN, keys);
+                assertThat(values.stream().map(v -> v.map(Bytes::hex).orElse("absent")).distinct())
+                        .as("multiGet sees one batch whole").hasSize(1);
+                List<KeyValue> rows = scanAll(store, PLAIN, KeyRange.all(), i % 2 == 0 ? Direction.FORWARD : Direction.REVERSE);
+                assertThat(rows).as("scan sees one batch whole").hasSize(keys.size());
+                assertThat(rows.stream().map(kv -> Bytes.hex(kv.value())).distinct()).hasSize(1);
+                long[] counters = store.counters(COUNTS, List.of(b(0x01), b(0x02)));
+                assertThat(counters[0] + counters[1]).as("counters from one view: %s", Arrays.toString(counters)).isZero();
+                readsDone.incrementAndGet();
+            }
+            int generations = writes.get(5, TimeUnit.MINUTES);
+            assertThat(store.counter(COUNTS, b(0x01))).isEqualTo(generations);
+        } finally {
+            readsDone.set(reads);
+            writer.shutdownNow();
+        }
+    }
+
+    @Test
+    public void countersOfMissingRowsAreZero() {
+        Store store = openStore();
+        store.commit(new WriteBatch().merge(COUNTS, b(0x02), 4), Durability.SYNC);
+        assertThat(store.counter(COUNTS, b(0x01))).isZero();
+        assertThat(store.counters(COUNTS, List.of(b(0x01), b(0x02), b(0xFF), b(0x02)))).containsExactly(0, 4, 0, 4);
+        assertThat(store.counters(COUNTS, List.of())).isEmpty();
+    }
+
+    @Test
+    public void readsThatDoNotFitTheFamilyKindAreRefused() {
+        Store store = openStore();
+        assertRefused(() -> store.get(COUNTS, b(0x01)), StoreError.INVALID_ARGUMENT);
+        assertRefused(() -> store.multiGet(COUNTS, List.of(b(0x01))), StoreError.INVALID_ARGUMENT);
+        assertRefused(() -> store.counter(PLAIN, b(0x01)), StoreError.INVALID_ARGUMENT);
+        assertRefused(() -> store.counters(PLAIN, List.of(b(0x01))), StoreError.INVALID_ARGUMENT);
+    }
+
+    // ---- batches ---------------------------------------------------------------------------
+
+    @Test
+    public void opsOfABatchApplyInOrder() {
+        Store store = openStore();
+        store.commit(new WriteBatch()
+                .put(PLAIN, b(0x01), b(1)).delete(PLAIN, b(0x01)).put(PLAIN, b(0x01), b(2))
+                .put(PLAIN, b(0x02), b(1)).deleteRange(PLAIN, b(0x02), b(0x03))
+                .delete(PLAIN, b(0x03)).put(PLAIN, b(0x03), b(3))
+                .merge(COUNTS, b(0x01), 5).delete(COUNTS, b(0x01)).merge(COUNTS, b(0x01), 3)
+                .merge(COUNTS, b(0x02), 7).deleteRange(COUNTS, b(0x02), b(0x03)).merge(COUNTS, b(0x02), 1),
+                Durability.SYNC);
+        assertThat(keys(scanAll(store, PLAIN, KeyRange.all(), Direction.FORWARD))).containsExactly("01", "03");
+        assertThat(store.get(PLAIN, b(0x01))).hasValueSatisfying(v -> assertThat(v).containsExactly(2));
+        assertThat(store.counters(COUNTS, List.of(b(0x01), b(0x02)))).containsExactly(3, 1);
+    }
+
+    /** An op that fails validation, placed amid an otherwise valid batch. */
+    public enum BadOp {
+        /** A merge into a plain family. */
+        MERGE_INTO_PLAIN(StoreError.INVALID_ARGUMENT) {
+            @Override
+            void addTo(WriteBatch batch) {
+                batch.merge(PLAIN, b(0x09), 1);
+            }
+        },
+        /** A put into a counter family. */
+        PUT_INTO_COUNTER(StoreError.INVALID_ARGUMENT) {
+            @Override
+            void addTo(WriteBatch batch) {
+                batch.put(COUNTS, b(0x09), CounterCodec.encode(1));
+            }
+        },
+        /** A put into an undeclared family. */
+        UNKNOWN_FAMILY(StoreError.UNKNOWN_FAMILY) {
+            @Override
+            void addTo(WriteBatch batch) {
+                batch.put("undeclared", b(0x09), b(1));
+            }
+        },
+        /** A delete in an undeclared family. */
+        DELETE_IN_UNKNOWN_FAMILY(StoreError.UNKNOWN_FAMILY) {
+            @Override
+            void addTo(WriteBatch batch) {
+                batch.delete("undeclared", b(0x09));
+            }
+        };
+
+        final StoreError reason;
+
+        BadOp(StoreError reason) {
+            this.reason = reason;
+        }
+
+        abstract void addTo(WriteBatch batch);
+    }
+
+    @ParameterizedTest
+    @EnumSource(BadOp.class)
+    public void batchFailingValidationMidwayWritesNothing(BadOp bad) {
+        Path dir = storeDir();
+        Store store = openAt(dir, FAMILIES, true);
+        store.commit(new WriteBatch().put(PLAIN, b(0x01), b(1)).put(PLAIN, b(0x02), b(2)).merge(COUNTS, b(0x01), 10),
+                Durability.SYNC);
+        for (Durability durability : Durability.values()) {
+            WriteBatch batch = new WriteBatch()
+                    .put(PLAIN, b(0x03), b(3))
+                    .put(OTHER, b(0x01), b(1))
+                    .delete(PLAIN, b(0x01))
+                    .deleteRange(PLAIN, b(0x00), b(0xFF))
+                    .merge(COUNTS, b(0x01), 5)
+                    .merge(COUNTS, b(0x02), 5);
+            bad.addTo(batch);
+            batch.put(PLAIN, b(0x04), b(4));
+            assertRefused(() -> store.commit(batch, durability), bad.reason);
+            assertUntouchedAfterRefusal(store);
+        }
+        store.commit(new WriteBatch().put(PLAIN, b(0x05), b(5)).merge(COUNTS, b(0x01), 1), Durability.SYNC);
+        assertThat(store.get(PLAIN, b(0x05))).as("store keeps working after a refused batch").isPresent();
+        assertThat(store.counter(COUNTS, b(0x01))).isEqualTo(11);
+        store.close();
+        Store reopened = openAt(dir, FAMILIES, false);
+        assertThat(keys(scanAll(reopened, PLAIN, KeyRange.all(), Direction.FORWARD))).containsExactly("01", "02", "05");
+        assertThat(reopened.counters(COUNTS, List.of(b(0x01), b(0x02)))).containsExactly(11, 0);
+    }
+
+    private void assertUntouchedAfterRefusal(Store store) {
+        assertThat(keys(scanAll(store, PLAIN, KeyRange.all(), Direction.FORWARD))).containsExactly("01", "02");
+        assertThat(scanAll(store, OTHER, KeyRange.all(), Direction.FORWARD)).isEmpty();
+        assertThat(store.counters(COUNTS, List.of(b(0x01), b(0x02)))).containsExactly(10, 0);
+        assertThat(keys(scanAll(store, COUNTS, KeyRange.all(), Direction.FORWARD))).containsExactly("01");
+    }
+
+    @Test
+    public void putIntoCounterFamilyAndMergeIntoPlainFamilyAreRefused() {
+        Store store = openStore();
+        assertRefused(() -> store.commit(new WriteBatch().put(COUNTS, b(0x01), CounterCodec.encode(3)), Durability.SYNC),
+                StoreError.INVALID_ARGUMENT);
+        assertRefused(() -> store.commit(new WriteBatch().merge(PLAIN, b(0x01), 3), Durability.ASYNC),
+                StoreError.INVALID_ARGUMENT);
+        assertThat(store.counter(COUNTS, b(0x01))).isZero();
+        assertThat(store.get(PLAIN, b(0x01))).isEmpty();
+        store.commit(new WriteBatch().merge(COUNTS, b(0x01), 3).put(PLAIN, b(0x01), b(1)), Durability.SYNC);
+        assertThat(store.counter(COUNTS, b(0x01))).as("store keeps working").isEqualTo(3);
+        assertThat(store.get(PLAIN, b(0x01))).isPresent();
+    }
+
+    @Test
+    public void emptyBatchesCommit() {
+        Store store = openStore();
+        store.commit(new WriteBatch().put(PLAIN, b(0x01), b(1)), Durability.ASYNC);
+        store.commit(new WriteBatch(), Durability.SYNC);
+        store.commit(new WriteBatch(), Durability.ASYNC);
+        assertThat(store.get(PLAIN, b(0x01))).isPresent();
+    }
+
+    @Test
+    public void oneBatchCanBeCommittedTwice() {
+        Store store = openStore();
+        WriteBatch batch = new WriteBatch().put(PLAIN, b(0x01), b(1)).merge(COUNTS, b(0x01), 2);
+        store.commit(batch, Durability.SYNC);
+        store.commit(batch, Durability.ASYNC);
+        assertThat(store.counter(COUNTS, b(0x01))).isEqualTo(4);
+        assertThat(store.get(PLAIN, b(0x01))).hasValueSatisfying(v -> assertThat(v).containsExactly(1));
+    }
+
+    // ---- counters --------------------------------------------------------------------------
+
+    @Test
+    public void concurrentMergesOnOneKeyAreExact() throws Exception {
+        Path dir = storeDir();
+        Store store = openAt(dir, FAMILIES, true);
+        byte[] key = b(0x42);
+        int threads = 8;
+        int merges = 10_000;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<Long>> sums = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                SplittableRandom random = new SplittableRandom(t);
+                sums.add(pool.submit(() -> {
+                    long sum = 0;
+                    start.await();
+                    // Commits of 1 to 32 merges: many concurrent committers without making a
+                    // backend whose every commit syncs (LMDB) spend the run on fsync.
+                    for (int done = 0; done < merges; ) {
+                        WriteBatch batch = new WriteBatch();
+                        for (int n = 1 + random.nextInt(32); n > 0 && done < merges; n--, done++) {
+                            long delta = done % 100 == 0 ? random.nextLong(-(1L << 34), 1L << 34) : random.nextLong(-1000, 1001);
+                            batch.merge(COUNTS, key, delta);
+                            sum += delta;
+                        }
+                        store.commit(batch, Durability.ASYNC);
+                    }
+                    return sum;
+                }));
+            }
+            start.countDown();
+            long expected = 0;
+            for (Future<Long> sum : sums) {
+                expected += sum.get(5, TimeUnit.MINUTES);
+            }
+            assertThat(store.counter(COUNTS, key)).isEqualTo(expected);
+            store.close();
+            assertThat(openAt(dir, FAMILIES, false).counter(COUNTS, key)).as("after reopen").isEqualTo(expected);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    public void mergeAfterDeleteStartsFromZero() {
+        Store store = openStore();
+        store.commit(new WriteBatch().merge(COUNTS, b(0x01), 10).merge(COUNTS, b(0x02), 20), Durability.SYNC);
+        store.commit(new WriteBatch().delete(COUNTS, b(0x01)), Durability.SYNC);
+        assertThat(store.counter(COUNTS, b(0x01))).isZero();
+        store.commit(new WriteBatch().merge(COUNTS, b(0x01), 3), Durability.SYNC);
+        assertThat(store.counter(COUNTS, b(0x01))).isEqualTo(3);
+        store.commit(new WriteBatch().deleteRange(COUNTS, b(0x02), b(0x03)), Durability.ASYNC);
+        store.commit(new WriteBatch().merge(COUNTS, b(0x02), -4), Durability.ASYNC);
+        assertThat(store.counters(COUNTS, List.of(b(0x01), b(0x02)))).containsExactly(3, -4);
+    }
+
+    @Test
+    public void countersHoldValuesPast32BitsAndNegativeTotals() {
+        Store store = openStore();
+        store.commit(new WriteBatch()
+                .merge(COUNTS, b(0x01), Integer.MAX_VALUE).merge(COUNTS, b(0x01), Integer.MAX_VALUE)
+                .merge(COUNTS, b(0x02), 3_000_000_000L).merge(COUNTS, b(0x02), -5_000_000_000L)
+                .merge(COUNTS, b(0x03), 5).merge(COUNTS, b(0x03), -12)
+                .merge(COUNTS, b(0x04), 1L << 62).merge(COUNTS, b(0x04), (1L << 62) - 1)
+                .merge(COUNTS, b(0x05), Long.MIN_VALUE), Durability.SYNC);
+        store.commit(new WriteBatch().merge(COUNTS, b(0x01), 2), Durability.SYNC);
+        long[] expected = {2L * Integer.MAX_VALUE + 2, -2_000_000_000L, -7, Long.MAX_VALUE, Long.MIN_VALUE};
+        List<byte[]> keys = List.of(b(0x01), b(0x02), b(0x03), b(0x04), b(0x05));
+        assertThat(store.counters(COUNTS, keys)).containsExactly(expected);
+        assertThat(store.counter(COUNTS, b(0x03))).isEqualTo(-7);
+        List<KeyValue> rows = scanAll(store, COUNTS, KeyRange.all(), Direction.FORWARD);
+        assertThat(rows).extracting(kv -> CounterCodec.decode(kv.value())).containsExactly(
+                Arrays.stream(expected).boxed().toArray(Long[]::new));
+    }
+
+    // ---- range deletes ---------------------------------------------------------------------
+
+    @Test
+    public void deleteRangeRemovesExactlyTheHalfOpenRange() {
+        Store store = storeWithOrderedKeys();
+        store.commit(new WriteBatch().deleteRange(PLAIN, b(0x7F), b(0x80)), Durability.SYNC);
+        assertThat(keys(scanAll(store, PLAIN, KeyRange.prefix(b(0x7F)), Direction.FORWARD))).isEmpty();
+        assertThat(store.get(PLAIN, b(0x80))).as("end is exclusive").isPresent();
+        store.commit(new WriteBatch().deleteRange(PLAIN, b(0x00), b(0xFF)), Durability.ASYNC);
+        assertThat(keys(scanAll(store, PLAIN, KeyRange.all(), Direction.FORWARD)))
+                .containsExactly("ff", "ff00", "ffff", "ffff00", "ffffff");
+        store.commit(new WriteBatch().deleteRange(PLAIN, b(0xFF, 0xFF), b(0xFF, 0xFF, 0xFF, 0xFF)), Durability.SYNC);
+        assertThat(keys(scanAll(store, PLAIN, KeyRange.all(), Direction.REVERSE))).containsExactly("ff00", "ff");
+    }
+
+    @Test
+    public void deleteRangeOfAnEmptyRangeOrOfNothingChangesNothing() {
+        Store store = storeWithOrderedKeys();
+        List<String> before = keys(scanAll(store, PLAIN, KeyRange.all(), Direction.FORWARD));
+        store.commit(new WriteBatch()
+                .deleteRange(PLAIN, b(0x80), b(0x80))
+                .deleteRange(PLAIN, b(0x02), b(0x7E))
+                .deleteRange(OTHER, b(0x00), b(0xFF))
+                .deleteRange(COUNTS, b(0x00), b(0xFF)), Durability.SYNC);
+        assertThat(keys(scanAll(store, PLAIN, KeyRange.all(), Direction.FORWARD))).isEqualTo(before);
+        store.commit(new WriteBatch().put(OTHER, b(0x01), b(1)), Durability.SYNC);
+        assertThat(store.get(OTHER, b(0x01))).as("store keeps working").isPresent();
+    }
+
+    @Test
+    public void deleteRangeInACounterFamilyResetsItsRows() {
+        Store store = openStore();
+        WriteBatch merges = new WriteBatch();
+        for (int i = 0; i < 10; i++) {
+            merges.merge(COUNTS, b(0x20, i), 100 + i);
+        }
+        store.commit(merges, Durability.SYNC);
+        store.commit(new WriteBatch().deleteRange(COUNTS, b(0x20, 2), b(0x20, 8)), Durability.SYNC);
+        assertThat(keys(scanAll(store, COUNTS, KeyRange.prefix(b(0x20)), Direction.FORWARD)))
+                .containsExactly("2000", "2001", "2008", "2009");
+        assertThat(store.counters(COUNTS, List.of(b(0x20, 1), b(0x20, 2), b(0x20, 7), b(0x20, 8))))
+                .containsExactly(101, 0, 0, 108);
+        store.commit(new WriteBatch().merge(COUNTS, b(0x20, 5), -1), Durability.ASYNC);
+        assertThat(store.counter(COUNTS, b(0x20, 5))).isEqualTo(-1);
+    }
+
+    // ---- durability and lifecycle ----------------------------------------------------------
+
+    @Test
+    public void syncedCommitSurvivesCloseAndReopen() {
+        Path dir = storeDir();
+        Store store = openAt(dir, FAMILIES, true);
+        store.commit(new WriteBatch().put(PLAIN, b(0x01), b(1)).put(PLAIN, b(0x02), b(2)).merge(COUNTS, b(0x01), 7),
+                Durability.SYNC);
+        store.commit(new WriteBatch().delete(PLAIN, b(0x02)).put(OTHER, b(0xFF), b(3)).merge(COUNTS, b(0x01), -9),
+                Durability.SYNC);
+        store.close();
+        Store reopened = openAt(dir, FAMILIES, false);
+        assertThat(keys(scanAll(reopened, PLAIN, KeyRange.all(), Direction.FORWARD))).containsExactly("01");
+        assertThat(reopened.get(OTHER, b(0xFF))).hasValueSatisfying(v -> assertThat(v).containsExactly(3));
+        assertThat(reopened.counter(COUNTS, b(0x01))).isEqualTo(-2);
+    }
+
+    @Test
+    public void asyncCommitIsVisibleAtOnce() throws Exception {
+        Store store = openStore();
+        store.commit(new WriteBatch().put(PLAIN, b(0x01), b(1)).merge(COUNTS, b(0x01), 5), Durability.ASYNC);
+        assertThat(store.get(PLAIN, b(0x01))).isPresent();
+        assertThat(store.counter(COUNTS, b(0x01))).isEqualTo(5);
+        ExecutorService other = Executors.newSingleThreadExecutor();
+        try {
+            assertThat(other.submit(() -> store.get(PLAIN, b(0x01)).isPresent()).get(1, TimeUnit.MINUTES)).isTrue();
+            assertThat(other.submit(() -> scanAll(store, COUNTS, KeyRange.all(), Direction.REVERSE).size())
+                    .get(1, TimeUnit.MINUTES)).isEqualTo(1);
+        } finally {
+            other.shutdownNow();
+        }
+    }
+
+    @Test
+    public void asyncCommitSurvivesACleanClose() {
+        Path dir = storeDir();
+        Store store = openAt(dir, FAMILIES, true);
+        store.commit(new WriteBatch().put(PLAIN, b(0x01), b(1)).merge(COUNTS, b(0x01), 5), Durability.ASYNC);
+        store.close();
+        Store reopened = openAt(dir, FAMILIES, false);
+        assertThat(reopened.get(PLAIN, b(0x01))).isPresent();
+        assertThat(reopened.counter(COUNTS, b(0x01))).isEqualTo(5);
+    }
+
+    @Test
+    public void checkpointOpensWithTheSameContentAndTheOriginalKeepsWorking() {
+        Store store = storeWithOrderedKeys();
+        store.commit(new WriteBatch().put(OTHER, b(0x01), b(1)).merge(COUNTS, b(0x01), 40).merge(COUNTS, b(0x02), -2),
+                Durability.ASYNC);
+        Path target = tempDir.resolve("checkpoint");
+        store.checkpoint(target);
+
+        Store copy = openAt(target, FAMILIES, false);
+        for (FamilySpec family : FAMILIES) {
+            assertThat(scanAll(copy, family.name(), KeyRange.all(), Direction.FORWARD)).as(family.name())
+                    .isEqualTo(scanAll(store, family.name(), KeyRange.all(), Direction.FORWARD));
+        }
+        assertThat(copy.counters(COUNTS, List.of(b(0x01), b(0x02)))).containsExactly(40, -2);
+
+        store.commit(new WriteBatch().put(PLAIN, b(0x42), b(1)).merge(COUNTS, b(0x01), 1), Durability.SYNC);
+        copy.commit(new WriteBatch().put(PLAIN, b(0x43), b(1)).merge(COUNTS, b(0x01), 100), Durability.SYNC);
+        assertThat(store.get(PLAIN, b(0x42))).as("original keeps working").isPresent();
+        assertThat(store.get(PLAIN, b(0x43))).isEmpty();
+        assertThat(store.counter(COUNTS, b(0x01))).isEqualTo(41);
+        assertThat(copy.get(PLAIN, b(0x42))).isEmpty();
+        assertThat(copy.counter(COUNTS, b(0x01))).isEqualTo(140);
+    }
+
+    @Test
+    public void checkpointIntoAnExistingDirectoryIsRefused() throws IOException {
+        Store store = storeWithOrderedKeys();
+        Path target = Files.createDirectories(tempDir.resolve("taken"));
+        Files.writeString(target.resolve("keep.txt"), "mine");
+        assertThatThrownBy(() -> store.checkpoint(target)).isInstanceOf(StoreException.class);
+        assertThat(Files.readString(target.resolve("keep.txt"))).isEqualTo("mine");
+    }
+
+    @Test
+    public void corruptDataFileMakesReadsThrowRatherThanEndEarly() throws IOException {
+        assumeTrue(supportsCorruptionInjection(), backend() + " declares no corruption injection");
+        Path dir = storeDir();
+        int rows = 20_000;
+        try (Store store = openAt(dir, FAMILIES, true)) {
+            for (int from = 0; from < rows; from += 1_000) {
+                WriteBatch batch = new WriteBatch();
+                for (int i = from; i < from + 1_000; i++) {
+                    batch.put(PLAIN, rowKey(i), rowValue(i));
+                }
+                store.commit(batch, Durability.SYNC);
+            }
+        }
+        // A second open and close lets a backend that replays a log on open move it into data files.
+        try (Store store = openAt(dir, FAMILIES, false)) {
+            assertThat(scanAll(store, PLAIN, KeyRange.all(), Direction.FORWARD)).hasSize(rows);
+        }
+        corruptDataFiles(dir);
+
+        Store store;
+        try {
+            store = openAt(dir, FAMILIES, false);
+        } catch (StoreCorruptionException refusedAtOpen) {
+            return;
+        }
+        assertScanFailsLoudly(store, Direction.FORWARD, rows);
+        assertScanFailsLoudly(store, Direction.REVERSE, rows);
+        int failedChunks = 0;
+        for (int from = 0; from < rows; from += 500) {
+            List<byte[]> keys = new ArrayList<>();
+            for (int i = from; i < from + 500; i++) {
+                keys.add(rowKey(i));
+            }
+            List<Optional<byte[]>> values;
+            try {
+                values = store.multiGet(PLAIN, keys);
+            } catch (StoreCorruptionException expected) {
+                failedChunks++;
+                continue;
+            }
+            for (int i = 0; i < keys.size(); i++) {
+                int row = from + i;
+                assertThat(values.get(i)).as("row %d: a corrupt entry must throw, never read as absent", row)
+                        .hasValueSatisfying(v -> assertThat(v).as("row %d value", row).isEqualTo(rowValue(row)));
+            }
+        }
+        assertThat(failedChunks).as("multiGet chunks that met the corruption").isPositive();
+    }
+
+    private static void assertScanFailsLoudly(Store store, Direction direction, int rows) {
+        int seen = 0;
+        try (Scan scan = store.scan(PLAIN, KeyRange.all(), direction)) {
+            while (scan.hasNext()) {
+                KeyValue kv = scan.next();
+                int row = rowOf(kv.key());
+                assertThat(kv.value()).as("%s scan returned row %d with a corrupt value", direction, row)
+                        .isEqualTo(rowValue(row));
+                seen++;
+            }
+        } catch (StoreCorruptionException expected) {
+            return;
+        }
+        fail("%s scan over a corrupt data file ended quietly after %d of %d rows", direction, seen, rows);
+    }
+
+    // ---- refusals --------------------------------------------------------------------------
+
+    @Test
+    public void unknownFamilyIsRefusedByEveryCall() {
+        Store store = openStore();
+        String family = "undeclared";
+        List<ThrowingCallable> calls = List.of(
+                () -> store.get(family, b(0x01)),
+                () -> store.multiGet(family, List.of(b(0x01))),
+                () -> store.counter(family, b(0x01)),
+                () -> store.counters(family, List.of(b(0x01))),
+                () -> store.scan(family, KeyRange.all()).close(),
+                () -> store.scan(family, KeyRange.all(), Direction.REVERSE).close(),
+                () -> store.commit(new WriteBatch().delete(family, b(0x01)), Durability.SYNC),
+                () -> store.commit(new WriteBatch().deleteRange(family, b(0x01), b(0x02)), Durability.ASYNC),
+                () -> store.commit(new WriteBatch().merge(family, b(0x01), 1), Durability.ASYNC));
+        for (ThrowingCallable call : calls) {
+            assertThatThrownBy(call).isInstanceOf(UnknownFamilyException.class)
+                    .extracting(e -> ((StoreException) e).reason()).isEqualTo(StoreError.UNKNOWN_FAMILY);
+        }
+    }
+
+    @Test
+    public void emptyKeysAreRefused() {
+        Store store = openStore();
+        byte[] empty = new byte[0];
+        assertRefused(() -> new WriteBatch().put(PLAIN, empty, b(1)), StoreError.INVALID_ARGUMENT);
+        assertRefused(() -> new WriteBatch().delete(PLAIN, empty), StoreError.INVALID_ARGUMENT);
+        assertRefused(() -> new WriteBatch().merge(COUNTS, empty, 1), StoreError.INVALID_ARGUMENT);
+        assertRefused(() -> store.get(PLAIN, empty), StoreError.INVALID_ARGUMENT);
+        assertRefused(() -> store.multiGet(PLAIN, List.of(b(0x01), empty)), StoreError.INVALID_ARGUMENT);
+        assertRefused(() -> store.counter(COUNTS, empty), StoreError.INVALID_ARGUMENT);
+        assertRefused(() -> store.counters(COUNTS, List.of(empty)), StoreError.INVALID_ARGUMENT);
+        store.commit(new WriteBatch().put(PLAIN, b(0x01), b(1)), Durability.SYNC);
+        assertThat(store.get(PLAIN, b(0x01))).as("store keeps working").isPresent();
+    }
+
+    @Test
+    public void invertedRangesAreRefused() {
+        assertRefused(() -> new WriteBatch().deleteRange(PLAIN, b(0x80), b(0x7F)), StoreError.INVALID_ARGUMENT);
+        assertRefused(() -> new WriteBatch().deleteRange(PLAIN, b(0x00, 0x00), b(0x00)), StoreError.INVALID_ARGUMENT);
+        assertRefused(() -> KeyRange.of(b(0xFF), b(0x00)), StoreError.INVALID_ARGUMENT);
+        Store store = storeWithOrderedKeys();
+        assertThat(scanAll(store, PLAIN, KeyRange.all(), Direction.FORWARD)).hasSize(ORDERED_KEYS.size());
+    }
+
+    @Test
+    public void everyCallAfterCloseThrowsStoreClosed() {
+        Store store = storeWithOrderedKeys();
+        store.close();
+        store.close();
+        List<ThrowingCallable> calls = List.of(
+                () -> store.get(PLAIN, b(0x01)),
+                () -> store.multiGet(PLAIN, List.of(b(0x01))),
+                () -> store.counter(COUNTS, b(0x01)),
+                () -> store.counters(COUNTS, List.of(b(0x01))),
+                () -> store.scan(PLAIN, KeyRange.all()).close(),
+                () -> store.commit(new WriteBatch().put(PLAIN, b(0x01), b(1)), Durability.SYNC),
+                () -> store.commit(new WriteBatch(), Durability.ASYNC),
+                () -> store.checkpoint(tempDir.resolve("after-close")));
+        for (ThrowingCallable call : calls) {
+            assertThatThrownBy(call).isInstanceOf(StoreClosedException.class)
+                    .extracting(e -> ((StoreException) e).reason()).isEqualTo(StoreError.CLOSED);
+        }
+    }
+
+    @Test
+    public void secondOpenOfTheSameDirectoryIsLocked() {
+        Path dir = storeDir();
+        Store first = openAt(dir, FAMILIES, true);
+        first.commit(new WriteBatch().put(PLAIN, b(0x01), b(1)), Durability.SYNC);
+        assertThatThrownBy(() -> openAt(dir, FAMILIES, true)).isInstanceOf(StoreLockedException.class)
+                .extracting(e -> ((StoreException) e).reason()).isEqualTo(StoreError.LOCKED);
+        assertThat(first.get(PLAIN, b(0x01))).as("first store unharmed").isPresent();
+        first.close();
+        assertThat(openAt(dir, FAMILIES, false).get(PLAIN, b(0x01))).as("open after the holder closed").isPresent();
+    }
+
+    @Test
+    public void reopenWithAFamilyKindChangedIsRefusedAndLosesNothing() {
+        Path dir = storeDir();
+        Store store = openAt(dir, FAMILIES, true);
+        store.commit(new WriteBatch().merge(COUNTS, b(0x01), 5).merge(COUNTS, b(0x01), 6).put(PLAIN, b(0x01), b(1)),
+                Durability.SYNC);
+        store.close();
+        List<FamilySpec> counterAsPlain = List.of(FamilySpec.plain(PLAIN), FamilySpec.plain(OTHER), FamilySpec.plain(COUNTS));
+        List<FamilySpec> plainAsCounter = List.of(FamilySpec.counter(PLAIN), FamilySpec.plain(OTHER), FamilySpec.counter(COUNTS));
+        assertRefused(() -> openAt(dir, counterAsPlain, false), StoreError.FAMILY_MISMATCH);
+        assertRefused(() -> openAt(dir, plainAsCounter, true), StoreError.FAMILY_MISMATCH);
+        Store reopened = openAt(dir, FAMILIES, false);
+        assertThat(reopened.counter(COUNTS, b(0x01))).as("merge operands kept").isEqualTo(11);
+        assertThat(reopened.get(PLAIN, b(0x01))).isPresent();
+    }
+
+    @Test
+    public void reopenWithoutAFamilyTheStoreHoldsIsRefused() {
+        Path dir = storeDir();
+        openAt(dir, FAMILIES, true).close();
+        assertRefused(() -> openAt(dir, List.of(FamilySpec.plain(PLAIN), FamilySpec.counter(COUNTS)), false),
+                StoreError.FAMILY_MISMATCH);
+        assertThat(openAt(dir, FAMILIES, false).families()).isEqualTo(FAMILIES);
+    }
+
+    @Test
+    public void reopenWithAnAddedFamilyCreatesItAndKeepsData() {
+        Path dir = storeDir();
+        Store store = openAt(dir, FAMILIES, true);
+        store.commit(new WriteBatch().put(PLAIN, b(0x01), b(1)), Durability.SYNC);
+        store.close();
+        List<FamilySpec> more = new ArrayList<>(FAMILIES);
+        more.add(FamilySpec.counter("extra"));
+        Store reopened = openAt(dir, more, false);
+        assertThat(reopened.get(PLAIN, b(0x01))).isPresent();
+        assertThat(scanAll(reopened, "extra", KeyRange.all(), Direction.FORWARD)).isEmpty();
+        reopened.commit(new WriteBatch().merge("extra", b(0x01), 2), Durability.SYNC);
+        reopened.close();
+        assertRefused(() -> openAt(dir, FAMILIES, false), StoreError.FAMILY_MISMATCH);
+        assertThat(openAt(dir, more, false).counter("extra", b(0x01))).isEqualTo(2);
+    }
+
+    @Test
+    public void openWithoutCreateFindsNoStoreInAnEmptyOrMissingDirectory() throws IOException {
+        Path empty = Files.createDirectories(tempDir.resolve("empty"));
+        assertRefused(() -> openAt(empty, FAMILIES, false), StoreError.NOT_FOUND);
+        assertRefused(() -> openAt(tempDir.resolve("missing"), FAMILIES, false), StoreError.NOT_FOUND);
+        Store created = openAt(empty, FAMILIES, true);
+        created.commit(new WriteBatch().put(PLAIN, b(0x01), b(1)), Durability.SYNC);
+        created.close();
+        assertThat(openAt(empty, FAMILIES, false).get(PLAIN, b(0x01))).isPresent();
+    }
+
+    @Test
+    public void unknownSettingsAreRefused() {
+        Path dir = storeDir();
+        assertRefused(() -> track(open(StoreOptions.create(dir, FAMILIES).with("ankusa.conformance.nonsense", "1"))),
+                StoreError.INVALID_ARGUMENT);
+        assertThat(openAt(dir, FAMILIES, true).families()).as("a refused open leaves the directory usable")
+                .isEqualTo(FAMILIES);
+    }
+
+    // ---- the model -------------------------------------------------------------------------
+
+    @Test
+    public void behavesLikeASortedMapModelUnderRandomOperationSequences() {
+        ActionSequenceCheck<ModelledStore> check = ActionSequenceCheck
+                .<ModelledStore>named(backend() + " store matches a sorted-map model")
+                .config(PropertyConfig.of(8, 60))
+                .subject(() -> new ModelledStore(freshDirectory(), FAMILIES, this::open))
+                .invariant(ModelledStore::assertMatchesModel);
+        StoreActions.addTo(check).run();
+    }
+
+    // ---- helpers ---------------------------------------------------------------------------
+
+    /** Opens (or creates) a store in {@code directory}; it is closed after the test. */
+    protected final Store openAt(Path directory, List<FamilySpec> families, boolean create) {
+        return track(open(new StoreOptions(directory, families, create, Map.of())));
+    }
+
+    @AfterEach
+    public void closeOpenedStores() {
+        for (Store store : opened) {
+            try {
+                store.close();
+            } catch (RuntimeException e) {
+                // the test already reported what matters
+            }
+        }
+        opened.clear();
+    }
+
+    private Store track(Store store) {
+        opened.add(store);
+        return store;
+    }
+
+    private Path storeDir() {
+        return tempDir.resolve("store");
+    }
+
+    private Path freshDirectory() {
+        try {
+            return Files.createTempDirectory(tempDir, "try");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private Store openStore() {
+        return openAt(storeDir(), FAMILIES, true);
+    }
+
+    private Store storeWithOrderedKeys() {
+        Store store = openStore();
+        List<byte[]> shuffled = new ArrayList<>(ORDERED_KEYS);
+        Collections.shuffle(shuffled, new Random(7));
+        WriteBatch batch = new WriteBatch();
+        for (byte[] key : shuffled) {
+            batch.put(PLAIN, key, key);
+        }
+        store.commit(batch, Durability.SYNC);
+        return store;
+    }
+
+    private static void assertRange(Store store, KeyRange range, byte[]... expected) {
+        List<String> forward = hex(Arrays.asList(expected));
+        assertThat(keys(scanAll(store, PLAIN, range, Direction.FORWARD))).as("forward %s", range).isEqualTo(forward);
+        List<String> reverse = new ArrayList<>(forward);
+        Collections.reverse(reverse);
+        assertThat(keys(scanAll(store, PLAIN, range, Direction.REVERSE))).as("reverse %s", range).isEqualTo(reverse);
+    }
+
+    private static void assertRefused(ThrowingCallable call, StoreError reason) {
+        assertThatThrownBy(call).isInstanceOf(StoreException.class)
+                .extracting(e -> ((StoreException) e).reason()).isEqualTo(reason);
+    }
+
+    private static List<KeyValue> scanAll(Store store, String family, KeyRange range, Direction direction) {
+        return ModelledStore.scan(store, family, range, direction);
+    }
+
+    private static List<KeyValue> scanAll(Store store, String family, KeyRange range) {
+        List<KeyValue> out = new ArrayList<>();
+        try (Scan scan = store.scan(family, range)) {
+            scan.forEachRemaining(out::add);
+        }
+        return out;
+    }
+
+    private static List<String> keys(List<KeyValue> rows) {
+        return rows.stream().map(kv -> Bytes.hex(kv.key())).toList();
+    }
+
+    private static List<String> hex(List<byte[]> keys) {
+        return keys.stream().map(Bytes::hex).toList();
+    }
+
+    private static byte[] rowKey(int row) {
+        return new byte[] {'r', (byte) (row >>> 24), (byte) (row >>> 16), (byte) (row >>> 8), (byte) row};
+    }
+
+    private static int rowOf(byte[] key) {
+        return ((key[1] & 0xFF) << 24) | ((key[2] & 0xFF) << 16) | ((key[3] & 0xFF) << 8) | (key[4] & 0xFF);
+    }
+
+    private static byte[] rowValue(int row) {
+        byte[] value = new byte[100];
+        new SplittableRandom(row).nextBytes(value);
+        return value;
+    }
+
+    /** Bytes from ints (0x00–0xFF). */
+    protected static byte[] b(int... values) {
+        byte[] out = new byte[values.length];
+        for (int i = 0; i < values.length; i++) {
+            out[i] = (byte) values[i];
+        }
+        return out;
+    }
+}
