@@ -85,7 +85,7 @@ public final class QueueEngine implements Queue, LedgerSource {
         }
         Store store = Stores.open(config.backend(), options);
         try {
-            FormatGuard.prepare(store, migrations);
+            FormatGuard.prepare(store, migrations, config);
             return new QueueEngine(config, store);
         } catch (RuntimeException e) {
             store.close();

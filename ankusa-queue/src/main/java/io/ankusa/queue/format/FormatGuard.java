@@ -1,5 +1,6 @@
 package io.ankusa.queue.format;
 
+import io.ankusa.api.QueueConfig;
 import io.ankusa.api.StoreFormatNewerException;
 import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.keys.KeyFamilies;
@@ -43,7 +44,7 @@ public final class FormatGuard {
     }
 
     /** Checks, creates or upgrades; returns the format the store is at afterwards (always {@link StoreFormat#CURRENT}). */
-    public static int prepare(Store store, Migrations migrations) {
+    public static int prepare(Store store, Migrations migrations, QueueConfig config) {
         OptionalInt stamp = stamp(store);
         if (stamp.isPresent() && stamp.getAsInt() > StoreFormat.CURRENT) {
             throw new StoreFormatNewerException(stamp.getAsInt(), StoreFormat.CURRENT);
@@ -62,7 +63,7 @@ public final class FormatGuard {
         int found = stamp.getAsInt();
         if (found < StoreFormat.CURRENT) {
             store.commit(sentinels(), Durability.SYNC);
-            migrations.upgrade(store, found, StoreFormat.CURRENT);
+            migrations.upgrade(store, found, StoreFormat.CURRENT, config);
             int after = stamp(store).orElse(found);
             if (after != StoreFormat.CURRENT) {
                 throw new StoreCorruptionException("migration from format " + found + " ended at format " + after);

@@ -1,6 +1,7 @@
 package io.ankusa.queue.migration;
 
 import io.ankusa.api.AnkusaException;
+import io.ankusa.api.QueueConfig;
 import io.ankusa.store.Store;
 
 /**
@@ -24,11 +25,13 @@ public class Migrations {
     }
 
     /**
-     * Brings {@code store} from format {@code from} to {@code to} and stamps it.
+     * Brings {@code store} from format {@code from} to {@code to} and stamps it. Runs before the
+     * queue serves anything (no writer, no dispatcher), on the opening thread.
      *
+     * @param config the queue's configuration ({@code tenantsMax} for the overage log, the clock)
      * @throws AnkusaException with {@code error() = "migration_missing"} when no migration covers the step
      */
-    public void upgrade(Store store, int from, int to) {
+    public void upgrade(Store store, int from, int to, QueueConfig config) {
         throw new AnkusaException("migration_missing", "store " + store.directory() + " is at format " + from
                 + "; this release has no migration registered to format " + to);
     }
