@@ -39,6 +39,8 @@ import java.util.Collection;
  * <tr><td>purge due</td><td>−1 (kind 0)</td><td>−1 (kind 1)</td><td></td><td></td><td>−size</td><td></td></tr>
  * <tr><td>purge dead</td><td></td><td></td><td></td><td>−1</td><td>−size</td><td></td></tr>
  * <tr><td>archive settle / drop</td><td></td><td></td><td></td><td></td><td></td><td>−1</td></tr>
+ * <tr><td>migrated due / inflight / dead row</td><td>+1 (kind 0)</td><td>+1 (kind 1)</td><td>+1 (inflight)</td><td>+1 (dead)</td><td>+size</td><td></td></tr>
+ * <tr><td>migrated archive obligation</td><td></td><td></td><td></td><td></td><td></td><td>+1</td></tr>
  * </table>
  */
 public final class Deliveries {
@@ -178,6 +180,43 @@ public final class Deliveries {
     private static void removeObligation(DeliveryBatch b, long seq, ArchiveKey.Value obligation) {
         b.deleteIndex(new ArchiveKey(seq).encode());
         b.count(obligation.ord(), CounterField.ARCHIVE_PENDING, -1);
+    }
+
+    // --- for the 2 -> 3 migration: rows that already exist, filed under their tenant for the first time ---
+
+    /**
+     * A format-2 due row re-keyed under its tenant: the due row and its marker, pending or scheduled
+     * +1, bytes +size (the delivery row already exists; the caller deletes the old {@code ?d} key).
+     */
+    public static void migratedDueOps(DeliveryBatch b, long ord, long at, long seq, int sink, long size, DueKind kind) {
+        dueOps(b, ord, at, seq, sink, size, kind);
+        b.count(ord, CounterField.BYTES, size);
+    }
+
+    /**
+     * A format-2 inflight row re-keyed under its tenant: inflight +1 and bytes +size. (The spec's
+     * phase table lists only inflight +1; bytes counts every delivery row that exists, inflight
+     * ones included, so it is added here or the counters would not equal the fold.)
+     */
+    public static void migratedInflightOps(DeliveryBatch b, long ord, long seq, int sink, long size) {
+        b.putIndex(new InflightKey(ord, seq, sink).encode(), InflightKey.value(size));
+        b.count(ord, CounterField.INFLIGHT, 1);
+        b.count(ord, CounterField.BYTES, size);
+    }
+
+    /** A format-2 dead row: its {@code ?x} value rewritten with the ordinal, its {@code ?X} put, dead +1, bytes +size. */
+    public static void migratedDeadOps(DeliveryBatch b, long ord, long at, long seq, int sink, long size, String sourceId,
+            String hookId) {
+        b.putIndex(new DeadKey(at, seq, sink).encode(), DeadKey.value(ord, sourceId, hookId));
+        b.putIndex(new DeadByTenantKey(ord, at, seq, sink).encode(), new byte[0]);
+        b.count(ord, CounterField.DEAD, 1);
+        b.count(ord, CounterField.BYTES, size);
+    }
+
+    /** A format-2 archive obligation rewritten with the ordinal: archive_pending +1. */
+    public static void migratedArchiveOps(DeliveryBatch b, long seq, long size, long ord) {
+        b.putIndex(new ArchiveKey(seq).encode(), ArchiveKey.value(size, ord));
+        b.count(ord, CounterField.ARCHIVE_PENDING, 1);
     }
 
     /** Deletes tenant {@code ord}'s marker of {@code bucket} (marker cleanup; markers are not counted). */

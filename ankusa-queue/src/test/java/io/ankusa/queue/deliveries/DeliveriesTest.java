@@ -83,6 +83,10 @@ class DeliveriesTest {
         assertDeltas(b -> Deliveries.archiveSettleOps(b, 9, new io.ankusa.keys.ArchiveKey.Value(40, 3)), Map.of(6, -1L));
         assertDeltas(b -> Deliveries.archiveDropOps(b, 9, new io.ankusa.keys.ArchiveKey.Value(40, 3)), Map.of(6, -1L));
         assertDeltas(b -> Deliveries.expandOps(b, 3, 9, List.of(4), 40, 5), Map.of(1, 1L, 5, 40L));
+        assertDeltas(b -> Deliveries.migratedDueOps(b, 3, 5, 9, 1, 40, DueKind.RETRY), Map.of(2, 1L, 5, 40L));
+        assertDeltas(b -> Deliveries.migratedInflightOps(b, 3, 9, 1, 40), Map.of(3, 1L, 5, 40L));
+        assertDeltas(b -> Deliveries.migratedDeadOps(b, 3, 5, 9, 1, 40, "s", "h"), Map.of(4, 1L, 5, 40L));
+        assertDeltas(b -> Deliveries.migratedArchiveOps(b, 9, 40, 3), Map.of(6, 1L));
     }
 
     private static void assertDeltas(java.util.function.Consumer<DeliveryBatch> builder, Map<Integer, Long> expected) {
