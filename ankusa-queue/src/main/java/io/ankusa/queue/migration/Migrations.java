@@ -13,7 +13,8 @@ import io.ankusa.store.Store;
  * <p>This release registers no migration: {@link #NONE} refuses every older store with
  * {@code error() = "migration_missing"}. The format 2 → 3 migration ({@code TenantKeys}) is the
  * one to add here; it is the only code allowed to read the format-2 layout
- * ({@code io.ankusa.keys.v2}).
+ * ({@code io.ankusa.keys.v2}), and it writes the re-keyed rows with the
+ * {@code Deliveries.migrated*Ops} builders so that every row carries its counter deltas.
  */
 public class Migrations {
 
