@@ -180,13 +180,16 @@ final class LmdbScan implements Scan {
             if (cursor != null) {
                 cursor.close();
             }
-            if (txn != null) {
-                txn.close();
-            }
         } finally {
-            cursor = null;
-            txn = null;
-            released.accept(this);
+            try {
+                if (txn != null) {
+                    txn.close();
+                }
+            } finally {
+                cursor = null;
+                txn = null;
+                released.accept(this);
+            }
         }
     }
 }

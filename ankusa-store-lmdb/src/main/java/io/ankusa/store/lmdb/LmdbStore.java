@@ -75,7 +75,8 @@ import org.lmdbjava.Txn;
  * is allowed only while no transaction of the process is live: {@link ReaderGate} counts read
  * transactions, holds new ones back during a resize and gives up after {@code lmdb.resizeWaitMillis}
  * (a scan kept open across the commit, even by the committing thread, blocks a resize); the commit
- * then fails with nothing written.
+ * then fails with nothing written. If the remap itself fails (address space exhausted), LMDB is
+ * left without a map; the store then refuses every read and write until it is reopened.
  *
  * <p><b>Reads and close.</b> The environment has {@code MDB_NOTLS}: a read transaction is not tied
  * to its thread, so one thread may hold several scans, and a scan may be iterated and closed from
@@ -104,7 +105,7 @@ final class LmdbStore implements Store {
     private final ReaderGate gate;
     private final ReentrantLock commitLock = new ReentrantLock();
     private final Set<LmdbScan> openScans = ConcurrentHashMap.newKeySet();
-    private volatile String syncFailure;
+    private volatile String writeRefusal;
 
     private LmdbStore(StoreOptions options, LmdbSettings settings, DirectoryLock directoryLock, Env<byte[]> env,
             Map<String, Family> families) {
@@ -144,6 +145,9 @@ final class LmdbStore implements Store {
                     .open(directory.toFile(), EnvFlags.MDB_NOMETASYNC, EnvFlags.MDB_NOTLS);
             LmdbStore store = new LmdbStore(options, settings, lock, env, openFamilies(env, options.families()));
             store.growAheadIfHalfFull();
+            if (store.writeRefusal != null) {
+                throw new StoreException(StoreError.IO, "open LMDB store " + directory + ": " + store.writeRefusal);
+            }
             return store;
         } catch (LmdbException e) {
             abandon(env, lock);
@@ -280,9 +284,9 @@ final class LmdbStore implements Store {
             if (gate.isClosed()) {
                 throw new StoreClosedException("store " + directory + " is closed");
             }
-            if (syncFailure != null) {
-                throw new StoreException(StoreError.IO, "store " + directory + " refuses writes after a failed sync ("
-                        + syncFailure + "); reopen it");
+            if (writeRefusal != null) {
+                throw new StoreException(StoreError.IO, "store " + directory + " refuses writes (" + writeRefusal
+                        + "); close and reopen it");
             }
             if (!batch.isEmpty()) {
                 writeGrowingMap(batch);
@@ -313,7 +317,10 @@ final class LmdbStore implements Store {
 
     private void growMap(Env.MapFullException full) {
         long size = env.info().mapSize;
-        long target = doubled(size, full);
+        if (size > Long.MAX_VALUE / 2) { // unreachable in practice: LmdbSettings caps the start at 2^60
+            throw new StoreException(StoreError.IO, "the LMDB map of " + directory + " cannot grow past " + size
+                    + " bytes; nothing was written", full);
+        }
         if (!gate.enterResize(settings.resizeWait())) {
             throw new StoreException(StoreError.IO, "commit to " + directory + ": the LMDB map (" + size
                     + " bytes) is full and cannot grow while " + gate.readers() + " reads or scans stay open"
@@ -321,35 +328,50 @@ final class LmdbStore implements Store {
                     + " Close scans before committing, or raise " + LmdbSettings.MAP_SIZE, full);
         }
         try {
-            env.setMapSize(target);
+            resize(size * 2);
         } finally {
             gate.exitResize();
         }
     }
 
-    /** Doubles the map ahead of need when more than half is in use and no read is live right now. */
+    /**
+     * Doubles the map ahead of need when more than half is in use and no read is live right now.
+     * A failure here does not fail the commit that already applied; {@link #resize} has taken the
+     * store out of service and the next call reports it.
+     */
     private void growAheadIfHalfFull() {
         EnvInfo info = env.info();
         long used = (info.lastPageNumber + 1) * pageSize;
         long target = info.mapSize;
-        while (used > target / 2) {
-            target = doubled(target, null);
+        while (used > target / 2 && target <= Long.MAX_VALUE / 2) {
+            target *= 2;
         }
         if (target > info.mapSize && gate.tryEnterResize()) {
             try {
-                env.setMapSize(target);
+                resize(target);
+            } catch (StoreException ignored) {
+                // reported by every later read and commit
             } finally {
                 gate.exitResize();
             }
         }
     }
 
-    private long doubled(long size, Exception cause) {
-        if (size > Long.MAX_VALUE / 2) {
-            throw new StoreException(StoreError.IO, "the LMDB map of " + directory + " cannot grow past " + size
-                    + " bytes", cause);
+    /**
+     * Resizes the map; the caller holds the gate for a resize. LMDB unmaps before it maps the new
+     * size, so when that fails the environment has no map at all and any read would fault: the
+     * store then refuses every read and write until it is reopened.
+     */
+    private void resize(long target) {
+        try {
+            env.setMapSize(target);
+        } catch (LmdbException e) {
+            String reason = "growing the LMDB map to " + target + " bytes failed: " + e.getMessage();
+            writeRefusal = reason;
+            gate.fail(reason);
+            throw new StoreException(StoreError.IO, "store " + directory + ": " + reason
+                    + "; nothing was written; close and reopen it (is the address space limited, ulimit -v?)", e);
         }
-        return size * 2;
     }
 
     /**
@@ -361,7 +383,7 @@ final class LmdbStore implements Store {
         try {
             env.sync(true);
         } catch (LmdbException e) {
-            syncFailure = String.valueOf(e.getMessage());
+            writeRefusal = "a sync failed: " + e.getMessage();
             throw new StoreException(StoreError.IO, "sync of " + directory + " failed; " + whatIfFailed
                     + ": " + e.getMessage(), e);
         }
@@ -413,15 +435,17 @@ final class LmdbStore implements Store {
             return;
         }
         for (LmdbScan scan : openScans) {
-            scan.invalidate();
+            try {
+                scan.invalidate();
+            } catch (LmdbException ignored) {
+                // the scan's transaction slot is released even so; closing goes on
+            }
         }
         commitLock.lock();
         try {
             gate.awaitNoReaders();
             try {
-                if (syncFailure == null) {
-                    sync("writes committed with ASYNC may be lost");
-                }
+                sync("writes committed with ASYNC may be lost");
             } finally {
                 env.close();
             }

@@ -1,6 +1,8 @@
 package io.ankusa.store.lmdb;
 
 import io.ankusa.store.StoreClosedException;
+import io.ankusa.store.StoreError;
+import io.ankusa.store.StoreException;
 import java.time.Duration;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -24,12 +26,13 @@ final class ReaderGate {
     private int readers;
     private boolean resizing;
     private boolean closed;
+    private String failure;
 
     ReaderGate(String storeName) {
         this.storeName = storeName;
     }
 
-    /** Admits one read transaction; waits while a resize runs; throws once closed. */
+    /** Admits one read transaction; waits while a resize runs; throws once closed or failed. */
     void enterRead() {
         lock.lock();
         try {
@@ -38,6 +41,10 @@ final class ReaderGate {
             }
             if (closed) {
                 throw new StoreClosedException("store " + storeName + " is closed");
+            }
+            if (failure != null) {
+                throw new StoreException(StoreError.IO, "store " + storeName + " can no longer be read ("
+                        + failure + "); close and reopen it");
             }
             readers++;
         } finally {
@@ -89,7 +96,7 @@ final class ReaderGate {
     boolean tryEnterResize() {
         lock.lock();
         try {
-            if (readers > 0 || resizing || closed) {
+            if (readers > 0 || resizing || closed || failure != null) {
                 return false;
             }
             resizing = true;
@@ -104,6 +111,17 @@ final class ReaderGate {
         lock.lock();
         try {
             resizing = false;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Refuses every later reader with {@code reason}: the map is no longer safe to read. */
+    void fail(String reason) {
+        lock.lock();
+        try {
+            failure = reason;
             changed.signalAll();
         } finally {
             lock.unlock();

@@ -31,6 +31,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.lmdbjava.ByteArrayProxy;
+import org.lmdbjava.Env;
 
 class LmdbStoreTest {
 
@@ -61,6 +63,25 @@ class LmdbStoreTest {
             assertThat(values.get(0)).isEmpty();
             assertThat(values.get(1)).map(TestStores::text).contains("2");
             assertThat(values.get(2)).isEmpty();
+        }
+    }
+
+    @Test
+    void emptyValuesAndLongestKeysRoundTrip() {
+        byte[] longest = new byte[LmdbStore.MAX_KEY_BYTES];
+        longest[0] = 'L';
+        try (Store store = TestStores.open(dir)) {
+            store.commit(new WriteBatch().put(PLAIN, utf8("empty"), new byte[0]).put(PLAIN, longest, utf8("x")),
+                    Durability.ASYNC);
+            assertThat(store.get(PLAIN, utf8("empty"))).hasValueSatisfying(v -> assertThat(v).isEmpty());
+            assertThat(store.get(PLAIN, longest)).map(TestStores::text).contains("x");
+        }
+    }
+
+    @Test
+    void theKeyLimitIsLmdbs() {
+        try (Env<byte[]> env = Env.create(ByteArrayProxy.PROXY_BA).open(dir.toFile())) {
+            assertThat(env.getMaxKeySize()).isEqualTo(LmdbStore.MAX_KEY_BYTES);
         }
     }
 
