@@ -5,4 +5,5 @@
 @SuppressWarnings("module") // io.ankusa.queue is compiled after this module
 module io.ankusa.keys {
     exports io.ankusa.keys to io.ankusa.queue;
+    exports io.ankusa.keys.v2 to io.ankusa.queue;
 }

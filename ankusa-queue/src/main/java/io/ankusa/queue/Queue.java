@@ -1,8 +1,72 @@
 package io.ankusa.queue;
 
-/** A durable multi-tenant webhook queue (placeholder until the queue core lands). */
+import io.ankusa.api.DeadStats;
+import io.ankusa.api.Hook;
+import io.ankusa.api.QueueConfig;
+import io.ankusa.api.QueueStats;
+import io.ankusa.api.Receipt;
+import io.ankusa.api.TenantStats;
+import io.ankusa.queue.engine.QueueEngine;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A durable multi-tenant webhook queue over one store (format 3).
+ *
+ * <p>{@link #ingest} hands a hook to the queue's single writer thread, which group-commits with
+ * fsync and then completes the future: a {@link Receipt} means the hook and one due delivery per
+ * sink are on disk. Reads are point reads of per-tenant counters (O(1), no scan). Delivery itself
+ * (claiming due rows, settling them) is the dispatcher's, through the queue's delivery ledger.
+ *
+ * <p>Thread-safe. Close it to stop the writer (hooks already accepted are committed first) and
+ * release the store.
+ */
 public interface Queue extends AutoCloseable {
 
+    /**
+     * Opens (or creates) the store in {@code config.directory()}, refuses a store of a newer format
+     * ({@link io.ankusa.api.StoreFormatNewerException}), migrates an older one, moves inflight
+     * rows left by a crash back to due, and starts the writer.
+     */
+    static Queue open(QueueConfig config) {
+        return QueueEngine.open(config);
+    }
+
+    /**
+     * Queues {@code hook}. The future completes with a receipt after the synced commit that holds
+     * the hook, or fails with {@link io.ankusa.api.InvalidHookException} (payload over the
+     * configured limit; the other input rules are enforced when the {@link Hook} is built),
+     * {@link io.ankusa.api.TenantLimitException} (a new tenant past {@code tenants.max}),
+     * {@link io.ankusa.api.IngestOverloadedException}, {@link io.ankusa.api.QueueClosedException}
+     * or a {@link io.ankusa.store.StoreException}. A refused hook writes nothing and affects no
+     * other hook.
+     */
+    CompletableFuture<Receipt> ingest(Hook hook);
+
+    /** A tenant's backlog from its counters; zeros for an unknown tenant (no scan). */
+    TenantStats pendingForTenant(String tenant);
+
+    /** A tenant's dead letters from its counter; zero for an unknown tenant. */
+    DeadStats deadForTenant(String tenant);
+
+    /** The node aggregate: six counters in one multi-get. */
+    QueueStats stats();
+
+    /** How many tenants were ever seen (ordinals allocated), one point read. */
+    long tenantCount();
+
+    /** A tenant's ordinal, if it has one. */
+    OptionalLong ord(String tenant);
+
+    /** The tenant id of an ordinal, if allocated and not erased. */
+    Optional<String> name(long ord);
+
+    /** How long the oldest due row has been due (zero if it is not yet due), from the active index. */
+    Optional<Duration> oldestDueAge();
+
+    /** Commits what the writer holds, stops it and closes the store. Idempotent. */
     @Override
     void close();
 }

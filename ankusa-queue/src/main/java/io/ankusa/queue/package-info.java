@@ -1,2 +1,2 @@
-/** The queue's public entry points. */
+/** The queue's public entry point: {@link io.ankusa.queue.Queue}. */
 package io.ankusa.queue;

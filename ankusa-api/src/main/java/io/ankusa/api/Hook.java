@@ -1,0 +1,245 @@
+package io.ankusa.api;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A webhook to deliver: an id, the source it came from, an optional tenant (absent means
+ * {@value #DEFAULT_TENANT}), headers, a payload, an optional idempotency key, and the sinks it fans
+ * out to (u16 numbers, one delivery each).
+ *
+ * <p>Valid by construction: {@link Builder#build()} refuses with {@link InvalidHookException} a
+ * missing or empty id or source, a tenant id that is empty, longer than 255 UTF-8 bytes or
+ * contains NUL, no sinks, a duplicate sink and a sink outside 0..65535. The payload limit is the
+ * queue's configuration and is checked by {@code Queue.ingest}. Immutable; the payload is copied
+ * in and out.
+ */
+public final class Hook {
+
+    /** The tenant of a hook without a tenant id. */
+    public static final String DEFAULT_TENANT = "default";
+
+    /** Longest tenant id in UTF-8 bytes. */
+    public static final int TENANT_MAX_BYTES = 255;
+
+    private final String id;
+    private final String sourceId;
+    private final String tenantId;
+    private final Map<String, String> headers;
+    private final byte[] payload;
+    private final String idempotencyKey;
+    private final List<Integer> sinks;
+
+    private Hook(Builder b) {
+        this.id = b.id;
+        this.sourceId = b.sourceId;
+        this.tenantId = b.tenantId;
+        this.headers = Collections.unmodifiableMap(new LinkedHashMap<>(b.headers));
+        this.payload = b.payload.clone();
+        this.idempotencyKey = b.idempotencyKey;
+        this.sinks = List.copyOf(b.sinks);
+    }
+
+    /** A new builder. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The hook's id (unique per source, chosen by the caller). */
+    public String id() {
+        return id;
+    }
+
+    /** The id of the source the hook came from. */
+    public String sourceId() {
+        return sourceId;
+    }
+
+    /** The tenant id as given, if any. */
+    public Optional<String> tenantId() {
+        return Optional.ofNullable(tenantId);
+    }
+
+    /** The tenant the hook is filed under: its tenant id, or {@value #DEFAULT_TENANT}. */
+    public String tenant() {
+        return tenantId != null ? tenantId : DEFAULT_TENANT;
+    }
+
+    /** Headers in insertion order, read-only. */
+    public Map<String, String> headers() {
+        return headers;
+    }
+
+    /** The payload (a copy). */
+    public byte[] payload() {
+        return payload.clone();
+    }
+
+    /** The payload's length in bytes. */
+    public int payloadLength() {
+        return payload.length;
+    }
+
+    /** The idempotency key, if any. */
+    public Optional<String> idempotencyKey() {
+        return Optional.ofNullable(idempotencyKey);
+    }
+
+    /** The sinks to deliver to, in the order given, each 0..65535, no duplicates, at least one. */
+    public List<Integer> sinks() {
+        return sinks;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Hook h && id.equals(h.id) && sourceId.equals(h.sourceId)
+                && Objects.equals(tenantId, h.tenantId) && headers.equals(h.headers)
+                && Arrays.equals(payload, h.payload) && Objects.equals(idempotencyKey, h.idempotencyKey)
+                && sinks.equals(h.sinks);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(id, sourceId, tenantId, headers, Arrays.hashCode(payload), idempotencyKey, sinks);
+    }
+
+    @Override
+    public String toString() {
+        return "Hook[id=" + id + ", source=" + sourceId + ", tenant=" + tenant() + ", sinks=" + sinks
+                + ", payload=" + payload.length + " bytes]";
+    }
+
+    /** Builds a {@link Hook}; {@link #build()} checks the input rules. Not thread-safe. */
+    public static final class Builder {
+
+        private String id;
+        private String sourceId;
+        private String tenantId;
+        private final Map<String, String> headers = new LinkedHashMap<>();
+        private byte[] payload = new byte[0];
+        private String idempotencyKey;
+        private final List<Integer> sinks = new ArrayList<>();
+
+        private Builder() {
+        }
+
+        /** The hook id (required, non-empty). */
+        public Builder id(String id) {
+            this.id = Objects.requireNonNull(id, "id");
+            return this;
+        }
+
+        /** The source id (required, non-empty). */
+        public Builder sourceId(String sourceId) {
+            this.sourceId = Objects.requireNonNull(sourceId, "sourceId");
+            return this;
+        }
+
+        /** The tenant id; leave unset for {@value #DEFAULT_TENANT}. */
+        public Builder tenantId(String tenantId) {
+            this.tenantId = Objects.requireNonNull(tenantId, "tenantId");
+            return this;
+        }
+
+        /** Adds (or replaces) a header. */
+        public Builder header(String name, String value) {
+            headers.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value"));
+            return this;
+        }
+
+        /** Replaces all headers. */
+        public Builder headers(Map<String, String> headers) {
+            this.headers.clear();
+            headers.forEach(this::header);
+            return this;
+        }
+
+        /** The payload (copied). */
+        public Builder payload(byte[] payload) {
+            this.payload = Objects.requireNonNull(payload, "payload").clone();
+            return this;
+        }
+
+        /** The payload as UTF-8 text. */
+        public Builder payload(String payload) {
+            return payload(payload.getBytes(StandardCharsets.UTF_8));
+        }
+
+        /** The idempotency key. */
+        public Builder idempotencyKey(String idempotencyKey) {
+            this.idempotencyKey = Objects.requireNonNull(idempotencyKey, "idempotencyKey");
+            return this;
+        }
+
+        /** Adds sinks. */
+        public Builder sinks(int... sinks) {
+            for (int sink : sinks) {
+                this.sinks.add(sink);
+            }
+            return this;
+        }
+
+        /** Adds sinks. */
+        public Builder sinks(List<Integer> sinks) {
+            sinks.forEach(s -> this.sinks.add(Objects.requireNonNull(s, "sink")));
+            return this;
+        }
+
+        /**
+         * The hook.
+         *
+         * @throws InvalidHookException if a rule is broken (see {@link Hook})
+         */
+        public Hook build() {
+            if (id == null || id.isEmpty()) {
+                throw new InvalidHookException(InvalidHookException.Reason.MISSING_ID, "a hook needs a non-empty id");
+            }
+            if (sourceId == null || sourceId.isEmpty()) {
+                throw new InvalidHookException(InvalidHookException.Reason.MISSING_SOURCE,
+                        "hook '" + id + "' needs a non-empty source id");
+            }
+            if (tenantId != null) {
+                checkTenant(tenantId);
+            }
+            if (sinks.isEmpty()) {
+                throw new InvalidHookException(InvalidHookException.Reason.NO_SINKS, "hook '" + id + "' has no sinks");
+            }
+            Set<Integer> seen = new HashSet<>();
+            for (int sink : sinks) {
+                if (sink < 0 || sink > 0xFFFF) {
+                    throw new InvalidHookException(InvalidHookException.Reason.SINK_OUT_OF_RANGE,
+                            "sink " + sink + " of hook '" + id + "' is outside 0..65535");
+                }
+                if (!seen.add(sink)) {
+                    throw new InvalidHookException(InvalidHookException.Reason.DUPLICATE_SINK,
+                            "sink " + sink + " appears twice in hook '" + id + "'");
+                }
+            }
+            return new Hook(this);
+        }
+
+        private static void checkTenant(String tenant) {
+            if (tenant.isEmpty()) {
+                throw new InvalidHookException(InvalidHookException.Reason.TENANT_EMPTY,
+                        "tenant id is empty (leave it unset for '" + DEFAULT_TENANT + "')");
+            }
+            if (tenant.indexOf('\0') >= 0) {
+                throw new InvalidHookException(InvalidHookException.Reason.TENANT_CONTAINS_NUL, "tenant id contains NUL");
+            }
+            int bytes = tenant.getBytes(StandardCharsets.UTF_8).length;
+            if (bytes > TENANT_MAX_BYTES) {
+                throw new InvalidHookException(InvalidHookException.Reason.TENANT_TOO_LONG,
+                        "tenant id is " + bytes + " UTF-8 bytes; at most " + TENANT_MAX_BYTES);
+            }
+        }
+    }
+}

@@ -1,0 +1,58 @@
+package io.ankusa.api;
+
+import java.util.Objects;
+
+/**
+ * A hook the queue refuses as input ({@link #error()} {@code "invalid_hook"}); {@link #reason()}
+ * says which rule it broke. Nothing was written.
+ */
+public final class InvalidHookException extends AnkusaException {
+
+    private static final long serialVersionUID = 1L;
+
+    /** Which input rule a hook broke. */
+    public enum Reason {
+        /** No hook id, or an empty one. */
+        MISSING_ID("missing_id"),
+        /** No source id, or an empty one. */
+        MISSING_SOURCE("missing_source"),
+        /** A tenant id that is the empty string. */
+        TENANT_EMPTY("tenant_empty"),
+        /** A tenant id longer than 255 UTF-8 bytes. */
+        TENANT_TOO_LONG("tenant_too_long"),
+        /** A tenant id containing the NUL character. */
+        TENANT_CONTAINS_NUL("tenant_contains_nul"),
+        /** A payload larger than the queue's configured limit. */
+        PAYLOAD_TOO_LARGE("payload_too_large"),
+        /** No sink to deliver to. */
+        NO_SINKS("no_sinks"),
+        /** The same sink number twice. */
+        DUPLICATE_SINK("duplicate_sink"),
+        /** A sink number outside 0..65535. */
+        SINK_OUT_OF_RANGE("sink_out_of_range");
+
+        private final String code;
+
+        Reason(String code) {
+            this.code = code;
+        }
+
+        /** Stable machine-readable code, such as {@code "tenant_too_long"}. */
+        public String code() {
+            return code;
+        }
+    }
+
+    private final Reason reason;
+
+    /** A refusal for {@code reason}, with details for people. */
+    public InvalidHookException(Reason reason, String message) {
+        super("invalid_hook", reason.code() + ": " + message);
+        this.reason = Objects.requireNonNull(reason, "reason");
+    }
+
+    /** Which rule the hook broke. */
+    public Reason reason() {
+        return reason;
+    }
+}

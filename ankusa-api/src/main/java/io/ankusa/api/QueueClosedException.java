@@ -1,0 +1,12 @@
+package io.ankusa.api;
+
+/** The queue was closed before the call could be served ({@link #error()} {@code "queue_closed"}). */
+public final class QueueClosedException extends AnkusaException {
+
+    private static final long serialVersionUID = 1L;
+
+    /** With a message. */
+    public QueueClosedException(String message) {
+        super("queue_closed", message);
+    }
+}

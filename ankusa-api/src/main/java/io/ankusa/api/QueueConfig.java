@@ -1,0 +1,136 @@
+package io.ankusa.api;
+
+import java.nio.file.Path;
+import java.time.InstantSource;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * How to open a queue. Build with {@link #builder(Path)}; every value is checked.
+ *
+ * @param directory           the store's directory (created when missing)
+ * @param backend             store backend name: {@code "rocksdb"} (default) or {@code "lmdb"}
+ * @param tenantsMax          {@code tenants.max}: the most tenants the store will hold, 1..4 294 967 294
+ *                            (default 1 000 000); a hook of the next new tenant is refused with
+ *                            {@link TenantLimitException}
+ * @param batchMaxHooks       most hooks in one ingest commit (default 256)
+ * @param batchMaxBytes       most envelope bytes in one ingest commit (default 4 MiB; a single larger hook
+ *                            still commits alone)
+ * @param payloadMaxBytes     largest payload accepted (default 1 MiB)
+ * @param ingestQueueCapacity most hooks waiting for the writer before ingest refuses with
+ *                            {@link IngestOverloadedException} (default 65 536)
+ * @param archive             whether ingest records an archive obligation per hook (default off)
+ * @param clock               the clock for due times and dead-letter times (tests pass their own)
+ * @param storeSettings       backend-specific settings passed to the store (for example {@code lmdb.mapSize})
+ */
+public record QueueConfig(Path directory, String backend, long tenantsMax, int batchMaxHooks, long batchMaxBytes,
+        int payloadMaxBytes, int ingestQueueCapacity, boolean archive, InstantSource clock,
+        Map<String, String> storeSettings) {
+
+    /** Default {@code tenants.max}. */
+    public static final long DEFAULT_TENANTS_MAX = 1_000_000;
+
+    /** Largest allowed {@code tenants.max}: ordinal 0xFFFFFFFF is reserved. */
+    public static final long TENANTS_MAX_LIMIT = 4_294_967_294L;
+
+    /** Checks every value. */
+    public QueueConfig {
+        Objects.requireNonNull(directory, "directory");
+        Objects.requireNonNull(backend, "backend");
+        Objects.requireNonNull(clock, "clock");
+        storeSettings = Map.copyOf(storeSettings);
+        if (backend.isBlank()) {
+            throw new IllegalArgumentException("backend must be named");
+        }
+        if (tenantsMax < 1 || tenantsMax > TENANTS_MAX_LIMIT) {
+            throw new IllegalArgumentException("tenants.max must be in 1.." + TENANTS_MAX_LIMIT + ": " + tenantsMax);
+        }
+        if (batchMaxHooks < 1 || batchMaxBytes < 1 || payloadMaxBytes < 0 || ingestQueueCapacity < 1) {
+            throw new IllegalArgumentException("batch limits and capacity must be positive, payload limit >= 0");
+        }
+    }
+
+    /** A builder with the defaults for a store in {@code directory}. */
+    public static Builder builder(Path directory) {
+        return new Builder(directory);
+    }
+
+    /** Builds a {@link QueueConfig}. */
+    public static final class Builder {
+        private final Path directory;
+        private String backend = "rocksdb";
+        private long tenantsMax = DEFAULT_TENANTS_MAX;
+        private int batchMaxHooks = 256;
+        private long batchMaxBytes = 4L << 20;
+        private int payloadMaxBytes = 1 << 20;
+        private int ingestQueueCapacity = 65_536;
+        private boolean archive;
+        private InstantSource clock = InstantSource.system();
+        private final Map<String, String> storeSettings = new LinkedHashMap<>();
+
+        private Builder(Path directory) {
+            this.directory = Objects.requireNonNull(directory, "directory");
+        }
+
+        /** The store backend's name. */
+        public Builder backend(String backend) {
+            this.backend = backend;
+            return this;
+        }
+
+        /** {@code tenants.max}. */
+        public Builder tenantsMax(long tenantsMax) {
+            this.tenantsMax = tenantsMax;
+            return this;
+        }
+
+        /** Most hooks per ingest commit. */
+        public Builder batchMaxHooks(int batchMaxHooks) {
+            this.batchMaxHooks = batchMaxHooks;
+            return this;
+        }
+
+        /** Most envelope bytes per ingest commit. */
+        public Builder batchMaxBytes(long batchMaxBytes) {
+            this.batchMaxBytes = batchMaxBytes;
+            return this;
+        }
+
+        /** Largest payload accepted. */
+        public Builder payloadMaxBytes(int payloadMaxBytes) {
+            this.payloadMaxBytes = payloadMaxBytes;
+            return this;
+        }
+
+        /** Most hooks waiting for the writer. */
+        public Builder ingestQueueCapacity(int ingestQueueCapacity) {
+            this.ingestQueueCapacity = ingestQueueCapacity;
+            return this;
+        }
+
+        /** Whether ingest records archive obligations. */
+        public Builder archive(boolean archive) {
+            this.archive = archive;
+            return this;
+        }
+
+        /** The clock. */
+        public Builder clock(InstantSource clock) {
+            this.clock = clock;
+            return this;
+        }
+
+        /** A backend setting. */
+        public Builder storeSetting(String key, String value) {
+            storeSettings.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+            return this;
+        }
+
+        /** The config. */
+        public QueueConfig build() {
+            return new QueueConfig(directory, backend, tenantsMax, batchMaxHooks, batchMaxBytes, payloadMaxBytes,
+                    ingestQueueCapacity, archive, clock, storeSettings);
+        }
+    }
+}

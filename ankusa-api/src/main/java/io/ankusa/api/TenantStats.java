@@ -1,0 +1,16 @@
+package io.ankusa.api;
+
+/**
+ * One tenant's backlog, from its counters (four point reads, no scan).
+ *
+ * @param pending   first-attempt rows waiting (kind 0 due rows)
+ * @param scheduled retry rows waiting, including those whose backoff just expired (kind 1 due rows)
+ * @param inflight  rows claimed by the dispatcher and not yet settled
+ * @param bytes     sum of the envelope size of every delivery row the tenant holds (due, inflight,
+ *                  dead); a hook with n sinks counts n times
+ */
+public record TenantStats(long pending, long scheduled, long inflight, long bytes) {
+
+    /** A tenant with nothing. */
+    public static final TenantStats EMPTY = new TenantStats(0, 0, 0, 0);
+}

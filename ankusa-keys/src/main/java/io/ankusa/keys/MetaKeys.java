@@ -1,0 +1,69 @@
+package io.ankusa.keys;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Single meta keys in the {@code default} column family, ASCII names under {@code m:}.
+ *
+ * <pre>
+ * key                 value
+ * m:format            | format u32 |          the store format stamp (3)
+ * m:next_ord          | next u32 |            next tenant ordinal to allocate (1 on a new store)
+ * m:last_seq          | seq u64 |             highest seq ever assigned (seq is never reused)
+ * m:migrating:&lt;n&gt;     migration cursor      present while the migration to format n runs
+ * sentinels           lo = "m:" 00, hi = "m:" FF
+ * </pre>
+ */
+public final class MetaKeys {
+
+    /** The format stamp. */
+    public static final byte[] FORMAT = ascii("m:format");
+    /** The next tenant ordinal. */
+    public static final byte[] NEXT_ORD = ascii("m:next_ord");
+    /** The highest seq assigned. */
+    public static final byte[] LAST_SEQ = ascii("m:last_seq");
+    /** The family and its sentinels. */
+    public static final KeyFamily FAMILY = new KeyFamily("meta", ColumnFamilies.DEFAULT,
+            new byte[] {'m', ':', 0x00}, new byte[] {'m', ':', (byte) 0xFF});
+
+    private MetaKeys() {
+    }
+
+    /** The cursor key of a running migration to format {@code target}. */
+    public static byte[] migrating(int target) {
+        if (target < 1) {
+            throw new IllegalArgumentException("format must be >= 1: " + target);
+        }
+        return ascii("m:migrating:" + target);
+    }
+
+    /** Encodes a u32 meta value (format, next ordinal). */
+    public static byte[] u32Value(long value) {
+        return BigEndian.u32(value);
+    }
+
+    /** Decodes a u32 meta value. */
+    public static long decodeU32(String name, byte[] value) {
+        if (value == null || value.length != 4) {
+            throw new KeyFormatException(name, "4 bytes <<value::32>>", value);
+        }
+        return BigEndian.u32(value, 0);
+    }
+
+    /** Encodes a u64 meta value (last seq). */
+    public static byte[] u64Value(long value) {
+        return BigEndian.u64(value);
+    }
+
+    /** Decodes a u64 meta value. */
+    public static long decodeU64(String name, byte[] value) {
+        if (value == null || value.length != 8 || (value[0] & 0x80) != 0) {
+            throw new KeyFormatException(name, "8 bytes <<value::64>> below 2^63", value);
+        }
+        return BigEndian.u64(value, 0);
+    }
+
+    private static byte[] ascii(String s) {
+        return s.getBytes(StandardCharsets.US_ASCII);
+    }
+}

@@ -1,0 +1,31 @@
+package io.ankusa.keys;
+
+/** The one-byte prefixes of the key families in the {@code index} and {@code tenants} column families (ASCII letters). */
+public final class Prefixes {
+
+    /** Due rows by tenant: {@code ?D}. */
+    public static final byte DUE = 'D';
+    /** Inflight rows by tenant: {@code ?F}. */
+    public static final byte INFLIGHT = 'F';
+    /** Dead rows, global time order: {@code ?x}. */
+    public static final byte DEAD = 'x';
+    /** Dead rows by tenant: {@code ?X}. */
+    public static final byte DEAD_BY_TENANT = 'X';
+    /** Active-tenant markers: {@code ?A}. */
+    public static final byte ACTIVE = 'A';
+    /** Archive obligations (and, in the audit family, audit entries): {@code ?a}. */
+    public static final byte ARCHIVE = 'a';
+    /** Cleared markers: {@code ?c}. */
+    public static final byte CLEARED = 'c';
+    /** Tenant id by ordinal: {@code ?t}. */
+    public static final byte TENANT_BY_ORD = 't';
+    /** Ordinal by tenant id: {@code ?n}. */
+    public static final byte ORD_BY_TENANT = 'n';
+    /** Format-2 due rows: {@code ?d} (migration only). */
+    public static final byte DUE_V2 = 'd';
+    /** Format-2 inflight rows: {@code ?f} (migration only). */
+    public static final byte INFLIGHT_V2 = 'f';
+
+    private Prefixes() {
+    }
+}

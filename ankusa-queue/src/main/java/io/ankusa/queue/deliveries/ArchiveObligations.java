@@ -1,0 +1,73 @@
+package io.ankusa.queue.deliveries;
+
+import io.ankusa.keys.ArchiveKey;
+import io.ankusa.keys.ColumnFamilies;
+import io.ankusa.queue.locks.TenantStripes;
+import io.ankusa.store.Durability;
+import io.ankusa.store.Scan;
+import io.ankusa.store.Store;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Archive obligations ({@code ?a}) as the archive compactor uses them: list the oldest, then
+ * settle (archived) or drop (cannot be archived) each. An obligation is consumed under its
+ * tenant's stripe, after re-reading it, so it is counted down once.
+ */
+public final class ArchiveObligations {
+
+    private final Store store;
+    private final TenantStripes stripes;
+
+    /** Obligations of {@code store}. */
+    public ArchiveObligations(Store store, TenantStripes stripes) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.stripes = Objects.requireNonNull(stripes, "stripes");
+    }
+
+    /** The seqs of up to {@code limit} oldest obligations. */
+    public List<Long> oldest(int limit) {
+        List<Long> out = new ArrayList<>();
+        try (Scan scan = store.scan(ColumnFamilies.INDEX, Ranges.of(ArchiveKey.FAMILY.between()))) {
+            while (out.size() < limit && scan.hasNext()) {
+                out.add(ArchiveKey.decode(scan.next().key()).seq());
+            }
+        }
+        return out;
+    }
+
+    /** Hook {@code seq} was archived; false when it had no obligation. */
+    public boolean settle(long seq) {
+        return consume(seq, true);
+    }
+
+    /** Hook {@code seq} will not be archived; false when it had no obligation. */
+    public boolean drop(long seq) {
+        return consume(seq, false);
+    }
+
+    private boolean consume(long seq, boolean settled) {
+        byte[] key = new ArchiveKey(seq).encode();
+        Optional<byte[]> value = store.get(ColumnFamilies.INDEX, key);
+        if (value.isEmpty()) {
+            return false;
+        }
+        long ord = ArchiveKey.decodeValue(value.get()).ord();
+        return stripes.locked(ord, () -> {
+            Optional<byte[]> again = store.get(ColumnFamilies.INDEX, key);
+            if (again.isEmpty()) {
+                return false;
+            }
+            DeliveryBatch batch = new DeliveryBatch();
+            if (settled) {
+                Deliveries.archiveSettleOps(batch, seq, ArchiveKey.decodeValue(again.get()));
+            } else {
+                Deliveries.archiveDropOps(batch, seq, ArchiveKey.decodeValue(again.get()));
+            }
+            batch.commit(store, Durability.SYNC);
+            return true;
+        });
+    }
+}

@@ -1,0 +1,231 @@
+package io.ankusa.queue.deliveries;
+
+import io.ankusa.keys.ActiveKey;
+import io.ankusa.keys.ArchiveKey;
+import io.ankusa.keys.ClearedKey;
+import io.ankusa.keys.ColumnFamilies;
+import io.ankusa.keys.DeadByTenantKey;
+import io.ankusa.keys.DeadKey;
+import io.ankusa.keys.DeliveryKey;
+import io.ankusa.keys.DueKey;
+import io.ankusa.keys.InflightKey;
+import io.ankusa.queue.codec.DeliveryRow;
+import io.ankusa.queue.counters.CounterField;
+import io.ankusa.queue.ledger.DeadRow;
+import io.ankusa.queue.ledger.DueKind;
+import io.ankusa.queue.ledger.DueRow;
+import io.ankusa.queue.ledger.InflightRow;
+import java.util.Collection;
+
+/**
+ * The op builders: the only code that builds {@code ?D ?F ?X ?A} keys, and the only way to put or
+ * delete a {@code ?D ?F ?x ?X ?a} key. Each adds a transition's row changes <em>and</em> its
+ * counter deltas to a {@link DeliveryBatch}; the batch turns the deltas into merge operands through
+ * {@link io.ankusa.queue.counters.Counters#ops} when it is committed.
+ *
+ * <p>The builders are pure: they read nothing. A caller that consumes an existing row reads it
+ * first (under the tenant's stripe) and passes the decoded row in.
+ *
+ * <table>
+ * <caption>Counter deltas per transition</caption>
+ * <tr><th>builder</th><th>pending</th><th>scheduled</th><th>inflight</th><th>dead</th><th>bytes</th><th>archive_pending</th></tr>
+ * <tr><td>ingest / expand, per sink</td><td>+1</td><td></td><td></td><td></td><td>+size</td><td>+1 per hook if archiving</td></tr>
+ * <tr><td>claim</td><td>−1 (kind 0)</td><td>−1 (kind 1)</td><td>+1</td><td></td><td></td><td></td></tr>
+ * <tr><td>delivered, orphan drop</td><td></td><td></td><td>−1</td><td></td><td>−size</td><td></td></tr>
+ * <tr><td>retry</td><td></td><td>+1</td><td>−1</td><td></td><td></td><td></td></tr>
+ * <tr><td>dead-letter</td><td></td><td></td><td>−1</td><td>+1</td><td></td><td></td></tr>
+ * <tr><td>recover inflight</td><td>+1</td><td></td><td>−1</td><td></td><td></td><td></td></tr>
+ * <tr><td>revive</td><td>+1</td><td></td><td></td><td>−1</td><td></td><td></td></tr>
+ * <tr><td>purge due</td><td>−1 (kind 0)</td><td>−1 (kind 1)</td><td></td><td></td><td>−size</td><td></td></tr>
+ * <tr><td>purge dead</td><td></td><td></td><td></td><td>−1</td><td>−size</td><td></td></tr>
+ * <tr><td>archive settle / drop</td><td></td><td></td><td></td><td></td><td></td><td>−1</td></tr>
+ * <tr><td>migrated due / inflight / dead row</td><td>+1 (kind 0)</td><td>+1 (kind 1)</td><td>+1 (inflight)</td><td>+1 (dead)</td><td>+size</td><td></td></tr>
+ * <tr><td>migrated archive obligation</td><td></td><td></td><td></td><td></td><td></td><td>+1</td></tr>
+ * </table>
+ */
+public final class Deliveries {
+
+    private Deliveries() {
+    }
+
+    /**
+     * A due row and its active marker (coalesced per tenant-second within the batch); pending +1
+     * for a first attempt, scheduled +1 for a retry. There is no other way to write a due row.
+     */
+    public static void dueOps(DeliveryBatch b, long ord, long at, long seq, int sink, long size, DueKind kind) {
+        int k = kind == DueKind.RETRY ? DueKey.KIND_RETRY : DueKey.KIND_FIRST;
+        b.putIndex(new DueKey(ord, at, seq, sink).encode(), DueKey.value(size, k));
+        b.marker(ActiveKey.forDue(ord, at));
+        b.count(ord, kind == DueKind.RETRY ? CounterField.SCHEDULED : CounterField.PENDING, 1);
+    }
+
+    /**
+     * The ops of a newly ingested hook (the hook envelope itself is the writer's put): a delivery
+     * row and a first-attempt due row per sink, bytes +size per sink, and with the archive on an
+     * archive obligation.
+     */
+    public static void ingestOps(DeliveryBatch b, long ord, long seq, Collection<Integer> sinks, long size, long at,
+            boolean archive) {
+        expandOps(b, ord, seq, sinks, size, at);
+        if (archive) {
+            b.putIndex(new ArchiveKey(seq).encode(), ArchiveKey.value(size, ord));
+            b.count(ord, CounterField.ARCHIVE_PENDING, 1);
+        }
+    }
+
+    /** New deliveries of an existing hook: per sink a delivery row and a first-attempt due row, bytes +size. */
+    public static void expandOps(DeliveryBatch b, long ord, long seq, Collection<Integer> sinks, long size, long at) {
+        byte[] row = DeliveryRow.fresh(size).encode();
+        for (int sink : sinks) {
+            b.putRow(ColumnFamilies.DELIVERIES, new DeliveryKey(seq, sink).encode(), row);
+            dueOps(b, ord, at, seq, sink, size, DueKind.FIRST_ATTEMPT);
+            b.count(ord, CounterField.BYTES, size);
+        }
+    }
+
+    /** Moves a due row to inflight with the ord and size it carries. */
+    public static InflightRow claimOps(DeliveryBatch b, DueRow due) {
+        b.deleteIndex(new DueKey(due.ord(), due.at(), due.seq(), due.sink()).encode());
+        b.putIndex(new InflightKey(due.ord(), due.seq(), due.sink()).encode(), InflightKey.value(due.size()));
+        b.count(due.ord(), due.kind() == DueKind.RETRY ? CounterField.SCHEDULED : CounterField.PENDING, -1);
+        b.count(due.ord(), CounterField.INFLIGHT, 1);
+        return new InflightRow(due.ord(), due.seq(), due.sink(), due.size());
+    }
+
+    /** The sink took it: the inflight key and the delivery row go, a cleared marker is left for reclaim. */
+    public static void deliveredOps(DeliveryBatch b, InflightRow row) {
+        removeInflight(b, row);
+    }
+
+    /** The hook is gone or undecodable: as delivered, the row is dropped. */
+    public static void orphanDropOps(DeliveryBatch b, InflightRow row) {
+        removeInflight(b, row);
+    }
+
+    private static void removeInflight(DeliveryBatch b, InflightRow row) {
+        b.deleteIndex(new InflightKey(row.ord(), row.seq(), row.sink()).encode());
+        b.deleteRow(ColumnFamilies.DELIVERIES, new DeliveryKey(row.seq(), row.sink()).encode());
+        b.putRow(ColumnFamilies.INDEX, new ClearedKey(row.seq()).encode(), new byte[0]);
+        b.count(row.ord(), CounterField.INFLIGHT, -1);
+        b.count(row.ord(), CounterField.BYTES, -row.size());
+    }
+
+    /** Inflight back to due as a retry at {@code nextAt}, with the delivery row updated. */
+    public static void retryOps(DeliveryBatch b, InflightRow row, DeliveryRow updated, long nextAt) {
+        b.deleteIndex(new InflightKey(row.ord(), row.seq(), row.sink()).encode());
+        b.putRow(ColumnFamilies.DELIVERIES, new DeliveryKey(row.seq(), row.sink()).encode(), updated.encode());
+        dueOps(b, row.ord(), nextAt, row.seq(), row.sink(), row.size(), DueKind.RETRY);
+        b.count(row.ord(), CounterField.INFLIGHT, -1);
+    }
+
+    /** Inflight to the DLQ at {@code at}: the global dead key, its by-tenant companion, the delivery row updated. */
+    public static void deadOps(DeliveryBatch b, InflightRow row, DeliveryRow updated, long at, String sourceId,
+            String hookId) {
+        b.deleteIndex(new InflightKey(row.ord(), row.seq(), row.sink()).encode());
+        b.putRow(ColumnFamilies.DELIVERIES, new DeliveryKey(row.seq(), row.sink()).encode(), updated.encode());
+        b.putIndex(new DeadKey(at, row.seq(), row.sink()).encode(), DeadKey.value(row.ord(), sourceId, hookId));
+        b.putIndex(new DeadByTenantKey(row.ord(), at, row.seq(), row.sink()).encode(), new byte[0]);
+        b.count(row.ord(), CounterField.INFLIGHT, -1);
+        b.count(row.ord(), CounterField.DEAD, 1);
+    }
+
+    /** Boot recovery: inflight back to due now as a first attempt. */
+    public static void recoverInflightOps(DeliveryBatch b, InflightRow row, long now) {
+        b.deleteIndex(new InflightKey(row.ord(), row.seq(), row.sink()).encode());
+        dueOps(b, row.ord(), now, row.seq(), row.sink(), row.size(), DueKind.FIRST_ATTEMPT);
+        b.count(row.ord(), CounterField.INFLIGHT, -1);
+    }
+
+    /** Dead back to due now as a first attempt; {@code row} is the delivery row as read (its size is kept). */
+    public static void reviveOps(DeliveryBatch b, DeadRow dead, DeliveryRow row, long now) {
+        b.deleteIndex(new DeadKey(dead.at(), dead.seq(), dead.sink()).encode());
+        b.deleteIndex(new DeadByTenantKey(dead.ord(), dead.at(), dead.seq(), dead.sink()).encode());
+        b.putRow(ColumnFamilies.DELIVERIES, new DeliveryKey(dead.seq(), dead.sink()).encode(), row.revived().encode());
+        dueOps(b, dead.ord(), now, dead.seq(), dead.sink(), row.size(), DueKind.FIRST_ATTEMPT);
+        b.count(dead.ord(), CounterField.DEAD, -1);
+    }
+
+    /**
+     * Purges a due row: index key and delivery row go, a cleared marker is left for reclaim. The
+     * row's active marker is left to the pipeline's cleanup (a stale marker costs one empty visit).
+     */
+    public static void purgeDueOps(DeliveryBatch b, DueRow due) {
+        b.deleteIndex(new DueKey(due.ord(), due.at(), due.seq(), due.sink()).encode());
+        b.deleteRow(ColumnFamilies.DELIVERIES, new DeliveryKey(due.seq(), due.sink()).encode());
+        b.putRow(ColumnFamilies.INDEX, new ClearedKey(due.seq()).encode(), new byte[0]);
+        b.count(due.ord(), due.kind() == DueKind.RETRY ? CounterField.SCHEDULED : CounterField.PENDING, -1);
+        b.count(due.ord(), CounterField.BYTES, -due.size());
+    }
+
+    /** Purges a dead row of {@code size} bytes: both dead keys and the delivery row go, a cleared marker is left. */
+    public static void purgeDeadOps(DeliveryBatch b, DeadRow dead, long size) {
+        b.deleteIndex(new DeadKey(dead.at(), dead.seq(), dead.sink()).encode());
+        b.deleteIndex(new DeadByTenantKey(dead.ord(), dead.at(), dead.seq(), dead.sink()).encode());
+        b.deleteRow(ColumnFamilies.DELIVERIES, new DeliveryKey(dead.seq(), dead.sink()).encode());
+        b.putRow(ColumnFamilies.INDEX, new ClearedKey(dead.seq()).encode(), new byte[0]);
+        b.count(dead.ord(), CounterField.DEAD, -1);
+        b.count(dead.ord(), CounterField.BYTES, -size);
+    }
+
+    /** The compactor archived hook {@code seq}: its obligation goes. */
+    public static void archiveSettleOps(DeliveryBatch b, long seq, ArchiveKey.Value obligation) {
+        removeObligation(b, seq, obligation);
+    }
+
+    /** The compactor gave up on archiving hook {@code seq} (for example the hook is gone): its obligation goes. */
+    public static void archiveDropOps(DeliveryBatch b, long seq, ArchiveKey.Value obligation) {
+        removeObligation(b, seq, obligation);
+    }
+
+    private static void removeObligation(DeliveryBatch b, long seq, ArchiveKey.Value obligation) {
+        b.deleteIndex(new ArchiveKey(seq).encode());
+        b.count(obligation.ord(), CounterField.ARCHIVE_PENDING, -1);
+    }
+
+    // --- for the 2 -> 3 migration: rows that already exist, filed under their tenant for the first time ---
+
+    /**
+     * A format-2 due row re-keyed under its tenant: the due row and its marker, pending or scheduled
+     * +1, bytes +size (the delivery row already exists; the caller deletes the old {@code ?d} key).
+     */
+    public static void migratedDueOps(DeliveryBatch b, long ord, long at, long seq, int sink, long size, DueKind kind) {
+        dueOps(b, ord, at, seq, sink, size, kind);
+        b.count(ord, CounterField.BYTES, size);
+    }
+
+    /**
+     * A format-2 inflight row re-keyed under its tenant: inflight +1 and bytes +size. (The spec's
+     * phase table lists only inflight +1; bytes counts every delivery row that exists, inflight
+     * ones included, so it is added here or the counters would not equal the fold.)
+     */
+    public static void migratedInflightOps(DeliveryBatch b, long ord, long seq, int sink, long size) {
+        b.putIndex(new InflightKey(ord, seq, sink).encode(), InflightKey.value(size));
+        b.count(ord, CounterField.INFLIGHT, 1);
+        b.count(ord, CounterField.BYTES, size);
+    }
+
+    /** A format-2 dead row: its {@code ?x} value rewritten with the ordinal, its {@code ?X} put, dead +1, bytes +size. */
+    public static void migratedDeadOps(DeliveryBatch b, long ord, long at, long seq, int sink, long size, String sourceId,
+            String hookId) {
+        b.putIndex(new DeadKey(at, seq, sink).encode(), DeadKey.value(ord, sourceId, hookId));
+        b.putIndex(new DeadByTenantKey(ord, at, seq, sink).encode(), new byte[0]);
+        b.count(ord, CounterField.DEAD, 1);
+        b.count(ord, CounterField.BYTES, size);
+    }
+
+    /** A format-2 archive obligation rewritten with the ordinal: archive_pending +1. */
+    public static void migratedArchiveOps(DeliveryBatch b, long seq, long size, long ord) {
+        b.putIndex(new ArchiveKey(seq).encode(), ArchiveKey.value(size, ord));
+        b.count(ord, CounterField.ARCHIVE_PENDING, 1);
+    }
+
+    /** Deletes tenant {@code ord}'s marker of {@code bucket} (marker cleanup; markers are not counted). */
+    public static void deleteMarkerOps(DeliveryBatch b, long ord, long bucket) {
+        b.deleteIndex(new ActiveKey(bucket, ord).encode());
+    }
+
+    /** Puts tenant {@code ord}'s marker of {@code bucket} back (marker cleanup, step 3). */
+    public static void restoreMarkerOps(DeliveryBatch b, long ord, long bucket) {
+        b.marker(new ActiveKey(bucket, ord));
+    }
+}

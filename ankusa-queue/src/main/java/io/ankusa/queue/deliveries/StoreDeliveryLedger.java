@@ -1,0 +1,379 @@
+package io.ankusa.queue.deliveries;
+
+import io.ankusa.api.QueueStats;
+import io.ankusa.api.TenantStats;
+import io.ankusa.keys.ActiveKey;
+import io.ankusa.keys.ColumnFamilies;
+import io.ankusa.keys.DeadByTenantKey;
+import io.ankusa.keys.DeliveryKey;
+import io.ankusa.keys.DueKey;
+import io.ankusa.keys.HookKey;
+import io.ankusa.keys.InflightKey;
+import io.ankusa.keys.KeySpan;
+import io.ankusa.keys.Ordinals;
+import io.ankusa.queue.codec.DeliveryRow;
+import io.ankusa.queue.codec.HookEnvelope;
+import io.ankusa.queue.counters.Counters;
+import io.ankusa.queue.ledger.ActiveTenant;
+import io.ankusa.queue.ledger.Claim;
+import io.ankusa.queue.ledger.ClaimedDelivery;
+import io.ankusa.queue.ledger.DeadRow;
+import io.ankusa.queue.ledger.DeliveryLedger;
+import io.ankusa.queue.ledger.DueRow;
+import io.ankusa.queue.ledger.InflightRow;
+import io.ankusa.queue.ledger.Settlement;
+import io.ankusa.queue.locks.TenantStripes;
+import io.ankusa.store.Durability;
+import io.ankusa.store.KeyValue;
+import io.ankusa.store.Scan;
+import io.ankusa.store.Store;
+import io.ankusa.store.StoreCorruptionException;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@link DeliveryLedger} over a store: range reads of the tenant-keyed index, and transitions
+ * built by {@link Deliveries} and committed in one batch each.
+ *
+ * <p>Why counters stay exact: every transition that consumes a row first reads it (due and dead
+ * rows under the tenant's stripe; inflight rows under the stripes of their tenants too, which
+ * costs nothing and protects against a double settle), builds its ops from the row <em>as
+ * stored</em> (size and kind from the stored value, not from the caller's copy), and commits the
+ * row change and its deltas atomically. A row that is no longer there is skipped, so no delta is
+ * ever written for a row that did not move.
+ */
+public final class StoreDeliveryLedger implements DeliveryLedger {
+
+    private static final Logger LOG = LoggerFactory.getLogger(StoreDeliveryLedger.class);
+
+    /** Rows per synced batch when recovering inflight rows. */
+    static final int RECOVER_CHUNK = 500;
+
+    /** Stale markers skipped before {@link #oldestDueAt()} reports a bucket start. */
+    static final int STALE_MARKERS_SKIPPED = 32;
+
+    private final Store store;
+    private final TenantStripes stripes;
+    private final InstantSource clock;
+
+    /** A ledger over {@code store}. */
+    public StoreDeliveryLedger(Store store, TenantStripes stripes, InstantSource clock) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.stripes = Objects.requireNonNull(stripes, "stripes");
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    @Override
+    public List<ActiveTenant> activeTenants(long now, int limit) {
+        requireLimit(limit);
+        List<ActiveTenant> out = new ArrayList<>();
+        try (Scan scan = store.scan(ColumnFamilies.INDEX, Ranges.of(ActiveKey.upTo(ActiveKey.bucketOf(now))))) {
+            while (out.size() < limit && scan.hasNext()) {
+                ActiveKey marker = ActiveKey.decode(scan.next().key());
+                out.add(new ActiveTenant(marker.ord(), marker.bucket()));
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public List<DueRow> dueForTenant(long ord, long now, long floorAt, int limit, long byteBudget) {
+        Ordinals.requireTenant(ord);
+        requireLimit(limit);
+        if (now < floorAt) {
+            return List.of();
+        }
+        List<DueRow> out = new ArrayList<>();
+        long bytes = 0;
+        try (Scan scan = store.scan(ColumnFamilies.INDEX, Ranges.of(DueKey.tenantRange(ord, Math.max(0, floorAt), now)))) {
+            while (out.size() < limit && scan.hasNext()) {
+                KeyValue kv = scan.next();
+                DueRow row = DueRows.decode(kv.key(), kv.value());
+                if (!out.isEmpty() && bytes + row.size() > byteBudget) {
+                    break;
+                }
+                bytes += row.size();
+                out.add(row);
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public Optional<DueRow> firstDue(long ord) {
+        try (Scan scan = store.scan(ColumnFamilies.INDEX, Ranges.of(DueKey.tenantRange(Ordinals.requireTenant(ord))))) {
+            if (scan.hasNext()) {
+                KeyValue kv = scan.next();
+                return Optional.of(DueRows.decode(kv.key(), kv.value()));
+            }
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public OptionalLong oldestDueAt() {
+        List<ActiveKey> markers = new ArrayList<>();
+        try (Scan scan = store.scan(ColumnFamilies.INDEX, Ranges.of(ActiveKey.FAMILY.between()))) {
+            while (markers.size() <= STALE_MARKERS_SKIPPED && scan.hasNext()) {
+                markers.add(ActiveKey.decode(scan.next().key()));
+            }
+        }
+        for (int i = 0; i < markers.size(); i++) {
+            ActiveKey marker = markers.get(i);
+            if (i == STALE_MARKERS_SKIPPED) {
+                return OptionalLong.of(marker.bucket() * 1000);
+            }
+            Optional<DueRow> first = firstDue(marker.ord());
+            if (first.isPresent() && ActiveKey.bucketOf(first.get().at()) <= marker.bucket()) {
+                return OptionalLong.of(first.get().at());
+            }
+        }
+        return OptionalLong.empty();
+    }
+
+    @Override
+    public List<DeadRow> deadRows(long ord, int limit) {
+        requireLimit(limit);
+        List<DeadRow> out = new ArrayList<>();
+        try (Scan scan = store.scan(ColumnFamilies.INDEX, Ranges.of(DeadByTenantKey.tenantRange(Ordinals.requireTenant(ord))))) {
+            while (out.size() < limit && scan.hasNext()) {
+                DeadByTenantKey k = DeadByTenantKey.decode(scan.next().key());
+                out.add(new DeadRow(k.ord(), k.at(), k.seq(), k.sink()));
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public QueueStats stats() {
+        return Counters.read(store, Ordinals.AGGREGATE).queueStats();
+    }
+
+    @Override
+    public TenantStats tenantStats(long ord) {
+        return Counters.read(store, Ordinals.requireTenant(ord)).tenantStats();
+    }
+
+    @Override
+    public Claim claim(long ord, List<DueRow> rows) {
+        Ordinals.requireTenant(ord);
+        for (DueRow row : rows) {
+            if (row.ord() != ord) {
+                throw new IllegalArgumentException("row of tenant " + row.ord() + " in a claim for tenant " + ord);
+            }
+        }
+        // One entry per key: the caller's size and kind are not trusted, the stored value is read below.
+        Map<DueKey, DueRow> unique = new LinkedHashMap<>();
+        rows.forEach(r -> unique.putIfAbsent(new DueKey(r.ord(), r.at(), r.seq(), r.sink()), r));
+        if (unique.isEmpty()) {
+            return Claim.empty();
+        }
+        return stripes.locked(ord, () -> {
+            List<byte[]> keys = unique.keySet().stream().map(DueKey::encode).toList();
+            List<Optional<byte[]>> values = store.multiGet(ColumnFamilies.INDEX, keys);
+            List<DueRow> present = new ArrayList<>();
+            for (int i = 0; i < keys.size(); i++) {
+                if (values.get(i).isPresent()) {
+                    present.add(DueRows.decode(keys.get(i), values.get(i).get()));
+                }
+            }
+            if (present.isEmpty()) {
+                return Claim.empty();
+            }
+            Map<Long, Optional<HookEnvelope>> hooks = readHooks(present.stream().map(DueRow::seq).toList());
+            List<Optional<byte[]>> deliveryRows = store.multiGet(ColumnFamilies.DELIVERIES,
+                    present.stream().map(r -> new DeliveryKey(r.seq(), r.sink()).encode()).toList());
+            DeliveryBatch batch = new DeliveryBatch();
+            List<ClaimedDelivery> claimed = new ArrayList<>();
+            List<InflightRow> orphans = new ArrayList<>();
+            for (int i = 0; i < present.size(); i++) {
+                InflightRow inflight = Deliveries.claimOps(batch, present.get(i));
+                Optional<HookEnvelope> hook = hooks.get(inflight.seq());
+                int attempts = deliveryRows.get(i).map(StoreDeliveryLedger::attemptsOf).orElse(0);
+                if (hook.isEmpty()) {
+                    orphans.add(inflight);
+                    continue;
+                }
+                HookEnvelope envelope = hook.get();
+                claimed.add(new ClaimedDelivery(inflight, envelope.hook().tenant(), envelope.hook().id(),
+                        envelope.hook().sourceId(), envelope.hook().headers(), envelope.hook().payload(),
+                        envelope.receivedAt(), attempts + 1));
+            }
+            batch.commit(store, Durability.SYNC);
+            return new Claim(claimed, orphans);
+        });
+    }
+
+    private static int attemptsOf(byte[] row) {
+        try {
+            return DeliveryRow.decode(row).attempts();
+        } catch (StoreCorruptionException e) {
+            LOG.warn("undecodable delivery row; counting attempts from 0: {}", e.getMessage());
+            return 0;
+        }
+    }
+
+    private Map<Long, Optional<HookEnvelope>> readHooks(List<Long> seqs) {
+        List<Long> unique = List.copyOf(new LinkedHashSet<>(seqs));
+        List<Optional<byte[]>> raw = store.multiGet(ColumnFamilies.HOOKS, unique.stream().map(s -> new HookKey(s).encode()).toList());
+        Map<Long, Optional<HookEnvelope>> out = new HashMap<>();
+        for (int i = 0; i < unique.size(); i++) {
+            Optional<HookEnvelope> envelope = Optional.empty();
+            if (raw.get(i).isPresent()) {
+                try {
+                    envelope = Optional.of(HookEnvelope.decode(raw.get(i).get()));
+                } catch (StoreCorruptionException e) {
+                    LOG.warn("hook {} does not decode; its deliveries are orphans: {}", unique.get(i), e.getMessage());
+                }
+            }
+            out.put(unique.get(i), envelope);
+        }
+        return out;
+    }
+
+    @Override
+    public void settle(List<Settlement> settlements) {
+        if (settlements.isEmpty()) {
+            return;
+        }
+        Set<Long> ords = new HashSet<>();
+        settlements.forEach(s -> ords.add(Ordinals.requireTenant(s.row().ord())));
+        stripes.lockedAll(ords, () -> {
+            List<byte[]> keys = settlements.stream()
+                    .map(s -> new InflightKey(s.row().ord(), s.row().seq(), s.row().sink()).encode()).toList();
+            List<Optional<byte[]>> values = store.multiGet(ColumnFamilies.INDEX, keys);
+            long now = clock.millis();
+            DeliveryBatch batch = new DeliveryBatch();
+            Set<InflightKey> settled = new HashSet<>();
+            for (int i = 0; i < settlements.size(); i++) {
+                Settlement s = settlements.get(i);
+                InflightKey key = InflightKey.decode(keys.get(i));
+                if (values.get(i).isEmpty() || !settled.add(key)) {
+                    LOG.debug("settlement of a row no longer inflight skipped: {}", s.row());
+                    continue;
+                }
+                InflightRow row = new InflightRow(key.ord(), key.seq(), key.sink(), InflightKey.decodeValue(values.get(i).get()));
+                if (s instanceof Settlement.Delivered) {
+                    Deliveries.deliveredOps(batch, row);
+                } else if (s instanceof Settlement.Orphan) {
+                    Deliveries.orphanDropOps(batch, row);
+                } else if (s instanceof Settlement.Retry r) {
+                    Deliveries.retryOps(batch, row, new DeliveryRow(row.size(), r.delivery().attempt(), now, r.error()),
+                            r.nextAt());
+                } else if (s instanceof Settlement.Dead d) {
+                    Deliveries.deadOps(batch, row, new DeliveryRow(row.size(), d.delivery().attempt(), now, d.reason()),
+                            now, d.delivery().sourceId(), d.delivery().hookId());
+                }
+            }
+            if (!batch.isEmpty()) {
+                batch.commit(store, Durability.SYNC);
+            }
+        });
+    }
+
+    @Override
+    public int revive(long ord, List<DeadRow> rows) {
+        Ordinals.requireTenant(ord);
+        List<DeadRow> unique = List.copyOf(new LinkedHashSet<>(rows));
+        for (DeadRow row : unique) {
+            if (row.ord() != ord) {
+                throw new IllegalArgumentException("dead row of tenant " + row.ord() + " in a revival for tenant " + ord);
+            }
+        }
+        if (unique.isEmpty()) {
+            return 0;
+        }
+        return stripes.locked(ord, () -> {
+            List<Optional<byte[]>> present = store.multiGet(ColumnFamilies.INDEX, unique.stream()
+                    .map(d -> new DeadByTenantKey(d.ord(), d.at(), d.seq(), d.sink()).encode()).toList());
+            List<Optional<byte[]>> deliveryRows = store.multiGet(ColumnFamilies.DELIVERIES,
+                    unique.stream().map(d -> new DeliveryKey(d.seq(), d.sink()).encode()).toList());
+            long now = clock.millis();
+            DeliveryBatch batch = new DeliveryBatch();
+            int revived = 0;
+            for (int i = 0; i < unique.size(); i++) {
+                if (present.get(i).isEmpty()) {
+                    continue;
+                }
+                if (deliveryRows.get(i).isEmpty()) {
+                    throw new StoreCorruptionException("dead row " + unique.get(i) + " has no delivery row");
+                }
+                Deliveries.reviveOps(batch, unique.get(i), DeliveryRow.decode(deliveryRows.get(i).get()), now);
+                revived++;
+            }
+            if (revived > 0) {
+                batch.commit(store, Durability.SYNC);
+            }
+            return revived;
+        });
+    }
+
+    @Override
+    public int recoverInflight() {
+        KeySpan family = InflightKey.FAMILY.between();
+        int total = 0;
+        byte[] after = null;
+        while (true) {
+            List<InflightRow> chunk = new ArrayList<>();
+            byte[] last = null;
+            try (Scan scan = store.scan(ColumnFamilies.INDEX, after == null ? Ranges.of(family) : Ranges.after(after, family))) {
+                while (chunk.size() < RECOVER_CHUNK && scan.hasNext()) {
+                    KeyValue kv = scan.next();
+                    InflightKey k = InflightKey.decode(kv.key());
+                    chunk.add(new InflightRow(k.ord(), k.seq(), k.sink(), InflightKey.decodeValue(kv.value())));
+                    last = kv.key();
+                }
+            }
+            if (chunk.isEmpty()) {
+                return total;
+            }
+            long now = clock.millis();
+            DeliveryBatch batch = new DeliveryBatch();
+            chunk.forEach(row -> Deliveries.recoverInflightOps(batch, row, now));
+            batch.commit(store, Durability.SYNC);
+            total += chunk.size();
+            after = last;
+        }
+    }
+
+    @Override
+    public void deleteMarkers(long ord, Collection<Long> buckets) {
+        Ordinals.requireTenant(ord);
+        long current = ActiveKey.bucketOf(clock.millis());
+        DeliveryBatch batch = new DeliveryBatch();
+        for (long bucket : new LinkedHashSet<>(buckets)) {
+            if (bucket < current) {
+                Deliveries.deleteMarkerOps(batch, ord, bucket);
+            }
+        }
+        if (!batch.isEmpty()) {
+            batch.commit(store, Durability.ASYNC);
+        }
+    }
+
+    @Override
+    public void restoreMarker(long ord, long bucket) {
+        DeliveryBatch batch = new DeliveryBatch();
+        Deliveries.restoreMarkerOps(batch, Ordinals.requireTenant(ord), bucket);
+        batch.commit(store, Durability.SYNC);
+    }
+
+    private static void requireLimit(int limit) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be >= 1: " + limit);
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package io.ankusa.queue.deliveries;
+
+import io.ankusa.keys.ColumnFamilies;
+import io.ankusa.keys.DeadByTenantKey;
+import io.ankusa.keys.DeliveryKey;
+import io.ankusa.keys.DueKey;
+import io.ankusa.keys.Ordinals;
+import io.ankusa.queue.codec.DeliveryRow;
+import io.ankusa.queue.ledger.DeadRow;
+import io.ankusa.queue.ledger.DueRow;
+import io.ankusa.queue.locks.TenantStripes;
+import io.ankusa.store.Durability;
+import io.ankusa.store.KeyValue;
+import io.ankusa.store.Scan;
+import io.ankusa.store.Store;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Purges one tenant's due or dead rows in chunks, one synced batch per chunk, under the tenant's
+ * stripe. Idempotent: a partial run resumes by being called again. Never touches inflight rows
+ * (they belong to the dispatcher until settled).
+ */
+public final class TenantPurge {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TenantPurge.class);
+
+    /** Rows per chunk. */
+    public static final int CHUNK = 500;
+
+    private final Store store;
+    private final TenantStripes stripes;
+
+    /** A purger over {@code store}. */
+    public TenantPurge(Store store, TenantStripes stripes) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.stripes = Objects.requireNonNull(stripes, "stripes");
+    }
+
+    /** Purges every due row of {@code ord}, chunk by chunk; returns how many. */
+    public long purgeDue(long ord) {
+        long total = 0;
+        int n;
+        while ((n = purgeDueChunk(ord, CHUNK)) > 0) {
+            total += n;
+        }
+        return total;
+    }
+
+    /** Purges every dead row of {@code ord}, chunk by chunk; returns how many. */
+    public long purgeDead(long ord) {
+        long total = 0;
+        int n;
+        while ((n = purgeDeadChunk(ord, CHUNK)) > 0) {
+            total += n;
+        }
+        return total;
+    }
+
+    /** Purges up to {@code limit} of {@code ord}'s earliest due rows in one synced batch; returns how many. */
+    public int purgeDueChunk(long ord, int limit) {
+        Ordinals.requireTenant(ord);
+        return stripes.locked(ord, () -> {
+            List<DueRow> rows = new ArrayList<>();
+            try (Scan scan = store.scan(ColumnFamilies.INDEX, Ranges.of(DueKey.tenantRange(ord)))) {
+                while (rows.size() < limit && scan.hasNext()) {
+                    KeyValue kv = scan.next();
+                    rows.add(DueRows.decode(kv.key(), kv.value()));
+                }
+            }
+            if (rows.isEmpty()) {
+                return 0;
+            }
+            DeliveryBatch batch = new DeliveryBatch();
+            rows.forEach(row -> Deliveries.purgeDueOps(batch, row));
+            batch.commit(store, Durability.SYNC);
+            return rows.size();
+        });
+    }
+
+    /** Purges up to {@code limit} of {@code ord}'s oldest dead rows in one synced batch; returns how many. */
+    public int purgeDeadChunk(long ord, int limit) {
+        Ordinals.requireTenant(ord);
+        return stripes.locked(ord, () -> {
+            List<DeadRow> rows = new ArrayList<>();
+            try (Scan scan = store.scan(ColumnFamilies.INDEX, Ranges.of(DeadByTenantKey.tenantRange(ord)))) {
+                while (rows.size() < limit && scan.hasNext()) {
+                    DeadByTenantKey k = DeadByTenantKey.decode(scan.next().key());
+                    rows.add(new DeadRow(k.ord(), k.at(), k.seq(), k.sink()));
+                }
+            }
+            if (rows.isEmpty()) {
+                return 0;
+            }
+            List<Optional<byte[]>> deliveryRows = store.multiGet(ColumnFamilies.DELIVERIES,
+                    rows.stream().map(d -> new DeliveryKey(d.seq(), d.sink()).encode()).toList());
+            DeliveryBatch batch = new DeliveryBatch();
+            for (int i = 0; i < rows.size(); i++) {
+                long size = 0;
+                if (deliveryRows.get(i).isPresent()) {
+                    size = DeliveryRow.decode(deliveryRows.get(i).get()).size();
+                } else {
+                    LOG.warn("dead row {} has no delivery row; purging it with size 0", rows.get(i));
+                }
+                Deliveries.purgeDeadOps(batch, rows.get(i), size);
+            }
+            batch.commit(store, Durability.SYNC);
+            return rows.size();
+        });
+    }
+}

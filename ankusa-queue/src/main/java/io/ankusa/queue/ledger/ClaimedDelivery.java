@@ -1,0 +1,41 @@
+package io.ankusa.queue.ledger;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A delivery moved to inflight, with everything a sink needs. The payload array is the caller's
+ * (records compare arrays by identity).
+ *
+ * @param row        the inflight row (what settling refers to)
+ * @param tenantId   the tenant it is filed under
+ * @param hookId     the hook's id
+ * @param sourceId   the hook's source id
+ * @param headers    the hook's headers, in ingest order
+ * @param payload    the hook's payload
+ * @param receivedAt when the queue accepted the hook, epoch milliseconds
+ * @param attempt    which attempt this is (1 for the first)
+ */
+public record ClaimedDelivery(InflightRow row, String tenantId, String hookId, String sourceId,
+        Map<String, String> headers, byte[] payload, long receivedAt, int attempt) {
+
+    /** Checks the fields. */
+    public ClaimedDelivery {
+        Objects.requireNonNull(row, "row");
+        Objects.requireNonNull(tenantId, "tenantId");
+        Objects.requireNonNull(hookId, "hookId");
+        Objects.requireNonNull(sourceId, "sourceId");
+        headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
+        Objects.requireNonNull(payload, "payload");
+        if (attempt < 1) {
+            throw new IllegalArgumentException("attempt must be >= 1: " + attempt);
+        }
+    }
+
+    /** The sink number. */
+    public int sink() {
+        return row.sink();
+    }
+}

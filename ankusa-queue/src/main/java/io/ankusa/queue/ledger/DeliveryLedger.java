@@ -1,0 +1,119 @@
+package io.ankusa.queue.ledger;
+
+import io.ankusa.api.QueueStats;
+import io.ankusa.api.TenantStats;
+import io.ankusa.queue.Queue;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * The dispatcher's port into the queue: decoded rows in, transitions out; it never sees a key.
+ * Every transition commits its row changes, active markers and counter deltas in one atomic
+ * batch, so counters always equal the rows.
+ *
+ * <p>Ownership: {@link #claim} holds the tenant's stripe lock from reading the due rows to
+ * committing, so a row is claimed at most once even against a concurrent purge. Inflight rows
+ * belong to the caller that claimed them until settled; {@link #recoverInflight()} is for boot,
+ * before anything claims. Marker cleanup ({@link #deleteMarkers}, {@link #restoreMarker}) is the
+ * spec's delete-then-verify, run only by the pipeline.
+ *
+ * <p>Thread-safe. Times are epoch milliseconds.
+ */
+public interface DeliveryLedger {
+
+    /** The ledger of {@code queue}. */
+    static DeliveryLedger of(Queue queue) {
+        if (queue instanceof LedgerSource source) {
+            return source.deliveryLedger();
+        }
+        throw new IllegalArgumentException("not an Ankusa queue: " + queue.getClass().getName());
+    }
+
+    // --- reads ---
+
+    /**
+     * The first {@code limit} active markers with {@code bucket <= now / 1000}, oldest first: the
+     * tenants that have (or had, until cleanup) due rows. Never visits a tenant with nothing due.
+     */
+    List<ActiveTenant> activeTenants(long now, int limit);
+
+    /**
+     * Tenant {@code ord}'s due rows with {@code floorAt <= at <= now}, in {@code at} order, until
+     * {@code limit} rows or {@code byteBudget} bytes (the first row is returned even if larger).
+     */
+    List<DueRow> dueForTenant(long ord, long now, long floorAt, int limit, long byteBudget);
+
+    /** Tenant {@code ord}'s earliest due row (one seek). */
+    Optional<DueRow> firstDue(long ord);
+
+    /**
+     * When the oldest due row is due, from the first active markers, each verified against its
+     * tenant's {@link #firstDue}; after 32 stale markers, the next marker's bucket start.
+     */
+    OptionalLong oldestDueAt();
+
+    /** Up to {@code limit} of tenant {@code ord}'s dead rows, oldest first. */
+    List<DeadRow> deadRows(long ord, int limit);
+
+    /** The aggregate counters (ordinal 0), one multi-get. */
+    QueueStats stats();
+
+    /** Tenant {@code ord}'s counters. */
+    TenantStats tenantStats(long ord);
+
+    // --- transitions ---
+
+    /**
+     * Moves those of {@code rows} (all of tenant {@code ord}) that are still due to inflight, under
+     * the tenant's stripe, in one synced batch; rows gone meanwhile are skipped.
+     */
+    Claim claim(long ord, List<DueRow> rows);
+
+    /** Commits the outcome of many inflight deliveries in one synced batch; rows no longer inflight are skipped. */
+    void settle(List<Settlement> settlements);
+
+    /** The sink took it. */
+    default void delivered(InflightRow row) {
+        settle(List.of(new Settlement.Delivered(row)));
+    }
+
+    /** Due again at {@code nextAt} as a retry. */
+    default void retry(ClaimedDelivery delivery, long nextAt, String error) {
+        settle(List.of(new Settlement.Retry(delivery, nextAt, error)));
+    }
+
+    /** To the DLQ. */
+    default void dead(ClaimedDelivery delivery, String reason) {
+        settle(List.of(new Settlement.Dead(delivery, reason)));
+    }
+
+    /** Hook gone or undecodable: drop the row. */
+    default void dropOrphan(InflightRow row) {
+        settle(List.of(new Settlement.Orphan(row)));
+    }
+
+    /**
+     * Revives tenant {@code ord}'s dead rows that still exist among {@code rows}: each becomes due
+     * now as a first attempt, with its attempts reset. Under the tenant's stripe; returns how many.
+     */
+    int revive(long ord, List<DeadRow> rows);
+
+    /**
+     * Boot only, before anything claims: every inflight row becomes due now as a first attempt.
+     * Returns how many.
+     */
+    int recoverInflight();
+
+    // --- active-index cleanup (pipeline only) ---
+
+    /**
+     * Deletes tenant {@code ord}'s markers of {@code buckets} (unsynced); a bucket of the current
+     * second or later is never deleted.
+     */
+    void deleteMarkers(long ord, Collection<Long> buckets);
+
+    /** Puts tenant {@code ord}'s marker of {@code bucket} back (synced). */
+    void restoreMarker(long ord, long bucket);
+}

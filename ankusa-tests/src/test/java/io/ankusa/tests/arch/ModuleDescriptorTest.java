@@ -1,0 +1,60 @@
+package io.ankusa.tests.arch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ankusa.keys.StoreFormat;
+import io.ankusa.queue.Queue;
+import java.lang.module.ModuleDescriptor;
+import java.lang.module.ModuleFinder;
+import java.lang.module.ModuleReference;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The module descriptors of the keys and the queue, read from the built classes (this module runs
+ * on the class path, so the descriptors are read from the artifacts with a {@link ModuleFinder}).
+ * A careless edit of a {@code module-info.java} fails here.
+ */
+class ModuleDescriptorTest {
+
+    private static ModuleDescriptor descriptorOf(Class<?> type, String module) throws URISyntaxException {
+        Path location = Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI());
+        return ModuleFinder.of(location).find(module).map(ModuleReference::descriptor)
+                .orElseThrow(() -> new AssertionError("no module " + module + " at " + location));
+    }
+
+    private static Map<String, Set<String>> exports(ModuleDescriptor descriptor) {
+        return descriptor.exports().stream().collect(Collectors.toMap(ModuleDescriptor.Exports::source,
+                ModuleDescriptor.Exports::targets));
+    }
+
+    @Test
+    void theKeyLayoutIsExportedToTheQueueOnly() throws Exception {
+        ModuleDescriptor keys = descriptorOf(StoreFormat.class, "io.ankusa.keys");
+        assertThat(keys.exports()).isNotEmpty().allSatisfy(e -> {
+            assertThat(e.isQualified()).as(e.source() + " is a qualified export").isTrue();
+            assertThat(e.targets()).as(e.source() + " targets").containsExactly("io.ankusa.queue");
+        });
+        assertThat(exports(keys).keySet()).containsExactlyInAnyOrder("io.ankusa.keys", "io.ankusa.keys.v2");
+        assertThat(keys.requires()).extracting(ModuleDescriptor.Requires::name).containsExactly("java.base");
+        assertThat(keys.opens()).isEmpty();
+    }
+
+    @Test
+    void theQueueExportsItsApiAndItsLedgerToTheDispatcherOnly() throws Exception {
+        ModuleDescriptor queue = descriptorOf(Queue.class, "io.ankusa.queue");
+        assertThat(exports(queue)).containsOnly(
+                Map.entry("io.ankusa.queue", Set.of()),
+                Map.entry("io.ankusa.queue.ledger", Set.of("io.ankusa.dispatch")));
+        assertThat(queue.requires()).filteredOn(r -> r.modifiers().contains(ModuleDescriptor.Requires.Modifier.TRANSITIVE))
+                .extracting(ModuleDescriptor.Requires::name).containsExactlyInAnyOrder("io.ankusa.api", "io.ankusa.store");
+        assertThat(queue.packages()).contains("io.ankusa.queue.deliveries", "io.ankusa.queue.ingest",
+                "io.ankusa.queue.tenants", "io.ankusa.queue.counters", "io.ankusa.queue.codec", "io.ankusa.queue.format",
+                "io.ankusa.queue.locks", "io.ankusa.queue.migration", "io.ankusa.queue.engine");
+        assertThat(queue.opens()).isEmpty();
+    }
+}

@@ -1,0 +1,106 @@
+package io.ankusa.tests.queue;
+
+import io.ankusa.tests.property.Action;
+import io.ankusa.tests.property.ActionSequenceCheck;
+import io.ankusa.tests.property.PropertyConfig;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The structural guard of spec §4: whatever sequence of transitions runs, through whichever op
+ * builder, every tenant's six counters and the aggregate equal a fold of the families read
+ * straight from the store — checked after every step, on both backends.
+ */
+class CounterFoldPropertyTest {
+
+    @TempDir
+    Path tempDir;
+
+    private TransitionDriver fresh(String backend) {
+        try {
+            return new TransitionDriver(backend, Files.createTempDirectory(tempDir, "try"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @DisplayName("counters equal a fold after any sequence of transitions")
+    void countersEqualAFoldAfterAnySequenceOfTransitions(String backend) {
+        ActionSequenceCheck.<TransitionDriver>named("counters equal a fold after any sequence of transitions [" + backend + "]")
+                .config(PropertyConfig.of(12, 80))
+                .subject(() -> fresh(backend))
+                .action(8, r -> {
+                    int tenant = r.nextInt(5) - 1;
+                    int sinks = 1 + r.nextInt(3);
+                    int bytes = r.nextInt(40);
+                    return Action.of("ingest t" + tenant + " x" + sinks + " " + bytes + "B", d -> d.ingest(tenant, sinks, bytes));
+                })
+                .action(6, r -> {
+                    int k = r.nextInt(8);
+                    int n = 1 + r.nextInt(4);
+                    return Action.of("claim " + n + " of active #" + k, d -> d.claim(k, n));
+                })
+                .action(3, r -> {
+                    int k = r.nextInt(8);
+                    return Action.of("deliver #" + k, d -> d.deliver(k));
+                })
+                .action(3, r -> {
+                    int k = r.nextInt(8);
+                    long delay = r.nextInt(5000) - 1000;
+                    return Action.of("retry #" + k + " in " + delay + "ms", d -> d.retry(k, delay));
+                })
+                .action(3, r -> {
+                    int k = r.nextInt(8);
+                    return Action.of("dead-letter #" + k, d -> d.deadLetter(k));
+                })
+                .action(3, r -> {
+                    int k = r.nextInt(8);
+                    int n = 1 + r.nextInt(3);
+                    return Action.of("revive " + n + " of dead tenant #" + k, d -> d.revive(k, n));
+                })
+                .action(1, r -> Action.of("recover inflight", TransitionDriver::recover))
+                .action(1, r -> Action.of("close and reopen", TransitionDriver::reopen))
+                .action(2, r -> {
+                    int k = r.nextInt(8);
+                    int sink = 1 + r.nextInt(30);
+                    return Action.of("expand hook #" + k + " to sink " + sink, d -> d.expand(k, sink));
+                })
+                .action(1, r -> {
+                    int k = r.nextInt(8);
+                    int n = 1 + r.nextInt(3);
+                    return Action.of("purge " + n + " due of tenant #" + k, d -> d.purgeDue(k, n));
+                })
+                .action(1, r -> {
+                    int k = r.nextInt(8);
+                    int n = 1 + r.nextInt(3);
+                    return Action.of("purge " + n + " dead of tenant #" + k, d -> d.purgeDead(k, n));
+                })
+                .action(2, r -> {
+                    int k = r.nextInt(8);
+                    boolean settle = r.nextBoolean();
+                    return Action.of((settle ? "settle" : "drop") + " archive #" + k, d -> d.archive(k, settle));
+                })
+                .action(1, r -> {
+                    int k = r.nextInt(8);
+                    return Action.of("lose hook #" + k, d -> d.loseHook(k));
+                })
+                .action(1, r -> {
+                    int k = r.nextInt(8);
+                    return Action.of("drop orphan #" + k, d -> d.dropOrphan(k));
+                })
+                .action(2, r -> {
+                    long ms = 1 + r.nextInt(3000);
+                    return Action.of("tick " + ms + "ms", d -> d.tick(ms));
+                })
+                .invariant(d -> IndexFold.of(d.queue().store()).assertCountersMatch(d.queue().store()))
+                .run();
+    }
+}

@@ -1,0 +1,153 @@
+package io.ankusa.tests.queue;
+
+import io.ankusa.api.Hook;
+import io.ankusa.api.QueueConfig;
+import io.ankusa.queue.Queue;
+import io.ankusa.store.Stores;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+
+/**
+ * The ingest bench: synced ingest throughput (hooks per second, each acknowledged only after its
+ * fsync) on the rocksdb and lmdb backends, with one tenant and with 10 000 tenants, in two shapes:
+ * many hooks in flight (group commit fills batches of up to 256) and one hook in flight (one
+ * synced commit per hook). Prints a Markdown table and exits non-zero when a hook is lost or
+ * miscounted, or a figure falls under a floor far below normal (100 hooks/s batched, 20 serial).
+ *
+ * <pre>
+ * ./mvnw -B -Pbench verify -pl ankusa-tests -am -DskipTests
+ * </pre>
+ *
+ * System properties: {@code ankusa.bench.hooks} (per batched cell, default 100 000),
+ * {@code ankusa.bench.serialHooks} (per serial cell, default 3 000), {@code ankusa.bench.producers}
+ * (default 4), {@code ankusa.bench.dir}. Payload 256 bytes, one sink per hook. Before each cell
+ * 10 000 hooks are ingested (every tenant once, so the writer's tenant cache is warm, and the same
+ * JIT warm-up for every cell).
+ */
+public final class IngestBench {
+
+    static final double MIN_BATCHED_HOOKS_PER_SECOND = 100;
+    static final double MIN_SERIAL_HOOKS_PER_SECOND = 20;
+    private static final int WARM_UP = 10_000;
+    private static final int PAYLOAD = 256;
+
+    private IngestBench() {
+    }
+
+    private record Cell(String backend, int tenants, String shape, int hooks, double seconds) {
+        double rate() {
+            return hooks / seconds;
+        }
+    }
+
+    /** Runs the bench; see the class comment for the properties. */
+    public static void main(String[] args) throws Exception {
+        int hooks = Integer.getInteger("ankusa.bench.hooks", 100_000);
+        int serialHooks = Integer.getInteger("ankusa.bench.serialHooks", 3_000);
+        int producers = Integer.getInteger("ankusa.bench.producers", 4);
+        Path root = Files.createDirectories(Path.of(System.getProperty("ankusa.bench.dir",
+                System.getProperty("java.io.tmpdir"))));
+        List<String> failures = new ArrayList<>();
+        List<Cell> cells = new ArrayList<>();
+        for (String backend : Stream.of("rocksdb", "lmdb").filter(b -> Stores.provider(b).isPresent()).toList()) {
+            for (int tenants : new int[] {1, 10_000}) {
+                cells.add(run(root, backend, tenants, "batched", hooks, producers, 8_192, failures));
+                cells.add(run(root, backend, tenants, "serial", serialHooks, 1, 1, failures));
+            }
+        }
+        System.out.println();
+        System.out.printf(Locale.ROOT, "Ingest bench: synced, %d B payload, 1 sink, batches of up to 256 hooks, "
+                + "batched = %d producers with up to 8 192 hooks in flight, serial = 1 hook in flight, Java %s%n%n",
+                PAYLOAD, producers, System.getProperty("java.version"));
+        System.out.println("| backend | tenants | shape | hooks | seconds | hooks/s |");
+        System.out.println("|---|---:|---|---:|---:|---:|");
+        cells.stream().sorted(Comparator.comparing(Cell::backend).thenComparing(Cell::shape).thenComparing(Cell::tenants))
+                .forEach(c -> System.out.printf(Locale.ROOT, "| %s | %,d | %s | %,d | %.2f | %,.0f |%n", c.backend(),
+                        c.tenants(), c.shape(), c.hooks(), c.seconds(), c.rate()));
+        for (Cell c : cells) {
+            double floor = c.shape().equals("serial") ? MIN_SERIAL_HOOKS_PER_SECOND : MIN_BATCHED_HOOKS_PER_SECOND;
+            if (c.rate() < floor) {
+                failures.add(c + ": " + c.rate() + " hooks/s is under the floor of " + floor);
+            }
+        }
+        if (!failures.isEmpty()) {
+            System.out.println();
+            failures.forEach(f -> System.out.println("FAIL " + f));
+            System.exit(1);
+        }
+    }
+
+    private static Cell run(Path root, String backend, int tenants, String shape, int hooks, int producers, int limit,
+            List<String> failures) throws IOException, Exception {
+        Path dir = Files.createTempDirectory(root, "ingest-" + backend + "-");
+        try (Queue queue = Queue.open(QueueConfig.builder(dir).backend(backend).build())) {
+            byte[] body = new byte[PAYLOAD];
+            List<CompletableFuture<?>> warm = new ArrayList<>();
+            for (int i = 0; i < WARM_UP; i++) {
+                warm.add(queue.ingest(hook("w" + i, i % tenants, body)));
+            }
+            CompletableFuture.allOf(warm.toArray(new CompletableFuture<?>[0])).get(10, TimeUnit.MINUTES);
+            Semaphore inFlight = new Semaphore(limit);
+            AtomicLong next = new AtomicLong();
+            AtomicLong refused = new AtomicLong();
+            ExecutorService pool = Executors.newFixedThreadPool(producers);
+            long start = System.nanoTime();
+            List<Future<?>> running = new ArrayList<>();
+            for (int p = 0; p < producers; p++) {
+                running.add(pool.submit(() -> {
+                    long i;
+                    while ((i = next.getAndIncrement()) < hooks) {
+                        inFlight.acquireUninterruptibly();
+                        queue.ingest(hook("h" + i, (int) (i % tenants), body)).whenComplete((r, e) -> {
+                            if (e != null) {
+                                refused.incrementAndGet();
+                            }
+                            inFlight.release();
+                        });
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : running) {
+                f.get();
+            }
+            inFlight.acquire(limit);
+            double seconds = (System.nanoTime() - start) / 1e9;
+            pool.shutdown();
+            Cell cell = new Cell(backend, tenants, shape, hooks, seconds);
+            long expected = WARM_UP + (long) hooks;
+            if (refused.get() != 0 || queue.stats().pending() != expected || queue.tenantCount() != tenants) {
+                failures.add(cell + ": " + refused.get() + " refused, pending " + queue.stats().pending() + " of "
+                        + expected + ", tenants " + queue.tenantCount() + " of " + tenants);
+            }
+            return cell;
+        } finally {
+            delete(dir);
+        }
+    }
+
+    private static Hook hook(String id, int tenant, byte[] body) {
+        return Hook.builder().id(id).sourceId("bench").tenantId("tenant-" + tenant).payload(body).sinks(0).build();
+    }
+
+    private static void delete(Path dir) throws IOException {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}

@@ -1,0 +1,113 @@
+package io.ankusa.tests.queue;
+
+import io.ankusa.api.Hook;
+import io.ankusa.api.QueueConfig;
+import io.ankusa.api.Receipt;
+import io.ankusa.queue.Queue;
+import io.ankusa.queue.engine.QueueEngine;
+import io.ankusa.queue.ledger.DeliveryLedger;
+import io.ankusa.store.Store;
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.UnaryOperator;
+
+/** A queue opened on one backend in a test directory, with a hand-moved clock; can be closed and reopened. */
+public final class QueueUnderTest implements AutoCloseable {
+
+    /** Where the test clock starts: 2026-01-01T00:00:00Z. */
+    public static final long EPOCH = 1_767_225_600_000L;
+
+    private final QueueConfig config;
+    private final MutableClock clock;
+    private Queue queue;
+
+    private QueueUnderTest(QueueConfig config, MutableClock clock) {
+        this.config = config;
+        this.clock = clock;
+        this.queue = Queue.open(config);
+    }
+
+    /** Opens a queue with the defaults. */
+    public static QueueUnderTest open(String backend, Path directory) {
+        return open(backend, directory, b -> b);
+    }
+
+    /** Opens a queue with the defaults changed by {@code tweak}. */
+    public static QueueUnderTest open(String backend, Path directory, UnaryOperator<QueueConfig.Builder> tweak) {
+        MutableClock clock = new MutableClock(EPOCH);
+        QueueConfig.Builder builder = QueueConfig.builder(directory).backend(backend).clock(clock);
+        return new QueueUnderTest(tweak.apply(builder).build(), clock);
+    }
+
+    /** The queue. */
+    public Queue queue() {
+        return queue;
+    }
+
+    /** Its engine. */
+    public QueueEngine engine() {
+        return QueueEngine.of(queue);
+    }
+
+    /** Its delivery ledger. */
+    public DeliveryLedger ledger() {
+        return DeliveryLedger.of(queue);
+    }
+
+    /** Its store. */
+    public Store store() {
+        return engine().store();
+    }
+
+    /** The clock. */
+    public MutableClock clock() {
+        return clock;
+    }
+
+    /** The configuration. */
+    public QueueConfig config() {
+        return config;
+    }
+
+    /** Ingests and waits for the receipt (rethrowing the refusal unwrapped). */
+    public Receipt ingest(Hook hook) {
+        return await(queue.ingest(hook));
+    }
+
+    /** Waits for a future, unwrapping its failure. */
+    public static <T> T await(CompletableFuture<T> future) {
+        try {
+            return future.get(60, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IllegalStateException(e.getCause());
+        } catch (InterruptedException | TimeoutException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Closes and reopens the queue on the same directory (inflight rows come back as due). */
+    public void reopen() {
+        queue.close();
+        queue = Queue.open(config);
+    }
+
+    /** A hook with {@code sinks} sinks, for {@code tenant} (null for none). */
+    public static Hook hook(String id, String tenant, int... sinks) {
+        Hook.Builder b = Hook.builder().id(id).sourceId("src").payload("{\"id\":\"" + id + "\"}").sinks(sinks);
+        if (tenant != null) {
+            b.tenantId(tenant);
+        }
+        return b.build();
+    }
+
+    @Override
+    public void close() {
+        queue.close();
+    }
+}

@@ -1,0 +1,30 @@
+package io.ankusa.tests.queue;
+
+import io.ankusa.keys.ColumnFamilies;
+import io.ankusa.store.Bytes;
+import io.ankusa.store.KeyRange;
+import io.ankusa.store.KeyValue;
+import io.ankusa.store.Scan;
+import io.ankusa.store.Store;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Every key and value of every column family, for "nothing was written" assertions. */
+final class StoreSnapshot {
+
+    private StoreSnapshot() {
+    }
+
+    static List<String> of(Store store) {
+        List<String> out = new ArrayList<>();
+        for (String family : ColumnFamilies.ALL) {
+            try (Scan scan = store.scan(family, KeyRange.all())) {
+                while (scan.hasNext()) {
+                    KeyValue kv = scan.next();
+                    out.add(family + " " + Bytes.hex(kv.key()) + " = " + Bytes.hex(kv.value()));
+                }
+            }
+        }
+        return out;
+    }
+}
