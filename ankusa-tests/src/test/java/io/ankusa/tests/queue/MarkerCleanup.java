@@ -13,13 +13,13 @@ import java.util.Optional;
  * The pipeline's active-index cleanup (spec §5, "delete, then verify"), written here from the
  * ledger's primitives so the queue tests can drive it; the dispatcher carries the real one.
  */
-final class MarkerCleanup {
+public final class MarkerCleanup {
 
     private MarkerCleanup() {
     }
 
     /** One tick's cleanup: every active tenant's scanned markers. */
-    static void runTick(DeliveryLedger ledger, long now) {
+    public static void runTick(DeliveryLedger ledger, long now) {
         Map<Long, List<Long>> scanned = new LinkedHashMap<>();
         for (ActiveTenant marker : ledger.activeTenants(now, 4096)) {
             scanned.computeIfAbsent(marker.ord(), o -> new ArrayList<>()).add(marker.bucket());
@@ -28,7 +28,7 @@ final class MarkerCleanup {
     }
 
     /** Steps 1–3 for one tenant. */
-    static void clean(DeliveryLedger ledger, long ord, List<Long> scannedBuckets, long now) {
+    public static void clean(DeliveryLedger ledger, long ord, List<Long> scannedBuckets, long now) {
         Optional<DueRow> first = ledger.firstDue(ord);
         long keepFrom = first.map(r -> r.at() / 1000).orElse(now / 1000);
         List<Long> stale = scannedBuckets.stream().filter(b -> b < keepFrom).toList();
