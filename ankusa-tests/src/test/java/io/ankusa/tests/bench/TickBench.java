@@ -1,0 +1,235 @@
+package io.ankusa.tests.bench;
+
+import io.ankusa.queue.Queue;
+import io.ankusa.queue.ledger.DeliveryLedger;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * The gauges bench and the dispatch tick bench of the spec ("Benches"), with the format-2 gauge as
+ * a baseline, on each backend.
+ *
+ * <p>Cells: 10³, 10⁴, 10⁵, 10⁶ queued rows (over {@value BenchQueue#ACTIVE_TENANTS} tenants, all
+ * due); and 10, 10³, 10⁵ tenants of which {@value BenchQueue#ACTIVE_TENANTS} have due work
+ * ({@value #ROWS_PER_ACTIVE_TENANT} rows each) and every other one a single row, a retry scheduled
+ * a day ahead or a dead letter ({@link BenchQueue}). While a cell is measured another thread
+ * commits {@value #MERGING_BATCHES_PER_SECOND} merging batches a second ({@link MergingLoad}). A
+ * cell is the 10th percentile of 1 000 ticks, the lowest of three rounds ({@link TickTimer}).
+ *
+ * <ul>
+ * <li><b>gauge tick</b>: the queue's gauge reads — the aggregate's six counters in one multi-get
+ *     ({@link Queue#stats()}), the oldest due age from the active index ({@link Queue#oldestDueAge()})
+ *     and the tenant count ({@link Queue#tenantCount()}).</li>
+ * <li><b>dispatch tick</b>: {@link DeliveryLedger#activeTenants} (up to 4 096 markers), then
+ *     {@link DeliveryLedger#dueForTenant} for each distinct tenant from its scan cursor (up to
+ *     {@value #DUE_LIMIT} rows; {@link DispatchTick}).</li>
+ * <li><b>format-2 gauge</b>: {@link FoldingGauge}, timed over as many ticks as fit in 3 s (at least 3).</li>
+ * </ul>
+ *
+ * <p>Rules ({@link TickRule}), per backend and per tick: the slowest cell within 2× of the fastest
+ * (counted as at least 1 ms) and under 50 ms. Also a failure: a store whose counters differ from a
+ * fold of its index, a tick that visits other than the active tenants, or a merging load that falls
+ * under 95 % of its rate while the gauge or the dispatch ticks are measured (the baseline is timed
+ * with the load running too, without a rate requirement). The rate is 3 000 a second unless the backend cannot commit that many of
+ * these batches at all: each cell first measures the load unpaced for 1.5 s (the "ceiling"), and
+ * the load must then reach 95 % of the lower of the two. LMDB is such a backend here: every commit
+ * of its write transaction fdatasyncs its data pages, unsynced or not, so it commits a few hundred
+ * to a few thousand batches a second on this disk; it also has no merge operands to pile up (a merge
+ * is read, add and put inside the write transaction). The table prints both rates. Prints Markdown
+ * tables; exits non-zero when anything fails.
+ *
+ * <p>System properties: {@code ankusa.bench.backends} (default {@code rocksdb,lmdb}),
+ * {@code ankusa.bench.dir}, {@code ankusa.bench.maxRows} (default 1 000 000),
+ * {@code ankusa.bench.maxTenants} (default 100 000), {@code ankusa.bench.mergingRate} (default 3 000).
+ */
+public final class TickBench {
+
+    static final double MERGING_BATCHES_PER_SECOND = 3_000;
+    static final int ROWS_PER_ACTIVE_TENANT = 1_000;
+    static final int DUE_LIMIT = 64;
+    static final long DUE_BYTES = 1 << 20;
+    static final long FOLD_BUDGET_MILLIS = 3_000;
+    static final long CEILING_MILLIS = 1_500;
+    static final double REQUIRED_SHARE = 0.95;
+
+    private TickBench() {
+    }
+
+    /** One measured cell. */
+    record Cell(String backend, String axis, long rows, long tenants, double gaugeMillis, double dispatchMillis,
+            double foldMillis, double gaugeMerging, double dispatchMerging, double mergingCeiling) {
+    }
+
+    /** The merging load's rate between two calls. */
+    private static final class Rate {
+        private final MergingLoad load;
+        private long batches;
+        private long nanos;
+
+        Rate(MergingLoad load) {
+            this.load = load;
+            this.batches = load.batches();
+            this.nanos = System.nanoTime();
+        }
+
+        double next() {
+            long b = load.batches();
+            long t = System.nanoTime();
+            double rate = (b - batches) / ((t - nanos) / 1e9);
+            batches = b;
+            nanos = t;
+            return rate;
+        }
+    }
+
+    /** Runs the bench; see the class comment. */
+    public static void main(String[] args) throws IOException {
+        List<String> backends = Arrays.stream(System.getProperty("ankusa.bench.backends", "rocksdb,lmdb").split(","))
+                .map(String::trim).filter(s -> !s.isEmpty()).toList();
+        if (backends.isEmpty()) {
+            backends = List.of("rocksdb", "lmdb");
+        }
+        int maxRows = Integer.getInteger("ankusa.bench.maxRows", 1_000_000);
+        int maxTenants = Integer.getInteger("ankusa.bench.maxTenants", 100_000);
+        double rate = Double.parseDouble(System.getProperty("ankusa.bench.mergingRate",
+                String.valueOf(MERGING_BATCHES_PER_SECOND)));
+        Path root = Files.createDirectories(Path.of(System.getProperty("ankusa.bench.dir",
+                System.getProperty("java.io.tmpdir"))));
+        List<String> failures = new ArrayList<>();
+        List<Cell> cells = new ArrayList<>();
+        for (String backend : backends) {
+            Path rowsDir = Files.createTempDirectory(root, "ticks-rows-" + backend + "-");
+            try (BenchQueue q = BenchQueue.open(backend, rowsDir, Map.of())) {
+                long have = 0;
+                for (long rows = 1_000; rows <= maxRows; rows *= 10) {
+                    q.addDueRows((int) (rows - have));
+                    have = rows;
+                    cells.add(measure(q, backend, "rows", rate, failures));
+                }
+            } finally {
+                delete(rowsDir);
+            }
+            Path tenantsDir = Files.createTempDirectory(root, "ticks-tenants-" + backend + "-");
+            try (BenchQueue q = BenchQueue.open(backend, tenantsDir, Map.of())) {
+                q.addDueRows(BenchQueue.ACTIVE_TENANTS * ROWS_PER_ACTIVE_TENANT);
+                long have = BenchQueue.ACTIVE_TENANTS;
+                for (long tenants : new long[] {10, 1_000, 100_000}) {
+                    if (tenants > maxTenants) {
+                        break;
+                    }
+                    q.addIdleTenants((int) (tenants - have));
+                    have = tenants;
+                    cells.add(measure(q, backend, "tenants", rate, failures));
+                }
+            } finally {
+                delete(tenantsDir);
+            }
+        }
+        System.out.println();
+        System.out.printf(Locale.ROOT, "Tick benches: cell = p10 of %d ticks, lowest of %d rounds, %,.0f merging batches/s "
+                + "committed meanwhile; %d active tenants; Java %s%n%n", TickTimer.TICKS, TickTimer.ROUNDS, rate,
+                BenchQueue.ACTIVE_TENANTS, System.getProperty("java.version"));
+        System.out.println(table(cells));
+        for (String backend : backends) {
+            List<Cell> mine = cells.stream().filter(c -> c.backend().equals(backend)).toList();
+            if (mine.isEmpty()) {
+                continue;
+            }
+            List<Double> gauge = mine.stream().map(Cell::gaugeMillis).toList();
+            List<Double> dispatch = mine.stream().map(Cell::dispatchMillis).toList();
+            System.out.println(TickRule.verdict(backend + " gauge tick", gauge));
+            System.out.println(TickRule.verdict(backend + " dispatch tick", dispatch));
+            TickRule.violation(backend + " gauge tick", gauge).ifPresent(failures::add);
+            TickRule.violation(backend + " dispatch tick", dispatch).ifPresent(failures::add);
+        }
+        if (!failures.isEmpty()) {
+            System.out.println();
+            failures.forEach(f -> System.out.println("FAILED: " + f));
+            System.exit(1);
+        }
+        System.out.println("All tick bench rules hold.");
+    }
+
+    private static Cell measure(BenchQueue q, String backend, String axis, double rate, List<String> failures) {
+        long rows = q.dueRows() + q.idleTenants();
+        long tenants = q.queue().tenantCount();
+        String label = String.format(Locale.ROOT, "%s %s cell (%,d rows, %,d tenants)", backend, axis, rows, tenants);
+        failures.addAll(q.verify(label));
+        long now = q.now();
+        Queue queue = q.queue();
+        DeliveryLedger ledger = q.ledger();
+        DispatchTick tick = new DispatchTick(ledger, DUE_LIMIT, DUE_BYTES);
+        tick.run(now);
+        int visited = tick.lastVisited();
+        if (visited != BenchQueue.ACTIVE_TENANTS) {
+            failures.add(label + ": the dispatch tick visited " + visited + " tenants, expected " + BenchQueue.ACTIVE_TENANTS);
+        }
+        double ceiling = MergingLoad.ceiling(q, CEILING_MILLIS);
+        double required = REQUIRED_SHARE * Math.min(rate, ceiling);
+        MergingLoad load = MergingLoad.start(q, rate);
+        double gauge;
+        double dispatch;
+        double fold;
+        double gaugeRate;
+        double dispatchRate;
+        try {
+            Rate r = new Rate(load);
+            gauge = TickTimer.cellMillis(() -> gaugeTick(queue));
+            gaugeRate = r.next();
+            dispatch = TickTimer.cellMillis(() -> tick.run(now));
+            dispatchRate = r.next();
+            fold = TickTimer.boundedMillis(() -> FoldingGauge.tick(q.store()), FOLD_BUDGET_MILLIS, 3);
+        } finally {
+            load.stop();
+        }
+        for (double achieved : new double[] {gaugeRate, dispatchRate}) {
+            if (achieved < required) {
+                failures.add(String.format(Locale.ROOT, "%s: the merging load reached %,.0f batches/s, under %,.0f "
+                        + "(%.0f %% of the lower of %,.0f and the backend's ceiling %,.0f)", label, achieved, required,
+                        REQUIRED_SHARE * 100, rate, ceiling));
+            }
+        }
+        failures.addAll(q.verify(label + ", after the measurement"));
+        Cell cell = new Cell(backend, axis, rows, tenants, gauge, dispatch, fold, gaugeRate, dispatchRate, ceiling);
+        System.out.printf(Locale.ROOT, "%s: gauge %.3f ms, dispatch %.3f ms, format-2 gauge %.3f ms; merging batches/s "
+                + "%,.0f and %,.0f (ceiling %,.0f)%n", label, gauge, dispatch, fold, gaugeRate, dispatchRate, ceiling);
+        return cell;
+    }
+
+    /** The gauge tick (see the class comment). */
+    static long gaugeTick(Queue queue) {
+        long sum = queue.stats().pending();
+        sum += queue.oldestDueAge().map(d -> d.toMillis()).orElse(0L);
+        sum += queue.tenantCount();
+        return sum;
+    }
+
+    static String table(List<Cell> cells) {
+        StringBuilder out = new StringBuilder()
+                .append("| backend | axis | queued rows | tenants | gauge tick ms | dispatch tick ms | format-2 gauge ms "
+                        + "| format-2 / gauge | merging batches/s (gauge, dispatch) | merging ceiling/s |\n")
+                .append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (Cell c : cells) {
+            out.append(String.format(Locale.ROOT, "| %s | %s | %,d | %,d | %.3f | %.3f | %,.3f | %,.0f× | %,.0f, %,.0f | %,.0f |%n",
+                    c.backend(), c.axis(), c.rows(), c.tenants(), c.gaugeMillis(), c.dispatchMillis(), c.foldMillis(),
+                    c.foldMillis() / c.gaugeMillis(), c.gaugeMerging(), c.dispatchMerging(), c.mergingCeiling()));
+        }
+        return out.toString();
+    }
+
+    private static void delete(Path dir) throws IOException {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}
