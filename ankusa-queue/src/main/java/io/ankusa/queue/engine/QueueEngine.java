@@ -31,6 +31,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -78,12 +79,29 @@ public final class QueueEngine implements Queue, LedgerSource {
 
     /** Opens a queue, running {@code migrations} on an older store. */
     public static QueueEngine open(QueueConfig config, Migrations migrations) {
+        return open(config, migrations, UnaryOperator.identity());
+    }
+
+    /**
+     * Opens a queue over the store {@code storeWrapper} makes of the one the backend opened: the
+     * seam for tests that record, fail or crash store calls (a forwarding {@link Store}). The
+     * wrapper owns the backend's store from then on: closing the queue closes the wrapper.
+     */
+    public static QueueEngine open(QueueConfig config, Migrations migrations, UnaryOperator<Store> storeWrapper) {
         Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(storeWrapper, "storeWrapper");
         StoreOptions options = StoreOptions.create(config.directory(), StoreLayout.families());
         for (var setting : config.storeSettings().entrySet()) {
             options = options.with(setting.getKey(), setting.getValue());
         }
-        Store store = Stores.open(config.backend(), options);
+        Store opened = Stores.open(config.backend(), options);
+        Store store;
+        try {
+            store = Objects.requireNonNull(storeWrapper.apply(opened), "the wrapped store");
+        } catch (RuntimeException e) {
+            opened.close();
+            throw e;
+        }
         try {
             FormatGuard.prepare(store, migrations, config);
             return new QueueEngine(config, store);
