@@ -40,8 +40,13 @@ final class DispatchFixture implements AutoCloseable {
 
     /** A fixture on {@code backend} in {@code directory}. */
     static DispatchFixture open(String backend, Path directory) {
+        return open(backend, directory, b -> b);
+    }
+
+    /** A fixture on {@code backend} in {@code directory}, with the queue's defaults changed by {@code tweak}. */
+    static DispatchFixture open(String backend, Path directory, UnaryOperator<QueueConfig.Builder> tweak) {
         MutableClock clock = new MutableClock(QueueUnderTest.EPOCH);
-        return new DispatchFixture(QueueConfig.builder(directory).backend(backend).clock(clock).build(), clock);
+        return new DispatchFixture(tweak.apply(QueueConfig.builder(directory).backend(backend).clock(clock)).build(), clock);
     }
 
     Queue queue() {
