@@ -447,14 +447,21 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
 
     @Override
     public void deleteMarkers(long ord, Collection<Long> buckets) {
-        Ordinals.requireTenant(ord);
+        deleteMarkers(Map.of(ord, buckets));
+    }
+
+    @Override
+    public void deleteMarkers(Map<Long, ? extends Collection<Long>> bucketsByTenant) {
         long current = ActiveKey.bucketOf(clock.millis());
         DeliveryBatch batch = new DeliveryBatch();
-        for (long bucket : new LinkedHashSet<>(buckets)) {
-            if (bucket < current) {
-                Deliveries.deleteMarkerOps(batch, ord, bucket);
+        bucketsByTenant.forEach((ord, buckets) -> {
+            Ordinals.requireTenant(ord);
+            for (long bucket : new LinkedHashSet<>(buckets)) {
+                if (bucket < current) {
+                    Deliveries.deleteMarkerOps(batch, ord, bucket);
+                }
             }
-        }
+        });
         if (!batch.isEmpty()) {
             batch.commit(store, Durability.ASYNC);
         }

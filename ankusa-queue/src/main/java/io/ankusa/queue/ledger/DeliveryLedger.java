@@ -142,6 +142,12 @@ public interface DeliveryLedger {
      */
     void deleteMarkers(long ord, Collection<Long> buckets);
 
+    /**
+     * {@link #deleteMarkers(long, Collection)} for many tenants in one unsynced batch: each key's
+     * markers of its buckets; a bucket of the current second or later is never deleted.
+     */
+    void deleteMarkers(Map<Long, ? extends Collection<Long>> bucketsByTenant);
+
     /** Puts tenant {@code ord}'s marker of {@code bucket} back (synced). */
     void restoreMarker(long ord, long bucket);
 }

@@ -122,4 +122,32 @@ class DeliveryLedgerReadsTest {
                     .map(DeadEntry::row).toList());
         }
     }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    void deleteMarkersOfManyTenantsDeletesStaleOnesAndNeverTheCurrentSecond(String backend) {
+        try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
+            DeliveryLedger ledger = q.ledger();
+            long first = q.clock().millis() / 1000;
+            for (int t = 0; t < 3; t++) {
+                q.ingest(QueueUnderTest.hook("a" + t, "t" + t, 0));
+            }
+            q.clock().advance(1_000);
+            long current = q.clock().millis() / 1000;
+            Map<Long, List<Long>> buckets = new LinkedHashMap<>();
+            for (int t = 0; t < 3; t++) {
+                long ord = q.queue().ord("t" + t).orElseThrow();
+                buckets.put(ord, List.of(first, current));
+                q.ingest(QueueUnderTest.hook("b" + t, "t" + t, 0));
+            }
+            buckets.remove(q.queue().ord("t2").orElseThrow());
+
+            ledger.deleteMarkers(buckets);
+
+            assertThat(IndexFold.of(q.store()).missingMarkers()).extracting(k -> k.bucket()).containsOnly(first).hasSize(2);
+            assertThat(ledger.activeTenants(q.clock().millis(), 10)).extracting(m -> m.bucket() + "/" + m.ord())
+                    .containsExactly(first + "/" + q.queue().ord("t2").orElseThrow(), current + "/1", current + "/2",
+                            current + "/3");
+        }
+    }
 }
