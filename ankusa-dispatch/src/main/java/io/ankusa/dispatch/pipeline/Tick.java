@@ -31,8 +31,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *       floor up to now, in due-time order. The tenants visited are what
  *       {@code dispatchActiveTenants} reports.</li>
  *   <li>One claim of every tenant's rows (one synced batch, under the tenants' stripes).</li>
- *   <li>Marker cleanup for every visited tenant (after the claim), which also gives the tenant's
- *       next scan floor, or evicts it when it drained.</li>
+ *   <li>Marker cleanup for every visited tenant (after the claim; the stale markers of all of them
+ *       deleted in one unsynced batch), which also gives each tenant's next scan floor, or evicts
+ *       it when it drained.</li>
  *   <li>The claimed deliveries go to the sink; rows whose hook is gone or undecodable are dropped
  *       through the same counted settle path.</li>
  * </ol>
@@ -121,9 +122,9 @@ final class Tick {
         for (InflightRow orphan : claim.orphans()) {
             settles.add(settler.drop(orphan));
         }
-        for (long ord : visited) {
-            cursors.update(ord, cleanup.clean(ord, bucketsByTenant.get(ord), now));
-        }
+        Map<Long, List<Long>> visitedBuckets = new LinkedHashMap<>();
+        visited.forEach(ord -> visitedBuckets.put(ord, bucketsByTenant.get(ord)));
+        cleanup.clean(visitedBuckets, now).forEach(cursors::update);
         lastVisited = visited.size();
         int tenantsVisited = visited.size();
         int claimed = claim.claimed().size();

@@ -15,6 +15,7 @@ import com.tngtech.archunit.lang.ArchRule;
 import io.ankusa.dispatch.pipeline.MarkerCleanup;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import java.util.Collection;
+import java.util.Map;
 
 /**
  * What the dispatcher may see of the queue (design.md "Boundaries", TEN-1 §3 and §5): decoded
@@ -43,6 +44,7 @@ class DispatchBoundariesTest {
             .that().doNotHaveFullyQualifiedName(MarkerCleanup.class.getName())
             .and().resideOutsideOfPackage("io.ankusa.queue..")
             .should().callMethod(DeliveryLedger.class, "deleteMarkers", long.class, Collection.class)
+            .orShould().callMethod(DeliveryLedger.class, "deleteMarkers", Map.class)
             .orShould().callMethod(DeliveryLedger.class, "restoreMarker", long.class, long.class)
             .because("the pipeline is the only deleter of active markers: the delete-then-verify argument rests on it "
                     + "(TEN-1 §5)");
