@@ -33,7 +33,7 @@ import java.util.stream.Stream;
  * </pre>
  *
  * System properties: {@code ankusa.bench.deliveries} (per cell, default 100 000),
- * {@code ankusa.bench.dir}. Payload 256 bytes, one sink per hook, the pipeline's defaults
+ * {@code ankusa.bench.backends} (comma-separated; default both), {@code ankusa.bench.dir}. Payload 256 bytes, one sink per hook, the pipeline's defaults
  * (1 024 rows per tick, 256 deliveries at once). Before each cell a warm-up of 10 000 deliveries
  * runs through the same kind of queue.
  */
@@ -59,7 +59,9 @@ public final class PipelineBench {
                 System.getProperty("java.io.tmpdir"))));
         List<String> failures = new ArrayList<>();
         List<Cell> cells = new ArrayList<>();
-        for (String backend : Stream.of("rocksdb", "lmdb").filter(b -> Stores.provider(b).isPresent()).toList()) {
+        String backends = System.getProperty("ankusa.bench.backends", "");
+        for (String backend : Stream.of("rocksdb", "lmdb").filter(b -> Stores.provider(b).isPresent())
+                .filter(b -> backends.isBlank() || List.of(backends.split(",")).contains(b)).toList()) {
             for (int tenants : new int[] {1, 10_000}) {
                 run(root, backend, tenants, WARM_UP, new ArrayList<>());
                 cells.add(run(root, backend, tenants, deliveries, failures));
@@ -102,7 +104,8 @@ public final class PipelineBench {
                 seen.incrementAndGet(Integer.parseInt(d.hookId().substring(1)));
                 calls.incrementAndGet();
                 return CompletableFuture.completedFuture(SinkOutcome.delivered());
-            }).gaugeListener(g -> { }).build()) {
+            }).concurrency(Integer.getInteger("ankusa.bench.concurrency", 256))
+                    .rowsPerTick(Integer.getInteger("ankusa.bench.rowsPerTick", 1024)).build()) {
                 start = System.nanoTime();
                 pipeline.start();
                 while (queue.stats().bytes() != 0) {
