@@ -50,9 +50,11 @@ class DispatchTickTest {
             ScriptedSink sink = new ScriptedSink(d -> Integer.parseInt(d.tenantId().substring(1)) % 2 == 1
                     ? SinkOutcome.retry("HTTP 503") : SinkOutcome.dead("HTTP 410"));
             try (Pipeline pipeline = f.pipeline(sink, b -> b.retryPolicy(AN_HOUR_LATER).concurrency(1024))) {
+                List<CompletableFuture<?>> receipts = new ArrayList<>();
                 for (int t = 3; t < 1000; t++) {
-                    f.ingest("h" + t, "t" + t, 0);
+                    receipts.add(f.queue().ingest(io.ankusa.tests.queue.QueueUnderTest.hook("h" + t, "t" + t, 0)));
                 }
+                receipts.forEach(r -> r.join());
                 TickReport first = DispatchFixture.await(pipeline.tick());
                 assertThat(first.claimed()).isEqualTo(997);
                 assertThat(first.retried() + first.dead()).isEqualTo(997);
