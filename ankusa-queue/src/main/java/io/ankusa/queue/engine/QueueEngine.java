@@ -83,13 +83,11 @@ public final class QueueEngine implements Queue, LedgerSource {
     }
 
     /**
-     * Opens a queue over the store {@code storeWrapper} makes of the one the backend opened: the
-     * seam for tests that record, fail or crash store calls (a forwarding {@link Store}). The
-     * wrapper owns the backend's store from then on: closing the queue closes the wrapper.
+     * Opens a queue whose store, once opened, is wrapped by {@code wrap} before the queue uses it
+     * (tests: a store that records or fails calls). Closing the queue closes the wrapper.
      */
-    public static QueueEngine open(QueueConfig config, Migrations migrations, UnaryOperator<Store> storeWrapper) {
+    public static QueueEngine open(QueueConfig config, Migrations migrations, UnaryOperator<Store> wrap) {
         Objects.requireNonNull(config, "config");
-        Objects.requireNonNull(storeWrapper, "storeWrapper");
         StoreOptions options = StoreOptions.create(config.directory(), StoreLayout.families());
         for (var setting : config.storeSettings().entrySet()) {
             options = options.with(setting.getKey(), setting.getValue());
@@ -97,7 +95,7 @@ public final class QueueEngine implements Queue, LedgerSource {
         Store opened = Stores.open(config.backend(), options);
         Store store;
         try {
-            store = Objects.requireNonNull(storeWrapper.apply(opened), "the wrapped store");
+            store = Objects.requireNonNull(wrap.apply(opened), "wrapped store");
         } catch (RuntimeException e) {
             opened.close();
             throw e;

@@ -15,6 +15,7 @@ import io.ankusa.tests.queue.IndexFold;
 import io.ankusa.tests.queue.MutableClock;
 import io.ankusa.tests.queue.QueueUnderTest;
 import io.ankusa.tests.support.RecordingStore;
+import io.ankusa.tests.support.ScanCountingStore;
 import java.nio.file.Path;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
@@ -23,19 +24,28 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.UnaryOperator;
 
 /**
- * A queue on one backend in a test directory, opened over a {@link RecordingStore}, with a
- * hand-moved clock shared by the queue and the pipelines built here.
+ * A queue on one backend in a test directory, opened over a {@link RecordingStore} (every store
+ * call) over a {@link ScanCountingStore} (entries taken per scan), with a hand-moved clock shared
+ * by the queue and the pipelines built here.
  */
 final class DispatchFixture implements AutoCloseable {
 
     private final QueueConfig config;
     private final MutableClock clock;
     private QueueEngine queue;
+    private ScanCountingStore scans;
 
     private DispatchFixture(QueueConfig config, MutableClock clock) {
         this.config = config;
         this.clock = clock;
-        this.queue = QueueEngine.open(config, Migrations.NONE, RecordingStore::new);
+        this.queue = openQueue();
+    }
+
+    private QueueEngine openQueue() {
+        return QueueEngine.open(config, Migrations.NONE, store -> {
+            scans = new ScanCountingStore(store);
+            return new RecordingStore(scans);
+        });
     }
 
     /** A fixture on {@code backend} in {@code directory}. */
@@ -63,6 +73,10 @@ final class DispatchFixture implements AutoCloseable {
 
     RecordingStore recorder() {
         return (RecordingStore) queue.store();
+    }
+
+    ScanCountingStore scans() {
+        return scans;
     }
 
     MutableClock clock() {
@@ -117,7 +131,7 @@ final class DispatchFixture implements AutoCloseable {
     /** Closes and reopens the queue on the same directory (inflight rows come back as due). */
     void reopen() {
         queue.close();
-        queue = QueueEngine.open(config, Migrations.NONE, RecordingStore::new);
+        queue = openQueue();
     }
 
     @Override

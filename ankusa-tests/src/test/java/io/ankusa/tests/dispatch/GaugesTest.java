@@ -13,9 +13,8 @@ import io.ankusa.queue.ledger.Claim;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.tests.queue.IndexFold;
 import io.ankusa.tests.queue.QueueUnderTest;
-import io.ankusa.tests.support.RecordingStore;
 import io.ankusa.tests.support.RecordingStore.Call;
-import io.ankusa.tests.support.RecordingStore.ScanCall;
+import io.ankusa.tests.support.ScanCountingStore.CountedScan;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -73,35 +72,44 @@ class GaugesTest {
         }
     }
 
+    /** Everything a measurement did to the store: every call, and every scan with the entries taken from it. */
+    private record Measured(List<Call> calls, List<CountedScan> scans) {
+    }
+
+    private static Measured measure(DispatchFixture f, Runnable body) {
+        f.recorder().clear();
+        f.scans().clear();
+        body.run();
+        return new Measured(f.recorder().calls(), f.scans().scans());
+    }
+
     /** What a measurement read, summarized so two measurements can be compared. */
     private record Footprint(List<String> calls, int entriesScanned) {
     }
 
-    private static Footprint footprint(List<Call> calls) {
+    private static Footprint footprint(Measured m) {
         List<String> shape = new ArrayList<>();
-        int entries = 0;
-        for (Call c : calls) {
-            if (c instanceof ScanCall s) {
-                byte[] from = s.range().from();
-                shape.add("scan " + s.family() + " " + (from.length == 0 ? "" : (char) from[0]));
-                entries += s.entries();
-            } else {
-                shape.add(c.getClass().getSimpleName() + " " + c.family());
+        for (Call c : m.calls()) {
+            String what = c.method() + " " + c.family();
+            if (c.range().isPresent()) {
+                byte[] from = c.range().get().from();
+                what += " " + (from.length == 0 ? "" : (char) from[0]);
             }
+            shape.add(what);
         }
-        return new Footprint(shape, entries);
+        return new Footprint(shape, m.scans().stream().mapToInt(CountedScan::entries).sum());
     }
 
     /** Asserts the measurement folded nothing: see the class comment. */
-    private static void assertNoFold(List<Call> calls) {
-        List<ScanCall> scans = calls.stream().filter(ScanCall.class::isInstance).map(ScanCall.class::cast).toList();
+    private static void assertNoFold(Measured m) {
+        List<CountedScan> scans = m.scans();
         assertThat(scans).as("scans outside the index family").allSatisfy(s -> assertThat(s.family()).isEqualTo(ColumnFamilies.INDEX));
         assertThat(scans).as("scans of the inflight, dead, dead-by-tenant or archive families").noneSatisfy(s -> {
             byte[] from = s.range().from();
             assertThat(from.length > 0 && (from[0] == Prefixes.INFLIGHT || from[0] == Prefixes.DEAD
                     || from[0] == Prefixes.DEAD_BY_TENANT || from[0] == Prefixes.ARCHIVE)).isTrue();
         });
-        List<ScanCall> dueScans = scans.stream().filter(s -> s.range().from().length > 0 && s.range().from()[0] == Prefixes.DUE).toList();
+        List<CountedScan> dueScans = scans.stream().filter(s -> s.range().from().length > 0 && s.range().from()[0] == Prefixes.DUE).toList();
         assertThat(dueScans).as("due reads: each one tenant's first row (the oldest-due check), at most 33").hasSizeLessThanOrEqualTo(33)
                 .allSatisfy(s -> {
                     assertThat(s.range().bounded()).isTrue();
@@ -109,12 +117,12 @@ class GaugesTest {
                             .isEqualTo(Arrays.copyOf(prefixBefore(s.range().to()), 5));
                     assertThat(s.entries()).isLessThanOrEqualTo(1);
                 });
-        assertThat(calls).as("reads of hooks or delivery rows").noneMatch(c ->
-                c.family().equals(ColumnFamilies.HOOKS) || c.family().equals(ColumnFamilies.DELIVERIES));
-        assertThat(calls).as("writes").noneMatch(c -> c instanceof RecordingStore.Commit);
-        assertThat(calls).filteredOn(c -> c instanceof RecordingStore.CounterRead r
-                && r.keys().stream().anyMatch(k -> CounterKey.decode(k).ord() == 0)).as("one read of the aggregate's six counters")
-                .singleElement().satisfies(c -> assertThat(((RecordingStore.CounterRead) c).keys()).hasSize(6));
+        assertThat(m.calls()).as("reads of hooks or delivery rows").noneMatch(c ->
+                c.touches(ColumnFamilies.HOOKS) || c.touches(ColumnFamilies.DELIVERIES));
+        assertThat(m.calls()).as("writes").noneMatch(c -> c.method().equals("commit"));
+        assertThat(m.calls()).filteredOn(c -> c.method().equals("counters")
+                && c.keys().stream().anyMatch(k -> CounterKey.decode(k).ord() == 0)).as("one read of the aggregate's six counters")
+                .singleElement().satisfies(c -> assertThat(c.keys()).hasSize(6));
     }
 
     /** The last key of a prefix range's end is the prefix plus one: step back to compare prefixes. */
@@ -136,7 +144,7 @@ class GaugesTest {
                 Pipeline pipeline = f.pipeline(ScriptedSink.delivering(), b -> b)) {
             backlog(f, "a", 20, 5);
             AtomicReference<Gauges> small = new AtomicReference<>();
-            Footprint before = footprint(f.recorder().record(() -> small.set(pipeline.gauges())));
+            Footprint before = footprint(measure(f, () -> small.set(pipeline.gauges())));
 
             IndexFold fold = f.fold();
             long[] total = fold.total();
@@ -152,9 +160,9 @@ class GaugesTest {
 
             // Ten times the backlog, same tenants, same second: the measurement reads exactly as much.
             backlog(f, "b", 20, 50);
-            List<Call> calls = f.recorder().record(pipeline::gauges);
-            assertNoFold(calls);
-            assertThat(footprint(calls)).isEqualTo(before);
+            Measured measured = measure(f, pipeline::gauges);
+            assertNoFold(measured);
+            assertThat(footprint(measured)).isEqualTo(before);
             assertThat(pipeline.gauges().pending()).isEqualTo(20 * (10 - 3) + 20 * (100 - 3));
         }
     }
@@ -176,10 +184,10 @@ class GaugesTest {
             long ta = f.ord("ta");
             ledger.claim(ta, ledger.dueForTenant(ta, f.now(), 0, 10, Long.MAX_VALUE));
 
-            List<Call> calls = f.recorder().record(() -> assertThat(pipeline.gauges().oldestDueAge())
+            Measured measured = measure(f, () -> assertThat(pipeline.gauges().oldestDueAge())
                     .as("tb's row, due 10 s ago; ta's stale marker skipped").contains(Duration.ofMillis(10_000)));
-            assertNoFold(calls);
-            assertThat(calls).filteredOn(ScanCall.class::isInstance).map(c -> ((ScanCall) c).range().from()[0])
+            assertNoFold(measured);
+            assertThat(measured.scans()).map(s -> s.range().from()[0])
                     .as("the marker scan comes first").first().isEqualTo(Prefixes.ACTIVE);
 
             f.clock().advance(-(f.now() - start) - 1_000);
