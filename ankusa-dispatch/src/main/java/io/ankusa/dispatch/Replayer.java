@@ -112,6 +112,7 @@ public final class Replayer {
         if (limit < 1) {
             throw new IllegalArgumentException("limit must be positive: " + limit);
         }
+        // The node's dead index is ordered by (at, seq, sink) alone: the position's tenant plays no part.
         List<DeadEntry> page = ledger.deadPage(before.map(p -> new DeadRow(1, p.deadAt(), p.seq(), p.sink())), limit);
         Map<Long, List<DeadRow>> byTenant = new LinkedHashMap<>();
         page.forEach(e -> byTenant.computeIfAbsent(e.row().ord(), o -> new ArrayList<>()).add(e.row()));
