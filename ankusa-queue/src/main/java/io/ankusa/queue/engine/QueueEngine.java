@@ -26,6 +26,7 @@ import io.ankusa.queue.tenants.TenantOrdinals;
 import io.ankusa.store.Store;
 import io.ankusa.store.StoreOptions;
 import io.ankusa.store.Stores;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -151,6 +152,11 @@ public final class QueueEngine implements Queue, LedgerSource {
             return Optional.empty();
         }
         return Optional.of(Duration.ofMillis(Math.max(0, config.clock().millis() - at.getAsLong())));
+    }
+
+    @Override
+    public void checkpoint(Path target) {
+        store.checkpoint(Objects.requireNonNull(target, "target"));
     }
 
     @Override
