@@ -72,9 +72,9 @@ public final class QueueEngine implements Queue, LedgerSource {
                 config.batchMaxBytes(), config.ingestQueueCapacity(), config.archive()), LastSeq.recover(store));
     }
 
-    /** Opens a queue (see {@link Queue#open}), with no migration registered. */
+    /** Opens a queue (see {@link Queue#open}), running the migrations this release ships on an older store. */
     public static QueueEngine open(QueueConfig config) {
-        return open(config, Migrations.NONE);
+        return open(config, Migrations.standard());
     }
 
     /** Opens a queue, running {@code migrations} on an older store. */
