@@ -26,6 +26,7 @@ import io.ankusa.queue.tenants.TenantOrdinals;
 import io.ankusa.store.Store;
 import io.ankusa.store.StoreOptions;
 import io.ankusa.store.Stores;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -72,9 +73,9 @@ public final class QueueEngine implements Queue, LedgerSource {
                 config.batchMaxBytes(), config.ingestQueueCapacity(), config.archive()), LastSeq.recover(store));
     }
 
-    /** Opens a queue (see {@link Queue#open}), with no migration registered. */
+    /** Opens a queue (see {@link Queue#open}), running the migrations this release ships on an older store. */
     public static QueueEngine open(QueueConfig config) {
-        return open(config, Migrations.NONE);
+        return open(config, Migrations.standard());
     }
 
     /** Opens a queue, running {@code migrations} on an older store. */
@@ -167,6 +168,11 @@ public final class QueueEngine implements Queue, LedgerSource {
             return Optional.empty();
         }
         return Optional.of(Duration.ofMillis(Math.max(0, config.clock().millis() - at.getAsLong())));
+    }
+
+    @Override
+    public void checkpoint(Path target) {
+        store.checkpoint(Objects.requireNonNull(target, "target"));
     }
 
     @Override
