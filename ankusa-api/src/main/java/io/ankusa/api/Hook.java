@@ -18,7 +18,8 @@ import java.util.Set;
  * out to (u16 numbers, one delivery each).
  *
  * <p>Valid by construction: {@link Builder#build()} refuses with {@link InvalidHookException} a
- * missing or empty id or source, a tenant id that is empty, longer than 255 UTF-8 bytes or
+ * missing or empty id or source, an id with anything but printable ASCII or with a space or a full
+ * stop (the id is signed as the Standard Webhooks {@code webhook-id}), a tenant id that is empty, longer than 255 UTF-8 bytes or
  * contains NUL, no sinks, a duplicate sink and a sink outside 0..65535. The payload limit is the
  * queue's configuration and is checked by {@code Queue.ingest}. Immutable; the payload is copied
  * in and out.
@@ -132,7 +133,7 @@ public final class Hook {
         private Builder() {
         }
 
-        /** The hook id (required, non-empty). */
+        /** The hook id (required): printable ASCII without spaces or full stops, such as {@code msg_} and a ULID. */
         public Builder id(String id) {
             this.id = Objects.requireNonNull(id, "id");
             return this;
@@ -203,6 +204,10 @@ public final class Hook {
             if (id == null || id.isEmpty()) {
                 throw new InvalidHookException(InvalidHookException.Reason.MISSING_ID, "a hook needs a non-empty id");
             }
+            if (!signable(id)) {
+                throw new InvalidHookException(InvalidHookException.Reason.INVALID_ID,
+                        "a hook id is printable ASCII without spaces or full stops (it is signed as webhook-id)");
+            }
             if (sourceId == null || sourceId.isEmpty()) {
                 throw new InvalidHookException(InvalidHookException.Reason.MISSING_SOURCE,
                         "hook '" + id + "' needs a non-empty source id");
@@ -225,6 +230,11 @@ public final class Hook {
                 }
             }
             return new Hook(this);
+        }
+
+        /** Printable ASCII (0x21..0x7E) except the full stop that separates the signed parts. */
+        private static boolean signable(String id) {
+            return id.chars().allMatch(c -> c > 0x20 && c < 0x7F && c != '.');
         }
 
         private static void checkTenant(String tenant) {

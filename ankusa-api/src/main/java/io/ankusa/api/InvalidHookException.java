@@ -14,6 +14,12 @@ public final class InvalidHookException extends AnkusaException {
     public enum Reason {
         /** No hook id, or an empty one. */
         MISSING_ID("missing_id"),
+        /**
+         * A hook id with a character other than printable ASCII, or with a space or a full stop: it
+         * is sent as the Standard Webhooks {@code webhook-id} and signed as {@code id.timestamp.payload},
+         * where a full stop would let another split of the same bytes verify.
+         */
+        INVALID_ID("invalid_id"),
         /** No source id, or an empty one. */
         MISSING_SOURCE("missing_source"),
         /** A tenant id that is the empty string. */

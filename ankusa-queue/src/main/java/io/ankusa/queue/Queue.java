@@ -7,6 +7,7 @@ import io.ankusa.api.QueueStats;
 import io.ankusa.api.Receipt;
 import io.ankusa.api.TenantStats;
 import io.ankusa.queue.engine.QueueEngine;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -65,6 +66,13 @@ public interface Queue extends AutoCloseable {
 
     /** How long the oldest due row has been due (zero if it is not yet due), from the active index. */
     Optional<Duration> oldestDueAge();
+
+    /**
+     * Writes a consistent copy of the store into {@code target} (which must not exist) while the
+     * queue keeps running: a backup that opens as a store. Take one before upgrading to a release
+     * with a newer store format; it is the only way back (docs/deployment.md).
+     */
+    void checkpoint(Path target);
 
     /** Commits what the writer holds, stops it and closes the store. Idempotent. */
     @Override

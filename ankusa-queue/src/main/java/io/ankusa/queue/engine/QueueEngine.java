@@ -26,11 +26,13 @@ import io.ankusa.queue.tenants.TenantOrdinals;
 import io.ankusa.store.Store;
 import io.ankusa.store.StoreOptions;
 import io.ankusa.store.Stores;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,19 +73,34 @@ public final class QueueEngine implements Queue, LedgerSource {
                 config.batchMaxBytes(), config.ingestQueueCapacity(), config.archive()), LastSeq.recover(store));
     }
 
-    /** Opens a queue (see {@link Queue#open}), with no migration registered. */
+    /** Opens a queue (see {@link Queue#open}), running the migrations this release ships on an older store. */
     public static QueueEngine open(QueueConfig config) {
-        return open(config, Migrations.NONE);
+        return open(config, Migrations.standard());
     }
 
     /** Opens a queue, running {@code migrations} on an older store. */
     public static QueueEngine open(QueueConfig config, Migrations migrations) {
+        return open(config, migrations, UnaryOperator.identity());
+    }
+
+    /**
+     * Opens a queue whose store, once opened, is wrapped by {@code wrap} before the queue uses it
+     * (tests: a store that records or fails calls). Closing the queue closes the wrapper.
+     */
+    public static QueueEngine open(QueueConfig config, Migrations migrations, UnaryOperator<Store> wrap) {
         Objects.requireNonNull(config, "config");
         StoreOptions options = StoreOptions.create(config.directory(), StoreLayout.families());
         for (var setting : config.storeSettings().entrySet()) {
             options = options.with(setting.getKey(), setting.getValue());
         }
-        Store store = Stores.open(config.backend(), options);
+        Store opened = Stores.open(config.backend(), options);
+        Store store;
+        try {
+            store = Objects.requireNonNull(wrap.apply(opened), "wrapped store");
+        } catch (RuntimeException e) {
+            opened.close();
+            throw e;
+        }
         try {
             FormatGuard.prepare(store, migrations, config);
             return new QueueEngine(config, store);
@@ -151,6 +168,11 @@ public final class QueueEngine implements Queue, LedgerSource {
             return Optional.empty();
         }
         return Optional.of(Duration.ofMillis(Math.max(0, config.clock().millis() - at.getAsLong())));
+    }
+
+    @Override
+    public void checkpoint(Path target) {
+        store.checkpoint(Objects.requireNonNull(target, "target"));
     }
 
     @Override

@@ -8,7 +8,7 @@ import io.ankusa.queue.ledger.DueRow;
 import io.ankusa.queue.ledger.InflightRow;
 import io.ankusa.store.Durability;
 import io.ankusa.store.Store;
-import io.ankusa.tests.queue.MarkerCleanup;
+import io.ankusa.dispatch.pipeline.MarkerCleanup;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -25,7 +25,7 @@ import java.util.concurrent.locks.LockSupport;
  * batch merges into the tenant's and the aggregate's counter rows (pending and inflight: 4
  * operands) while the store keeps its shape; the claims leave tombstones at the head of each
  * tenant's due range, as real claims do. Every 250 ms it runs the pipeline's marker cleanup
- * ({@link MarkerCleanup}) over the tenants it visited; those batches carry no merge and are not
+ * (the dispatcher's {@link MarkerCleanup}) over the tenants it visited; those batches carry no merge and are not
  * counted.
  *
  * <p>Batches are committed unsynced: the load is there to pile merge operands onto the counter
@@ -44,6 +44,7 @@ final class MergingLoad implements AutoCloseable {
     private final double perSecond;
     private final Thread thread;
     private final Map<Long, Long> cursors = new HashMap<>();
+    private final MarkerCleanup cleanup;
     private volatile boolean stopping;
     private volatile RuntimeException failure;
     private volatile long batches;
@@ -55,6 +56,7 @@ final class MergingLoad implements AutoCloseable {
         this.ledger = ledger;
         this.now = now;
         this.perSecond = perSecond;
+        this.cleanup = new MarkerCleanup(ledger);
         this.thread = new Thread(this::run, "merging-load");
         this.thread.setDaemon(true);
     }
@@ -100,7 +102,7 @@ final class MergingLoad implements AutoCloseable {
                     cursors.put(ord, rows.isEmpty() ? 0L : rows.get(rows.size() - 1).at());
                 }
                 if (System.nanoTime() - lastCleanup >= CLEANUP_INTERVAL_NANOS) {
-                    markers.forEach((ord, buckets) -> MarkerCleanup.clean(ledger, ord, buckets, now));
+                    cleanup.clean(markers, now);
                     lastCleanup = System.nanoTime();
                 }
             }

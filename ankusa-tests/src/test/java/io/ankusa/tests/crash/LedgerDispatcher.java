@@ -8,7 +8,7 @@ import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.DueRow;
 import io.ankusa.queue.ledger.InflightRow;
 import io.ankusa.queue.ledger.Settlement;
-import io.ankusa.tests.queue.MarkerCleanup;
+import io.ankusa.dispatch.pipeline.MarkerCleanup;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,7 +21,7 @@ import java.util.function.IntConsumer;
  * each round claims from the active tenants (one synced claim per tenant), then settles everything
  * it claimed in one synced batch with a random outcome per delivery (delivered, retry a few
  * milliseconds later, dead) and drops orphans, cleaning each visited tenant's stale markers as the
- * pipeline does ({@link MarkerCleanup}). Between a claim and its settle the rows are inflight,
+ * pipeline does (the dispatcher's {@link MarkerCleanup}). Between a claim and its settle the rows are inflight,
  * which is where a kill leaves them. Reports each settle commit to {@code settled}.
  */
 final class LedgerDispatcher {
@@ -32,11 +32,13 @@ final class LedgerDispatcher {
     private final DeliveryLedger ledger;
     private final SplittableRandom random;
     private final IntConsumer settled;
+    private final MarkerCleanup cleanup;
 
     LedgerDispatcher(Queue queue, long seed, IntConsumer settled) {
         this.ledger = DeliveryLedger.of(queue);
         this.random = new SplittableRandom(seed);
         this.settled = settled;
+        this.cleanup = new MarkerCleanup(ledger);
     }
 
     void runForever() {
@@ -69,7 +71,7 @@ final class LedgerDispatcher {
             for (InflightRow orphan : claim.orphans()) {
                 outcomes.add(new Settlement.Orphan(orphan));
             }
-            MarkerCleanup.clean(ledger, ord, tenants.get(ord), now);
+            cleanup.clean(ord, tenants.get(ord), now);
         }
         if (!outcomes.isEmpty()) {
             ledger.settle(outcomes);

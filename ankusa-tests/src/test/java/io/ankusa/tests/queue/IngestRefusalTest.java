@@ -35,6 +35,9 @@ class IngestRefusalTest {
         List<Arguments> cases = List.of(
                 Arguments.of("missing id", Reason.MISSING_ID, (Supplier<Hook>) () -> Hook.builder().sourceId("s").sinks(0).build()),
                 Arguments.of("empty id", Reason.MISSING_ID, (Supplier<Hook>) () -> valid().id("").build()),
+                Arguments.of("id with a full stop", Reason.INVALID_ID, (Supplier<Hook>) () -> valid().id("x.1").build()),
+                Arguments.of("id with a space", Reason.INVALID_ID, (Supplier<Hook>) () -> valid().id("a b").build()),
+                Arguments.of("id with non-ASCII", Reason.INVALID_ID, (Supplier<Hook>) () -> valid().id("caf\u00e9").build()),
                 Arguments.of("missing source", Reason.MISSING_SOURCE, (Supplier<Hook>) () -> Hook.builder().id("i").sinks(0).build()),
                 Arguments.of("empty source", Reason.MISSING_SOURCE, (Supplier<Hook>) () -> valid().sourceId("").build()),
                 Arguments.of("tenant id empty", Reason.TENANT_EMPTY, (Supplier<Hook>) () -> valid().tenantId("").build()),
