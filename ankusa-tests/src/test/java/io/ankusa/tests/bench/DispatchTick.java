@@ -3,51 +3,46 @@ package io.ankusa.tests.bench;
 import io.ankusa.queue.ledger.ActiveTenant;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.DueRow;
-import java.util.HashMap;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
- * The reads of one dispatch tick (spec §5): {@link DeliveryLedger#activeTenants} (up to 4 096
- * markers), then {@link DeliveryLedger#dueForTenant} for each distinct tenant, from that tenant's
- * scan cursor as the pipeline keeps it in memory (the {@code at} of the first due row it saw last
- * time; rows before it were claimed, and their tombstones are not scanned again). Claims nothing.
+ * The reads of one dispatch tick (spec §5), as the pipeline's tick makes them before it claims:
+ * {@link DeliveryLedger#activeTenants} (up to {@value #MARKER_LIMIT} markers, oldest first), then
+ * for each distinct tenant {@link DeliveryLedger#dueForTenant} from the start of the earliest marker
+ * second scanned for it (the pipeline's scan floor on a first visit: every due row has a marker of
+ * its own second, so none lies before), up to {@value #ROWS_PER_TENANT} rows and 2 MiB each — the
+ * pipeline's default tick budget (1 024 rows, 16 MiB) shared by the bench's 8 active tenants, so
+ * that every one of them is read, as the spec's tick ("due_for_tenant for each") has it. Claims
+ * nothing.
  */
 final class DispatchTick {
 
     static final int MARKER_LIMIT = 4_096;
+    static final int ROWS_PER_TENANT = 128;
+    static final long BYTES_PER_TENANT = 2L << 20;
 
     private final DeliveryLedger ledger;
-    private final int rowLimit;
-    private final long byteBudget;
-    private final Map<Long, Long> cursors = new HashMap<>();
     private int lastVisited;
 
-    DispatchTick(DeliveryLedger ledger, int rowLimit, long byteBudget) {
+    DispatchTick(DeliveryLedger ledger) {
         this.ledger = ledger;
-        this.rowLimit = rowLimit;
-        this.byteBudget = byteBudget;
     }
 
     /** One tick at {@code now}; returns the rows read. */
     long run(long now) {
-        Set<Long> tenants = new LinkedHashSet<>();
+        Map<Long, Long> earliestBucket = new LinkedHashMap<>();
         for (ActiveTenant marker : ledger.activeTenants(now, MARKER_LIMIT)) {
-            tenants.add(marker.ord());
+            earliestBucket.putIfAbsent(marker.ord(), marker.bucket());
         }
         long rows = 0;
-        for (long ord : tenants) {
-            List<DueRow> due = ledger.dueForTenant(ord, now, cursors.getOrDefault(ord, 0L), rowLimit, byteBudget);
-            if (due.isEmpty()) {
-                cursors.remove(ord);
-            } else {
-                cursors.put(ord, due.get(0).at());
-            }
+        for (Map.Entry<Long, Long> tenant : earliestBucket.entrySet()) {
+            List<DueRow> due = ledger.dueForTenant(tenant.getKey(), now, tenant.getValue() * 1000, ROWS_PER_TENANT,
+                    BYTES_PER_TENANT);
             rows += due.size();
         }
-        lastVisited = tenants.size();
+        lastVisited = earliestBucket.size();
         return rows;
     }
 

@@ -1,6 +1,8 @@
 package io.ankusa.tests.bench;
 
-import io.ankusa.queue.Queue;
+import io.ankusa.dispatch.Gauges;
+import io.ankusa.dispatch.Pipeline;
+import io.ankusa.dispatch.SinkOutcome;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -11,6 +13,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 
 /**
@@ -25,12 +28,13 @@ import java.util.stream.Stream;
  * cell is the 10th percentile of 1 000 ticks, the lowest of three rounds ({@link TickTimer}).
  *
  * <ul>
- * <li><b>gauge tick</b>: the queue's gauge reads — the aggregate's six counters in one multi-get
- *     ({@link Queue#stats()}), the oldest due age from the active index ({@link Queue#oldestDueAge()})
- *     and the tenant count ({@link Queue#tenantCount()}).</li>
+ * <li><b>gauge tick</b>: {@link Pipeline#gauges()}, what the dispatcher reports every gauge
+ *     interval — the aggregate's six counters in one multi-get, the oldest due age from the active
+ *     index, the tenant count, and the top tenants by pending (the first 10 000 distinct tenants of
+ *     the active markers up to now, their pending counters in one read).</li>
  * <li><b>dispatch tick</b>: {@link DeliveryLedger#activeTenants} (up to 4 096 markers), then
- *     {@link DeliveryLedger#dueForTenant} for each distinct tenant from its scan cursor (up to
- *     {@value #DUE_LIMIT} rows; {@link DispatchTick}).</li>
+ *     {@link DeliveryLedger#dueForTenant} for each distinct tenant from its scan floor (up to 128
+ *     rows each; {@link DispatchTick}).</li>
  * <li><b>format-2 gauge</b>: {@link FoldingGauge}, timed over as many ticks as fit in 3 s (at least 3).</li>
  * </ul>
  *
@@ -38,13 +42,14 @@ import java.util.stream.Stream;
  * (counted as at least 1 ms) and under 50 ms. Also a failure: a store whose counters differ from a
  * fold of its index, a tick that visits other than the active tenants, or a merging load that falls
  * under 95 % of its rate while the gauge or the dispatch ticks are measured (the baseline is timed
- * with the load running too, without a rate requirement). The rate is 3 000 a second unless the backend cannot commit that many of
- * these batches at all: each cell first measures the load unpaced for 1.5 s (the "ceiling"), and
- * the load must then reach 95 % of the lower of the two. LMDB is such a backend here: every commit
- * of its write transaction fdatasyncs its data pages, unsynced or not, so it commits a few hundred
- * to a few thousand batches a second on this disk; it also has no merge operands to pile up (a merge
- * is read, add and put inside the write transaction). The table prints both rates. Prints Markdown
- * tables; exits non-zero when anything fails.
+ * with the load running too, without a rate requirement), or gauges that do not describe the store.
+ * A backend that cannot commit 3 000 of these batches a second at all — each cell first measures
+ * the load unpaced for 1.5 s, its "ceiling" — runs the load as fast as it goes, with no rate
+ * requirement; the table shows both figures. LMDB is such a backend here: every commit of its
+ * write transaction fdatasyncs its data pages, unsynced or not, so it commits a few hundred to a
+ * few thousand batches a second on this disk, and it has no merge operands to pile up (a merge is
+ * read, add and put inside the write transaction). Prints Markdown tables; exits non-zero when
+ * anything fails.
  *
  * <p>System properties: {@code ankusa.bench.backends} (default {@code rocksdb,lmdb}),
  * {@code ankusa.bench.dir}, {@code ankusa.bench.maxRows} (default 1 000 000),
@@ -54,8 +59,6 @@ public final class TickBench {
 
     static final double MERGING_BATCHES_PER_SECOND = 3_000;
     static final int ROWS_PER_ACTIVE_TENANT = 1_000;
-    static final int DUE_LIMIT = 64;
-    static final long DUE_BYTES = 1 << 20;
     static final long FOLD_BUDGET_MILLIS = 3_000;
     static final long CEILING_MILLIS = 1_500;
     static final double REQUIRED_SHARE = 0.95;
@@ -164,16 +167,24 @@ public final class TickBench {
         String label = String.format(Locale.ROOT, "%s %s cell (%,d rows, %,d tenants)", backend, axis, rows, tenants);
         failures.addAll(q.verify(label));
         long now = q.now();
-        Queue queue = q.queue();
         DeliveryLedger ledger = q.ledger();
-        DispatchTick tick = new DispatchTick(ledger, DUE_LIMIT, DUE_BYTES);
+        Pipeline pipeline = Pipeline.builder(q.queue(), d -> CompletableFuture.completedFuture(SinkOutcome.delivered()))
+                .build();
+        Gauges gauges = pipeline.gauges();
+        if (gauges.pending() != q.dueRows() || gauges.topTenantsByPending().size() != BenchQueue.ACTIVE_TENANTS
+                || gauges.tenants() != tenants || gauges.oldestDueAge().isEmpty()) {
+            failures.add(label + ": gauges " + gauges + " do not describe the store");
+        }
+        DispatchTick tick = new DispatchTick(ledger);
         tick.run(now);
         int visited = tick.lastVisited();
         if (visited != BenchQueue.ACTIVE_TENANTS) {
             failures.add(label + ": the dispatch tick visited " + visited + " tenants, expected " + BenchQueue.ACTIVE_TENANTS);
         }
         double ceiling = MergingLoad.ceiling(q, CEILING_MILLIS);
-        double required = REQUIRED_SHARE * Math.min(rate, ceiling);
+        // A backend that cannot commit the rate at all (LMDB: one fdatasync per transaction) runs the
+        // load as fast as it goes; the table shows what it reached.
+        double required = ceiling >= rate ? REQUIRED_SHARE * rate : 0;
         MergingLoad load = MergingLoad.start(q, rate);
         double gauge;
         double dispatch;
@@ -182,19 +193,19 @@ public final class TickBench {
         double dispatchRate;
         try {
             Rate r = new Rate(load);
-            gauge = TickTimer.cellMillis(() -> gaugeTick(queue));
+            gauge = TickTimer.cellMillis(() -> gaugeTick(pipeline));
             gaugeRate = r.next();
             dispatch = TickTimer.cellMillis(() -> tick.run(now));
             dispatchRate = r.next();
             fold = TickTimer.boundedMillis(() -> FoldingGauge.tick(q.store()), FOLD_BUDGET_MILLIS, 3);
         } finally {
             load.stop();
+            pipeline.close();
         }
         for (double achieved : new double[] {gaugeRate, dispatchRate}) {
             if (achieved < required) {
                 failures.add(String.format(Locale.ROOT, "%s: the merging load reached %,.0f batches/s, under %,.0f "
-                        + "(%.0f %% of the lower of %,.0f and the backend's ceiling %,.0f)", label, achieved, required,
-                        REQUIRED_SHARE * 100, rate, ceiling));
+                        + "(%.0f %% of %,.0f)", label, achieved, required, REQUIRED_SHARE * 100, rate));
             }
         }
         failures.addAll(q.verify(label + ", after the measurement"));
@@ -205,11 +216,10 @@ public final class TickBench {
     }
 
     /** The gauge tick (see the class comment). */
-    static long gaugeTick(Queue queue) {
-        long sum = queue.stats().pending();
-        sum += queue.oldestDueAge().map(d -> d.toMillis()).orElse(0L);
-        sum += queue.tenantCount();
-        return sum;
+    static long gaugeTick(Pipeline pipeline) {
+        Gauges g = pipeline.gauges();
+        return g.pending() + g.oldestDueAge().map(d -> d.toMillis()).orElse(0L) + g.tenants()
+                + g.topTenantsByPending().size();
     }
 
     static String table(List<Cell> cells) {

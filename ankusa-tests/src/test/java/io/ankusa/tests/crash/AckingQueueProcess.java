@@ -23,14 +23,14 @@ import java.util.stream.Collectors;
  * The program the kill -9 test kills: a child JVM that opens a queue, ingests hooks over many
  * tenants from several producer threads with synced acknowledgements, and prints one line per
  * acknowledged hook to stdout, flushed before anything else is printed. With the {@code dispatch}
- * mode it also runs a {@link LedgerDispatcher} that claims and settles while hooks arrive.
+ * mode it also runs a {@link PipelineDispatcher} (the real pipeline) that claims and settles while
+ * hooks arrive.
  *
  * <p>Protocol (one line each, flushed): {@code ready}; {@code ack <hook id> <tenant> <seq>
  * <sink,sink,…> .} after a hook's future completed (the final dot tells a whole line from one cut
- * by the kill); {@code settled <n>} after a settle commit
- * returned; {@code error <text>} when something fails that should not. It never exits by itself
- * while its parent lives: the parent kills it with SIGKILL. When stdin closes (the parent died)
- * it halts.
+ * by the kill); {@code settled <n>} after a pipeline tick's rows were settled; {@code error <text>}
+ * when something fails that should not. It never exits by itself while its parent lives: the
+ * parent kills it with SIGKILL. When stdin closes (the parent died) it halts.
  *
  * <p>Arguments: {@code <backend> <directory> <seed> <ingest|dispatch>}.
  */
@@ -66,7 +66,7 @@ public final class AckingQueueProcess {
         if (dispatch) {
             Thread dispatcher = new Thread(() -> {
                 try {
-                    new LedgerDispatcher(queue, seed, n -> emit("settled " + n)).runForever();
+                    new PipelineDispatcher(queue, seed, n -> emit("settled " + n)).runForever();
                 } catch (RuntimeException e) {
                     emit("error dispatcher: " + e);
                 }

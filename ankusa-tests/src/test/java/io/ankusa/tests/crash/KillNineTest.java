@@ -32,7 +32,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The crash check of spec "Proof": a child JVM ({@link AckingQueueProcess}) ingests hooks over many
  * tenants with synced acknowledgements and prints each acknowledged hook; the test SIGKILLs it at a
  * seeded random moment (after a random number of acknowledgements, and with the dispatcher after a
- * random number of settle commits too), then checks the store twice:
+ * random number of pipeline ticks that settled rows too), then checks the store twice:
  * <ol>
  * <li>as the crash left it, opened raw: it opens; ordinals are one bijection without gaps; every
  *     acknowledged hook has its delivery rows under its tenant's ordinal (due, or further along:
@@ -48,7 +48,7 @@ class KillNineTest {
 
     /** The most acknowledgements before the kill. */
     private static final int MAX_ACKS_BEFORE_KILL = 4_000;
-    /** With the dispatcher: the most settle commits before the kill. */
+    /** With the dispatcher: the most pipeline ticks that settled rows before the kill. */
     private static final int MAX_SETTLES_BEFORE_KILL = 12;
 
     @TempDir
@@ -97,7 +97,8 @@ class KillNineTest {
                 if (line.startsWith("settled ")) {
                     settles[0]++;
                 }
-                return acked.size() >= round.acksBeforeKill() && (!dispatching || settles[0] >= round.settlesBeforeKill());
+                return acked.size() >= round.acksBeforeKill()
+                        && (!dispatching || settles[0] >= round.settlesBeforeKill());
             });
             for (String line : child.killNine()) {
                 AckedHook.parse(line).ifPresent(acked::add);
@@ -133,7 +134,7 @@ class KillNineTest {
             assertThat(queue.ord("brand-new")).as("a new tenant's ordinal after the crash").hasValue(tenants + 1);
             CrashAudit.of(store);
         }
-        System.out.printf("kill -9 %s %s round %d: %d hooks acknowledged, %d settle commits, %d deliveries inflight at the"
+        System.out.printf("kill -9 %s %s round %d: %d hooks acknowledged, %d ticks settled rows, %d deliveries inflight at the"
                 + " kill; checked in %d ms%n", backend, mode, number, acked.size(), settles[0], inflight.size(),
                 (System.nanoTime() - t0) / 1_000_000);
         deleteQuietly(dir);
