@@ -35,19 +35,24 @@ import java.util.stream.Stream;
  * <li><b>dispatch tick</b>: {@link DeliveryLedger#activeTenants} (up to 4 096 markers), then
  *     {@link DeliveryLedger#dueForTenant} for each distinct tenant from its scan floor (up to 128
  *     rows each; {@link DispatchTick}).</li>
+ * <li><b>aggregate read</b> (shown, not ruled): {@link io.ankusa.queue.Queue#stats()} alone, the six
+ *     counters of ordinal 0 in one multi-get, one round of 1 000 reads under the same load: the read
+ *     that would grow if merge operands piled up.</li>
  * <li><b>format-2 gauge</b>: {@link FoldingGauge}, timed over as many ticks as fit in 3 s (at least 3).</li>
  * </ul>
  *
  * <p>Rules ({@link TickRule}), per backend and per tick: the slowest cell within 2× of the fastest
  * (counted as at least 1 ms) and under 50 ms. Also a failure: a store whose counters differ from a
- * fold of its index, a tick that visits other than the active tenants, or a merging load that falls
+ * fold of its index (checked before each cell and after each axis, when the merging load's
+ * transitions are done), a tick that visits other than the active tenants, or a merging load that falls
  * under 95 % of its rate while the gauge or the dispatch ticks are measured (the baseline is timed
  * with the load running too, without a rate requirement), or gauges that do not describe the store.
- * A backend that cannot commit 3 000 of these batches a second at all — each cell first measures
- * the load unpaced for 1.5 s, its "ceiling" — runs the load as fast as it goes, with no rate
- * requirement; the table shows both figures. LMDB is such a backend here: every commit of its
- * write transaction fdatasyncs its data pages, unsynced or not, so it commits a few hundred to a
- * few thousand batches a second on this disk, and it has no merge operands to pile up (a merge is
+ * A cell whose load fell short (the machine is shared) is measured again, up to three attempts.
+ * A backend that cannot commit 3 000 of these batches a second at all — the load, unpaced for 3 s
+ * on the first store, makes fewer than twice that — runs the load as fast as it goes, with no rate
+ * requirement; the table shows what it reached. LMDB usually is one here: every commit of its write
+ * transaction fdatasyncs its data pages, unsynced or not, so it commits from a few hundred to a few
+ * thousand batches a second on this shared disk; and it has no merge operands to pile up (a merge is
  * read, add and put inside the write transaction). Prints Markdown tables; exits non-zero when
  * anything fails.
  *
@@ -60,15 +65,17 @@ public final class TickBench {
     static final double MERGING_BATCHES_PER_SECOND = 3_000;
     static final int ROWS_PER_ACTIVE_TENANT = 1_000;
     static final long FOLD_BUDGET_MILLIS = 3_000;
-    static final long CEILING_MILLIS = 1_500;
+    static final long COMMIT_BOUND_PROBE_MILLIS = 3_000;
     static final double REQUIRED_SHARE = 0.95;
+    static final int ATTEMPTS = 3;
 
     private TickBench() {
     }
 
     /** One measured cell. */
-    record Cell(String backend, String axis, long rows, long tenants, double gaugeMillis, double dispatchMillis,
-            double foldMillis, double gaugeMerging, double dispatchMerging, double mergingCeiling) {
+    record Cell(String backend, String axis, long rows, long tenants, double gaugeMillis, double aggregateMillis,
+            double dispatchMillis,
+            double foldMillis, double gaugeMerging, double dispatchMerging) {
     }
 
     /** The merging load's rate between two calls. */
@@ -110,13 +117,19 @@ public final class TickBench {
         List<Cell> cells = new ArrayList<>();
         for (String backend : backends) {
             Path rowsDir = Files.createTempDirectory(root, "ticks-rows-" + backend + "-");
+            boolean commitBound;
             try (BenchQueue q = BenchQueue.open(backend, rowsDir, Map.of())) {
-                long have = 0;
+                long have = 1_000;
+                q.addDueRows((int) have);
+                commitBound = commitBound(q, backend, rate);
                 for (long rows = 1_000; rows <= maxRows; rows *= 10) {
-                    q.addDueRows((int) (rows - have));
-                    have = rows;
-                    cells.add(measure(q, backend, "rows", rate, failures));
+                    if (rows > have) {
+                        q.addDueRows((int) (rows - have));
+                        have = rows;
+                    }
+                    cells.add(measure(q, backend, "rows", rate, commitBound, failures));
                 }
+                failures.addAll(q.verify(backend + " rows axis, after every measurement and its merging load"));
             } finally {
                 delete(rowsDir);
             }
@@ -130,8 +143,9 @@ public final class TickBench {
                     }
                     q.addIdleTenants((int) (tenants - have));
                     have = tenants;
-                    cells.add(measure(q, backend, "tenants", rate, failures));
+                    cells.add(measure(q, backend, "tenants", rate, commitBound, failures));
                 }
+                failures.addAll(q.verify(backend + " tenants axis, after every measurement and its merging load"));
             } finally {
                 delete(tenantsDir);
             }
@@ -161,58 +175,80 @@ public final class TickBench {
         System.out.println("All tick bench rules hold.");
     }
 
-    private static Cell measure(BenchQueue q, String backend, String axis, double rate, List<String> failures) {
+    /**
+     * Whether {@code backend} cannot commit {@code rate} merging batches a second at all: the load,
+     * unpaced for 3 s on the first store, makes fewer than twice that. Such a backend runs the load
+     * as fast as it goes, with no rate requirement.
+     */
+    private static boolean commitBound(BenchQueue q, String backend, double rate) {
+        double ceiling = MergingLoad.ceiling(q, COMMIT_BOUND_PROBE_MILLIS);
+        boolean bound = ceiling < 2 * rate;
+        System.out.printf(Locale.ROOT, "%s: the merging load alone commits %,.0f batches/s%s%n", backend, ceiling,
+                bound ? String.format(Locale.ROOT, ", under twice %,.0f: no rate requirement on this backend", rate) : "");
+        return bound;
+    }
+
+    private static Cell measure(BenchQueue q, String backend, String axis, double rate, boolean commitBound,
+            List<String> failures) {
         long rows = q.dueRows() + q.idleTenants();
         long tenants = q.queue().tenantCount();
         String label = String.format(Locale.ROOT, "%s %s cell (%,d rows, %,d tenants)", backend, axis, rows, tenants);
         failures.addAll(q.verify(label));
-        long now = q.now();
         DeliveryLedger ledger = q.ledger();
+        DispatchTick tick = new DispatchTick(ledger);
+        tick.run(q.now());
+        if (tick.lastVisited() != BenchQueue.ACTIVE_TENANTS) {
+            failures.add(label + ": the dispatch tick visited " + tick.lastVisited() + " tenants, expected "
+                    + BenchQueue.ACTIVE_TENANTS);
+        }
+        double required = commitBound ? 0 : REQUIRED_SHARE * rate;
+        Cell cell = null;
+        for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
+            cell = attempt(q, backend, axis, rows, tenants, tick, rate, failures);
+            System.out.printf(Locale.ROOT, "%s: gauge %.3f ms (aggregate read %.3f ms), dispatch %.3f ms, format-2 "
+                    + "gauge %.3f ms; merging batches/s %,.0f and %,.0f%n", label, cell.gaugeMillis(),
+                    cell.aggregateMillis(), cell.dispatchMillis(), cell.foldMillis(), cell.gaugeMerging(),
+                    cell.dispatchMerging());
+            if (Math.min(cell.gaugeMerging(), cell.dispatchMerging()) >= required) {
+                break;
+            }
+            if (attempt == ATTEMPTS) {
+                failures.add(String.format(Locale.ROOT, "%s: in %d attempts the merging load never held %,.0f "
+                        + "batches/s (95 %% of %,.0f) through both measurements; last %,.0f and %,.0f", label, ATTEMPTS,
+                        required, rate, cell.gaugeMerging(), cell.dispatchMerging()));
+            } else {
+                System.out.printf(Locale.ROOT, "%s: the merging load fell under %,.0f batches/s; measuring again%n",
+                        label, required);
+            }
+        }
+        return cell;
+    }
+
+    /** One measurement of a cell with the merging load running. */
+    private static Cell attempt(BenchQueue q, String backend, String axis, long rows, long tenants, DispatchTick tick,
+            double rate, List<String> failures) {
+        long now = q.now();
         Pipeline pipeline = Pipeline.builder(q.queue(), d -> CompletableFuture.completedFuture(SinkOutcome.delivered()))
                 .build();
         Gauges gauges = pipeline.gauges();
         if (gauges.pending() != q.dueRows() || gauges.topTenantsByPending().size() != BenchQueue.ACTIVE_TENANTS
                 || gauges.tenants() != tenants || gauges.oldestDueAge().isEmpty()) {
-            failures.add(label + ": gauges " + gauges + " do not describe the store");
+            failures.add(backend + " " + axis + ": gauges " + gauges + " do not describe the store");
         }
-        DispatchTick tick = new DispatchTick(ledger);
-        tick.run(now);
-        int visited = tick.lastVisited();
-        if (visited != BenchQueue.ACTIVE_TENANTS) {
-            failures.add(label + ": the dispatch tick visited " + visited + " tenants, expected " + BenchQueue.ACTIVE_TENANTS);
-        }
-        double ceiling = MergingLoad.ceiling(q, CEILING_MILLIS);
-        // A backend that cannot commit the rate at all (LMDB: one fdatasync per transaction) runs the
-        // load as fast as it goes; the table shows what it reached.
-        double required = ceiling >= rate ? REQUIRED_SHARE * rate : 0;
         MergingLoad load = MergingLoad.start(q, rate);
-        double gauge;
-        double dispatch;
-        double fold;
-        double gaugeRate;
-        double dispatchRate;
         try {
             Rate r = new Rate(load);
-            gauge = TickTimer.cellMillis(() -> gaugeTick(pipeline));
-            gaugeRate = r.next();
-            dispatch = TickTimer.cellMillis(() -> tick.run(now));
-            dispatchRate = r.next();
-            fold = TickTimer.boundedMillis(() -> FoldingGauge.tick(q.store()), FOLD_BUDGET_MILLIS, 3);
+            double gauge = TickTimer.cellMillis(() -> gaugeTick(pipeline));
+            double aggregate = TickTimer.percentileMillis(() -> q.queue().stats().pending(), TickTimer.TICKS, 10);
+            double gaugeRate = r.next();
+            double dispatch = TickTimer.cellMillis(() -> tick.run(now));
+            double dispatchRate = r.next();
+            double fold = TickTimer.boundedMillis(() -> FoldingGauge.tick(q.store()), FOLD_BUDGET_MILLIS, 3);
+            return new Cell(backend, axis, rows, tenants, gauge, aggregate, dispatch, fold, gaugeRate, dispatchRate);
         } finally {
             load.stop();
             pipeline.close();
         }
-        for (double achieved : new double[] {gaugeRate, dispatchRate}) {
-            if (achieved < required) {
-                failures.add(String.format(Locale.ROOT, "%s: the merging load reached %,.0f batches/s, under %,.0f "
-                        + "(%.0f %% of %,.0f)", label, achieved, required, REQUIRED_SHARE * 100, rate));
-            }
-        }
-        failures.addAll(q.verify(label + ", after the measurement"));
-        Cell cell = new Cell(backend, axis, rows, tenants, gauge, dispatch, fold, gaugeRate, dispatchRate, ceiling);
-        System.out.printf(Locale.ROOT, "%s: gauge %.3f ms, dispatch %.3f ms, format-2 gauge %.3f ms; merging batches/s "
-                + "%,.0f and %,.0f (ceiling %,.0f)%n", label, gauge, dispatch, fold, gaugeRate, dispatchRate, ceiling);
-        return cell;
     }
 
     /** The gauge tick (see the class comment). */
@@ -224,13 +260,13 @@ public final class TickBench {
 
     static String table(List<Cell> cells) {
         StringBuilder out = new StringBuilder()
-                .append("| backend | axis | queued rows | tenants | gauge tick ms | dispatch tick ms | format-2 gauge ms "
-                        + "| format-2 / gauge | merging batches/s (gauge, dispatch) | merging ceiling/s |\n")
+                .append("| backend | axis | queued rows | tenants | gauge tick ms | of which aggregate read ms "
+                        + "| dispatch tick ms | format-2 gauge ms | format-2 / gauge | merging batches/s (gauge, dispatch) |\n")
                 .append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (Cell c : cells) {
-            out.append(String.format(Locale.ROOT, "| %s | %s | %,d | %,d | %.3f | %.3f | %,.3f | %,.0f× | %,.0f, %,.0f | %,.0f |%n",
-                    c.backend(), c.axis(), c.rows(), c.tenants(), c.gaugeMillis(), c.dispatchMillis(), c.foldMillis(),
-                    c.foldMillis() / c.gaugeMillis(), c.gaugeMerging(), c.dispatchMerging(), c.mergingCeiling()));
+            out.append(String.format(Locale.ROOT, "| %s | %s | %,d | %,d | %.3f | %.3f | %.3f | %,.3f | %,.0f× | %,.0f, %,.0f |%n",
+                    c.backend(), c.axis(), c.rows(), c.tenants(), c.gaugeMillis(), c.aggregateMillis(), c.dispatchMillis(),
+                    c.foldMillis(), c.foldMillis() / c.gaugeMillis(), c.gaugeMerging(), c.dispatchMerging()));
         }
         return out.toString();
     }

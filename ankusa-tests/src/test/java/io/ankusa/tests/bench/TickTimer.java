@@ -18,7 +18,7 @@ final class TickTimer {
      * Pause between ticks, so the ticking thread leaves CPU to the write load running beside it
      * (a gauge ticks every few seconds, not back to back); not part of any tick's time.
      */
-    static final long PAUSE_NANOS = 500_000;
+    static final long PAUSE_NANOS = 1_000_000;
 
     /** A tick: reads something and returns a number derived from what it read. */
     @FunctionalInterface
