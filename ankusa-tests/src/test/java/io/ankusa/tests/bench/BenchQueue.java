@@ -34,8 +34,8 @@ import java.util.function.IntFunction;
  * due rows, and any number of idle tenants whose only row is a retry scheduled a day ahead or a
  * dead letter. Rows are ingested through {@link Queue#ingest} (synced group commits of up to
  * {@value #BATCH_HOOKS} hooks) on a hand-moved clock that advances one second per
- * {@value #HOOKS_PER_SECOND} hooks, so a backlog spans seconds (and active markers) as a real one
- * would; idle tenants' rows are then moved on by the {@link Deliveries} op builders in large
+ * {@value #HOOKS_PER_SECOND} hooks ({@code -Dankusa.bench.hooksPerSecond}), so a backlog spans
+ * seconds, and each active tenant has one active marker per second of it, as a real one would; idle tenants' rows are then moved on by the {@link Deliveries} op builders in large
  * unsynced batches (claim and retry or dead-letter in one batch, the ingest second's marker
  * deleted as the pipeline's cleanup would), followed by one synced commit.
  */
@@ -44,6 +44,7 @@ final class BenchQueue implements AutoCloseable {
     static final int ACTIVE_TENANTS = 8;
     static final int BATCH_HOOKS = 4_096;
     static final int HOOKS_PER_SECOND = 10_000;
+    private static final int SPACING = Integer.getInteger("ankusa.bench.hooksPerSecond", HOOKS_PER_SECOND);
     static final long RETRY_AHEAD_MS = 86_400_000L;
     private static final int IN_FLIGHT = 32_768;
     private static final int CONVERT_CHUNK = 2_000;
@@ -148,7 +149,7 @@ final class BenchQueue implements AutoCloseable {
         AtomicReference<Throwable> failure = new AtomicReference<>();
         List<CompletableFuture<Receipt>> futures = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            if (i > 0 && i % HOOKS_PER_SECOND == 0) {
+            if (i > 0 && i % SPACING == 0) {
                 clock.advance(1_000);
             }
             inFlight.acquireUninterruptibly();
