@@ -50,8 +50,13 @@ public final class ProgressBar implements AutoCloseable {
 
     /** Starts drawing a bar for {@code total} units of work; {@code done} reports how many are done. */
     public static ProgressBar start(PrintWriter err, String label, long total, LongSupplier done) {
+        return start(err, label, total, done, mode());
+    }
+
+    /** Starts a bar drawn in {@code mode} ({@code tty}, {@code lines} or {@code off}). */
+    static ProgressBar start(PrintWriter err, String label, long total, LongSupplier done, String mode) {
         return new ProgressBar(Objects.requireNonNull(err, "err"), label, Math.max(total, 1),
-                Objects.requireNonNull(done, "done"), mode());
+                Objects.requireNonNull(done, "done"), mode);
     }
 
     private static String mode() {
