@@ -1,5 +1,6 @@
 package io.ankusa.cli.command;
 
+import io.ankusa.api.QueueConfig;
 import io.ankusa.store.Stores;
 import io.ankusa.store.spi.StoreProvider;
 import java.io.PrintWriter;
@@ -77,6 +78,11 @@ public final class AnkusaCommand implements Callable<Integer> {
     /** The backend name, one the module path provides. */
     String backend() {
         return backend;
+    }
+
+    /** The queue configuration for the store: {@code --store} and {@code --backend}, every other key at its default. */
+    QueueConfig queueConfig() {
+        return QueueConfig.builder(store).backend(backend).build();
     }
 
     /**

@@ -1,6 +1,5 @@
 package io.ankusa.cli.command;
 
-import io.ankusa.api.QueueConfig;
 import io.ankusa.queue.Queue;
 import io.ankusa.store.FamilyKind;
 import io.ankusa.store.FamilySpec;
@@ -33,7 +32,7 @@ final class StoreAccess {
     /** Opens the queue over the existing store of {@code options}; a path without one is {@link ExitCode#NO_STORE}. */
     static Queue openQueue(AnkusaCommand options) {
         requireStore(options.store());
-        return Queue.open(QueueConfig.builder(options.store()).backend(options.backend()).build());
+        return Queue.open(options.queueConfig());
     }
 
     /**
