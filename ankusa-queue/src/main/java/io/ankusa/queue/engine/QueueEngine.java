@@ -10,6 +10,7 @@ import io.ankusa.api.TenantStats;
 import io.ankusa.keys.Ordinals;
 import io.ankusa.queue.Queue;
 import io.ankusa.queue.counters.Counters;
+import io.ankusa.queue.dedupe.IdempotencyKeys;
 import io.ankusa.queue.deliveries.ArchiveObligations;
 import io.ankusa.queue.deliveries.Expansion;
 import io.ankusa.queue.deliveries.StoreDeliveryLedger;
@@ -68,7 +69,8 @@ public final class QueueEngine implements Queue, LedgerSource {
             LOG.info("moved {} inflight deliveries left by the last run back to due", recovered);
         }
         this.writer = IngestWriter.start(store, ordinals, config.clock(), new IngestWriter.Limits(config.batchMaxHooks(),
-                config.batchMaxBytes(), config.ingestQueueCapacity(), config.archive()), LastSeq.recover(store));
+                config.batchMaxBytes(), config.ingestQueueCapacity(), config.archive()),
+                new IdempotencyKeys(store, config.dedupeWindow().toMillis()), LastSeq.recover(store));
     }
 
     /** Opens a queue (see {@link Queue#open}), with no migration registered. */
