@@ -51,36 +51,40 @@ public final class AuditedPurge {
         if (ord.isEmpty()) {
             return PurgeResult.none(tenant);
         }
-        PurgedRows total = PurgedRows.NONE;
+        Progress total = new Progress();
         try {
             if (kinds.contains(PurgeKind.PENDING)) {
-                total = drain(ord.getAsLong(), o -> purge.purgeDueRows(o, TenantPurge.CHUNK), total);
+                total.drain(ord.getAsLong(), o -> purge.purgeDueRows(o, TenantPurge.CHUNK));
             }
             if (kinds.contains(PurgeKind.DEAD)) {
-                total = drain(ord.getAsLong(), o -> purge.purgeDeadRows(o, TenantPurge.CHUNK), total);
+                total.drain(ord.getAsLong(), o -> purge.purgeDeadRows(o, TenantPurge.CHUNK));
             }
         } catch (RuntimeException e) {
-            if (total.rows() > 0) {
+            if (total.sum.rows() > 0) {
                 try {
-                    record(tenant, total, true);
+                    record(tenant, total.sum, true);
                 } catch (RuntimeException auditFailure) {
                     e.addSuppressed(auditFailure);
                 }
             }
             throw e;
         }
-        record(tenant, total, false);
-        return new PurgeResult(tenant, total.pending(), total.scheduled(), total.dead(), total.bytes());
+        PurgedRows sum = total.sum;
+        record(tenant, sum, false);
+        return new PurgeResult(tenant, sum.pending(), sum.scheduled(), sum.dead(), sum.bytes());
     }
 
-    private static PurgedRows drain(long ord, LongFunction<PurgedRows> chunk, PurgedRows total) {
-        PurgedRows sum = total;
-        PurgedRows last;
-        do {
-            last = chunk.apply(ord);
-            sum = sum.plus(last);
-        } while (last.rows() == TenantPurge.CHUNK);
-        return sum;
+    /** What the committed chunks removed so far: kept up to date chunk by chunk, so an interruption knows. */
+    private static final class Progress {
+        private PurgedRows sum = PurgedRows.NONE;
+
+        void drain(long ord, LongFunction<PurgedRows> chunk) {
+            PurgedRows last;
+            do {
+                last = chunk.apply(ord);
+                sum = sum.plus(last);
+            } while (last.rows() == TenantPurge.CHUNK);
+        }
     }
 
     private void record(String tenant, PurgedRows total, boolean interrupted) {
