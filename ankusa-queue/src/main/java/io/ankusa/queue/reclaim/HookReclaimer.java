@@ -42,7 +42,8 @@ import java.util.Set;
  * hook would be kept forever). A hook whose envelope is gone has nothing left to reclaim: its
  * marker goes. A hook that does not decode (so its tenant, and stripe, is unknown) is removed only
  * once nothing needs it (nothing can add to it: expansion needs the envelope); otherwise its marker
- * stays, and rounds walk on past it (an in-memory cursor), so stuck markers cannot stall reclaim.
+ * stays, and rounds walk on past it (an in-memory cursor that wraps around to the first marker),
+ * so stuck markers cannot stall reclaim.
  *
  * <p>The batch is unsynced: if a crash loses it, the markers are still there and the round is
  * redone.
@@ -107,16 +108,27 @@ public final class HookReclaimer {
         }
     }
 
+    /** Up to {@code limit} markers from the cursor on, wrapping around to the start once. */
     private List<Long> markers(int limit) {
         KeySpan family = ClearedKey.FAMILY.between();
-        byte[] from = after == 0 ? family.from() : new ClearedKey(after + 1).encode();
         List<Long> seqs = new ArrayList<>();
-        try (Scan scan = store.scan(ColumnFamilies.INDEX, KeyRange.of(from, family.to()))) {
-            while (seqs.size() < limit && scan.hasNext()) {
-                seqs.add(ClearedKey.decode(scan.next().key()).seq());
+        if (after > 0) {
+            read(new ClearedKey(after + 1).encode(), family.to(), limit, seqs);
+            if (seqs.size() < limit) {
+                read(family.from(), new ClearedKey(after + 1).encode(), limit, seqs);
             }
+        } else {
+            read(family.from(), family.to(), limit, seqs);
         }
         return seqs;
+    }
+
+    private void read(byte[] from, byte[] to, int limit, List<Long> into) {
+        try (Scan scan = store.scan(ColumnFamilies.INDEX, KeyRange.of(from, to))) {
+            while (into.size() < limit && scan.hasNext()) {
+                into.add(ClearedKey.decode(scan.next().key()).seq());
+            }
+        }
     }
 
     /** Under the stripes: re-check what each hook is owed, and commit the deletes. */
