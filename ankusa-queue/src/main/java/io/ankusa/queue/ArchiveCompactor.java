@@ -13,7 +13,7 @@ import java.time.Duration;
  * <p>Per hook: archived → settled; rejected, or the hook is gone or does not decode → dropped; the
  * archiver throws → the round stops, the obligation stays and is offered again next round. At
  * least once: a crash after {@code archive} returned and before the round's commit offers the
- * hook again. Rounds never overlap.
+ * hook again. Rounds never overlap. Close the compactor before the queue.
  */
 public interface ArchiveCompactor extends AutoCloseable {
 

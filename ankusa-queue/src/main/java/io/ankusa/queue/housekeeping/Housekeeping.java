@@ -18,9 +18,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What keeps the store from growing forever: reclaim of hooks nobody owes, the sweep of expired
- * dedupe keys and the pruning of audit entries past their retention. Each runs in batches of
- * {@value #BATCH}, repeated while batches come back full, at most {@value #MAX_BATCHES} per task
- * per round, so a round is bounded and a backlog drains over a few rounds.
+ * dedupe keys and the pruning of audit entries past their retention. Each runs in batches
+ * (reclaim {@value #RECLAIM_BATCH} markers, the others {@value #BATCH} keys), repeated while
+ * batches come back full, at most {@value #MAX_BATCHES} per task per round, so a round is bounded
+ * and a backlog drains over a few rounds. Reclaim's batch is smaller because it holds the stripes
+ * of its hooks' tenants while it checks them.
  *
  * <p>The dedupe sweep runs on the ingest writer's thread ({@link IngestWriter#submitChore}),
  * because only the writer may touch dedupe entries; the rest runs here. With an interval the
@@ -31,8 +33,11 @@ public final class Housekeeping implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Housekeeping.class);
 
-    /** Items per batch. */
+    /** Items per batch of the dedupe sweep and audit pruning. */
     public static final int BATCH = 1_000;
+
+    /** Cleared markers per reclaim batch. */
+    public static final int RECLAIM_BATCH = 256;
 
     /** Batches per task per round at most. */
     public static final int MAX_BATCHES = 64;
@@ -101,9 +106,9 @@ public final class Housekeeping implements AutoCloseable {
     public int reclaim() {
         int hooks = 0;
         for (int i = 0; i < MAX_BATCHES; i++) {
-            HookReclaimer.Round round = reclaimer.reclaim(BATCH);
+            HookReclaimer.Round round = reclaimer.reclaim(RECLAIM_BATCH);
             hooks += round.hooks();
-            if (round.markers() < BATCH) {
+            if (round.markers() < RECLAIM_BATCH) {
                 break;
             }
         }
