@@ -195,7 +195,8 @@ public final class IngestWriter implements AutoCloseable {
             long bytes = first.envelope().length;
             while (batch.size() < limits.batchMaxHooks()) {
                 Pending next = queue.peek();
-                if (next == null || next == STOP || next == WAKE || bytes + next.envelope().length > limits.batchMaxBytes()) {
+                if (next == null || next == STOP || next == WAKE
+                        || bytes + next.envelope().length > limits.batchMaxBytes()) {
                     break;
                 }
                 queue.poll();

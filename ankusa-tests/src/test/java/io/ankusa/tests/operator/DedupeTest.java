@@ -10,13 +10,12 @@ import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.keys.DedupeExpiryKey;
 import io.ankusa.keys.DedupeKey;
 import io.ankusa.keys.KeySpan;
-import io.ankusa.store.Bytes;
 import io.ankusa.store.KeyRange;
-import io.ankusa.store.KeyValue;
 import io.ankusa.store.Scan;
 import io.ankusa.store.Store;
 import io.ankusa.tests.queue.IndexFold;
 import io.ankusa.tests.queue.QueueUnderTest;
+import io.ankusa.tests.queue.StoreSnapshot;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -49,19 +48,6 @@ class DedupeTest {
         return b.build();
     }
 
-    private static List<String> everything(Store store) {
-        List<String> out = new ArrayList<>();
-        for (String family : ColumnFamilies.ALL) {
-            try (Scan scan = store.scan(family, KeyRange.all())) {
-                while (scan.hasNext()) {
-                    KeyValue kv = scan.next();
-                    out.add(family + " " + Bytes.hex(kv.key()) + " = " + Bytes.hex(kv.value()));
-                }
-            }
-        }
-        return out;
-    }
-
     private static List<DedupeExpiryKey> expiryKeys(Store store) {
         List<DedupeExpiryKey> out = new ArrayList<>();
         KeySpan span = DedupeExpiryKey.FAMILY.between();
@@ -77,13 +63,13 @@ class DedupeTest {
     void aRepeatReturnsTheOriginalReceipt(String backend) {
         try (QueueUnderTest q = open(backend, dir)) {
             Receipt original = q.ingest(keyed("order-1", "acme", "k1"));
-            List<String> before = everything(q.store());
+            List<String> before = StoreSnapshot.of(q.store());
             q.clock().advance(WINDOW.toMillis() - 1);
 
             Receipt repeat = q.ingest(keyed("order-1-retry", "acme", "k1"));
 
             assertThat(repeat).isEqualTo(original);
-            assertThat(everything(q.store())).as("nothing written").isEqualTo(before);
+            assertThat(StoreSnapshot.of(q.store())).as("nothing written").isEqualTo(before);
             assertThat(q.queue().pendingForTenant("acme").pending()).isEqualTo(2);
             assertThat(q.ingest(keyed("other-tenant", "globex", "k1")).seq()).as("keys are per tenant").isGreaterThan(original.seq());
             assertThat(q.ingest(keyed("default-tenant", null, "k1")).tenantId()).isEqualTo("default");

@@ -18,14 +18,11 @@ import io.ankusa.queue.ledger.ClaimedDelivery;
 import io.ankusa.queue.ledger.DueRow;
 import io.ankusa.queue.ledger.Settlement;
 import io.ankusa.store.Bytes;
-import io.ankusa.store.KeyRange;
-import io.ankusa.store.KeyValue;
-import io.ankusa.store.Scan;
 import io.ankusa.store.Store;
 import io.ankusa.store.StoreException;
-import io.ankusa.store.WriteBatch;
 import io.ankusa.tests.queue.IndexFold;
 import io.ankusa.tests.queue.QueueUnderTest;
+import io.ankusa.tests.queue.StoreSnapshot;
 import io.ankusa.tests.support.InterruptingStore;
 import io.ankusa.tests.support.RecordingStore;
 import java.nio.file.Path;
@@ -244,19 +241,7 @@ class PurgeTenantTest {
     }
 
     private static List<String> withoutAudit(Store store) {
-        List<String> out = new ArrayList<>();
-        for (String family : ColumnFamilies.ALL) {
-            if (family.equals(ColumnFamilies.AUDIT)) {
-                continue;
-            }
-            try (Scan scan = store.scan(family, KeyRange.all())) {
-                while (scan.hasNext()) {
-                    KeyValue kv = scan.next();
-                    out.add(family + " " + Bytes.hex(kv.key()) + " = " + Bytes.hex(kv.value()));
-                }
-            }
-        }
-        return out;
+        return StoreSnapshot.of(store).stream().filter(line -> !line.startsWith(ColumnFamilies.AUDIT + " ")).toList();
     }
 
     @ParameterizedTest(name = "{0}")
