@@ -15,7 +15,7 @@ public final class StoreSnapshot {
     private StoreSnapshot() {
     }
 
-    /** One line per key: family, key and value in hex, in family and key order. */
+    /** Every entry as {@code family key = value} in hex, family by family in key order. */
     public static List<String> of(Store store) {
         List<String> out = new ArrayList<>();
         for (String family : ColumnFamilies.ALL) {
