@@ -14,6 +14,12 @@ public final class InvalidHookException extends AnkusaException {
     public enum Reason {
         /** No hook id, or an empty one. */
         MISSING_ID("missing_id"),
+        /**
+         * A hook id with a character other than printable ASCII, or with a space or a full stop: it
+         * is sent as the Standard Webhooks {@code webhook-id} and signed as {@code id.timestamp.payload},
+         * where a full stop would let another split of the same bytes verify.
+         */
+        INVALID_ID("invalid_id"),
         /** No source id, or an empty one. */
         MISSING_SOURCE("missing_source"),
         /** A tenant id that is the empty string. */
@@ -22,6 +28,10 @@ public final class InvalidHookException extends AnkusaException {
         TENANT_TOO_LONG("tenant_too_long"),
         /** A tenant id containing the NUL character. */
         TENANT_CONTAINS_NUL("tenant_contains_nul"),
+        /** An idempotency key that is the empty string. */
+        IDEMPOTENCY_KEY_EMPTY("idempotency_key_empty"),
+        /** An idempotency key longer than 255 UTF-8 bytes. */
+        IDEMPOTENCY_KEY_TOO_LONG("idempotency_key_too_long"),
         /** A payload larger than the queue's configured limit. */
         PAYLOAD_TOO_LARGE("payload_too_large"),
         /** No sink to deliver to. */

@@ -1,8 +1,180 @@
 package io.ankusa.dispatch;
 
-/** Dispatches due deliveries to sinks (placeholder until the dispatcher lands). */
+import io.ankusa.dispatch.pipeline.DispatchPipeline;
+import io.ankusa.queue.Queue;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletionStage;
+import java.util.random.RandomGenerator;
+
+/**
+ * Dispatches a queue's due deliveries to a {@link Sink}: claims them tick by tick from the tenants
+ * that have work (oldest second first), sends them with bounded concurrency and a deadline,
+ * settles each outcome (delivered; retried after the {@link RetryPolicy}'s delay; dead-lettered
+ * after the last attempt or a permanent failure), and keeps the active index clean.
+ *
+ * <p>Delivery is at least once: a crash between a sink's answer and the settle commit, or a close
+ * with attempts still running, leaves rows inflight, and opening the queue returns them to due.
+ *
+ * <p>{@link #start()} runs ticks on a thread of the pipeline's own (again at once while a tick
+ * fills its row limit, otherwise after the tick interval) and reports {@link Gauges} to the
+ * listeners every gauge interval. {@link #tick()} runs one tick on the calling thread, which is
+ * how tests drive a pipeline with a hand-moved clock; ticks never overlap. The pipeline does not
+ * own the queue: close the pipeline first, then the queue.
+ *
+ * <pre>{@code
+ * try (Pipeline pipeline = Pipeline.builder(queue, sinks).build().start()) {
+ *     ...
+ * }
+ * }</pre>
+ */
 public interface Pipeline extends AutoCloseable {
 
+    /** A builder for a pipeline over {@code queue} delivering through {@code sink} (usually a {@link Sinks} router). */
+    static Builder builder(Queue queue, Sink sink) {
+        return new Builder(queue, sink);
+    }
+
+    /** Starts ticking and gauge reporting on the pipeline's threads; returns this. Idempotent. */
+    Pipeline start();
+
+    /**
+     * Runs one tick now, on the calling thread: finds the tenants with due rows, claims up to the
+     * row limit (never more than the free sink slots), cleans their markers and starts the sink
+     * attempts. The stage completes once every row the tick claimed is settled (or fails if a
+     * settle commit failed).
+     *
+     * @throws IllegalStateException when the pipeline is closed
+     */
+    CompletionStage<TickReport> tick();
+
+    /** Measures the gauges now (on the calling thread). */
+    Gauges gauges();
+
+    /**
+     * Stops ticking, waits up to the sink deadline for the attempts under way to be settled, and
+     * stops the pipeline's threads. Rows still unsettled stay inflight until the queue is next
+     * opened. Idempotent; does not close the queue.
+     */
     @Override
     void close();
+
+    /**
+     * Configures a {@link Pipeline}. Defaults: the default {@link RetryPolicy}, the queue's clock,
+     * 1 024 rows and 16 MiB per tick, 256 deliveries at once, a tick every 200 ms when idle, a
+     * 60 s sink deadline, gauges every 15 s.
+     */
+    final class Builder {
+
+        private final Queue queue;
+        private final Sink sink;
+        private RetryPolicy retryPolicy = RetryPolicy.defaults();
+        private InstantSource clock;
+        private RandomGenerator random;
+        private int rowsPerTick = 1024;
+        private long bytesPerTick = 16L << 20;
+        private int concurrency = 256;
+        private Duration tickInterval = Duration.ofMillis(200);
+        private Duration sinkDeadline = Duration.ofSeconds(60);
+        private Duration gaugeInterval = Duration.ofSeconds(15);
+        private final List<GaugeListener> gaugeListeners = new ArrayList<>();
+
+        private Builder(Queue queue, Sink sink) {
+            this.queue = Objects.requireNonNull(queue, "queue");
+            this.sink = Objects.requireNonNull(sink, "sink");
+        }
+
+        /** What follows a failed attempt. */
+        public Builder retryPolicy(RetryPolicy policy) {
+            this.retryPolicy = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        /**
+         * The clock for "now" in ticks, retry times and gauges; defaults to the queue's own clock,
+         * which is what due times are stamped with.
+         */
+        public Builder clock(InstantSource clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /** The source of retry jitter (a seeded one replays the same delays); defaults to a new {@link SplittableRandom}. */
+        public Builder random(RandomGenerator random) {
+            this.random = Objects.requireNonNull(random, "random");
+            return this;
+        }
+
+        /** Most rows one tick claims; at least 1. */
+        public Builder rowsPerTick(int rows) {
+            this.rowsPerTick = requirePositive(rows, "rowsPerTick");
+            return this;
+        }
+
+        /** Most envelope bytes one tick claims (a tenant's first row is claimed even if larger); at least 1. */
+        public Builder bytesPerTick(long bytes) {
+            if (bytes < 1) {
+                throw new IllegalArgumentException("bytesPerTick must be positive: " + bytes);
+            }
+            this.bytesPerTick = bytes;
+            return this;
+        }
+
+        /** Most deliveries claimed and not yet settled at once (sink calls in flight); at least 1. */
+        public Builder concurrency(int deliveries) {
+            this.concurrency = requirePositive(deliveries, "concurrency");
+            return this;
+        }
+
+        /** How long a started pipeline waits after a tick that did not fill its row limit; positive. */
+        public Builder tickInterval(Duration interval) {
+            this.tickInterval = requirePositive(interval, "tickInterval");
+            return this;
+        }
+
+        /** How long a sink may take to complete an attempt before it is settled as a retry; positive. */
+        public Builder sinkDeadline(Duration deadline) {
+            this.sinkDeadline = requirePositive(deadline, "sinkDeadline");
+            return this;
+        }
+
+        /** How often a started pipeline reports gauges to its listeners; positive. */
+        public Builder gaugeInterval(Duration interval) {
+            this.gaugeInterval = requirePositive(interval, "gaugeInterval");
+            return this;
+        }
+
+        /** Adds a listener for the gauges. */
+        public Builder gaugeListener(GaugeListener listener) {
+            gaugeListeners.add(Objects.requireNonNull(listener, "listener"));
+            return this;
+        }
+
+        /** The pipeline, not yet ticking: call {@link Pipeline#start()} or {@link Pipeline#tick()}. */
+        public Pipeline build() {
+            return new DispatchPipeline(new DispatchPipeline.Settings(queue, sink, retryPolicy, Optional.ofNullable(clock),
+                    random == null ? new SplittableRandom() : random, rowsPerTick, bytesPerTick, concurrency, tickInterval,
+                    sinkDeadline, gaugeInterval, gaugeListeners));
+        }
+
+        private static int requirePositive(int value, String what) {
+            if (value < 1) {
+                throw new IllegalArgumentException(what + " must be positive: " + value);
+            }
+            return value;
+        }
+
+        private static Duration requirePositive(Duration duration, String what) {
+            Objects.requireNonNull(duration, what);
+            if (duration.isNegative() || duration.isZero()) {
+                throw new IllegalArgumentException(what + " must be positive: " + duration);
+            }
+            return duration;
+        }
+    }
 }

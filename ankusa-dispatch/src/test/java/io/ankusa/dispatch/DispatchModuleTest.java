@@ -24,6 +24,9 @@ class DispatchModuleTest {
         assertThat(exports).map(ModuleDescriptor.Exports::source)
                 .containsExactlyInAnyOrder("io.ankusa.dispatch", "io.ankusa.dispatch.http");
         assertThat(exports).noneMatch(ModuleDescriptor.Exports::isQualified);
+        assertThat(descriptor().packages()).as("the pipeline's parts are in the module, not exported")
+                .contains("io.ankusa.dispatch.pipeline");
+        assertThat(descriptor().opens()).isEmpty();
     }
 
     @Test

@@ -4,7 +4,9 @@ import io.ankusa.api.QueueStats;
 import io.ankusa.api.TenantStats;
 import io.ankusa.keys.ActiveKey;
 import io.ankusa.keys.ColumnFamilies;
+import io.ankusa.keys.CounterKey;
 import io.ankusa.keys.DeadByTenantKey;
+import io.ankusa.keys.DeadKey;
 import io.ankusa.keys.DeliveryKey;
 import io.ankusa.keys.DueKey;
 import io.ankusa.keys.HookKey;
@@ -13,16 +15,19 @@ import io.ankusa.keys.KeySpan;
 import io.ankusa.keys.Ordinals;
 import io.ankusa.queue.codec.DeliveryRow;
 import io.ankusa.queue.codec.HookEnvelope;
+import io.ankusa.queue.counters.CounterField;
 import io.ankusa.queue.counters.Counters;
 import io.ankusa.queue.ledger.ActiveTenant;
 import io.ankusa.queue.ledger.Claim;
 import io.ankusa.queue.ledger.ClaimedDelivery;
+import io.ankusa.queue.ledger.DeadEntry;
 import io.ankusa.queue.ledger.DeadRow;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.DueRow;
 import io.ankusa.queue.ledger.InflightRow;
 import io.ankusa.queue.ledger.Settlement;
 import io.ankusa.queue.locks.TenantStripes;
+import io.ankusa.store.Direction;
 import io.ankusa.store.Durability;
 import io.ankusa.store.KeyValue;
 import io.ankusa.store.Scan;
@@ -30,6 +35,7 @@ import io.ankusa.store.Store;
 import io.ankusa.store.StoreCorruptionException;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -158,6 +164,53 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
     }
 
     @Override
+    public List<DeadEntry> deadEntries(long ord, Optional<DeadRow> after, int limit) {
+        requireLimit(limit);
+        KeySpan range = DeadByTenantKey.tenantRange(Ordinals.requireTenant(ord));
+        List<DeadByTenantKey> keys = new ArrayList<>();
+        Optional<byte[]> start = after.map(d -> new DeadByTenantKey(ord, d.at(), d.seq(), d.sink()).encode());
+        try (Scan scan = store.scan(ColumnFamilies.INDEX, start.map(k -> Ranges.after(k, range)).orElse(Ranges.of(range)))) {
+            while (keys.size() < limit && scan.hasNext()) {
+                keys.add(DeadByTenantKey.decode(scan.next().key()));
+            }
+        }
+        if (keys.isEmpty()) {
+            return List.of();
+        }
+        List<Optional<byte[]>> values = store.multiGet(ColumnFamilies.INDEX, keys.stream().map(k -> k.deadKey().encode()).toList());
+        List<DeadEntry> out = new ArrayList<>(keys.size());
+        for (int i = 0; i < keys.size(); i++) {
+            DeadByTenantKey k = keys.get(i);
+            if (values.get(i).isEmpty()) {
+                throw new StoreCorruptionException("dead-by-tenant row " + k + " has no dead row");
+            }
+            DeadKey.Value v = DeadKey.decodeValue(values.get(i).get());
+            out.add(new DeadEntry(new DeadRow(k.ord(), k.at(), k.seq(), k.sink()), v.sourceId(), v.hookId()));
+        }
+        return out;
+    }
+
+    @Override
+    public List<DeadEntry> deadPage(Optional<DeadRow> before, int limit) {
+        requireLimit(limit);
+        KeySpan family = DeadKey.FAMILY.between();
+        byte[] end = before.map(d -> new DeadKey(d.at(), d.seq(), d.sink()).encode()).orElse(family.to());
+        if (Arrays.compareUnsigned(end, family.from()) <= 0) {
+            return List.of();
+        }
+        List<DeadEntry> out = new ArrayList<>();
+        try (Scan scan = store.scan(ColumnFamilies.INDEX, Ranges.of(new KeySpan(family.from(), end)), Direction.REVERSE)) {
+            while (out.size() < limit && scan.hasNext()) {
+                KeyValue kv = scan.next();
+                DeadKey k = DeadKey.decode(kv.key());
+                DeadKey.Value v = DeadKey.decodeValue(kv.value());
+                out.add(new DeadEntry(new DeadRow(v.ord(), k.at(), k.seq(), k.sink()), v.sourceId(), v.hookId()));
+            }
+        }
+        return out;
+    }
+
+    @Override
     public QueueStats stats() {
         return Counters.read(store, Ordinals.AGGREGATE).queueStats();
     }
@@ -168,6 +221,20 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
     }
 
     @Override
+    public long[] pending(List<Long> ords) {
+        if (ords.isEmpty()) {
+            return new long[0];
+        }
+        return store.counters(ColumnFamilies.COUNTERS, ords.stream()
+                .map(ord -> new CounterKey(Ordinals.requireTenant(ord), CounterField.PENDING.number()).encode()).toList());
+    }
+
+    @Override
+    public InstantSource clock() {
+        return clock;
+    }
+
+    @Override
     public Claim claim(long ord, List<DueRow> rows) {
         Ordinals.requireTenant(ord);
         for (DueRow row : rows) {
@@ -175,46 +242,75 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
                 throw new IllegalArgumentException("row of tenant " + row.ord() + " in a claim for tenant " + ord);
             }
         }
-        // One entry per key: the caller's size and kind are not trusted, the stored value is read below.
-        Map<DueKey, DueRow> unique = new LinkedHashMap<>();
-        rows.forEach(r -> unique.putIfAbsent(new DueKey(r.ord(), r.at(), r.seq(), r.sink()), r));
+        Map<DueKey, DueRow> unique = uniqueByKey(rows);
         if (unique.isEmpty()) {
             return Claim.empty();
         }
-        return stripes.locked(ord, () -> {
-            List<byte[]> keys = unique.keySet().stream().map(DueKey::encode).toList();
-            List<Optional<byte[]>> values = store.multiGet(ColumnFamilies.INDEX, keys);
-            List<DueRow> present = new ArrayList<>();
-            for (int i = 0; i < keys.size(); i++) {
-                if (values.get(i).isPresent()) {
-                    present.add(DueRows.decode(keys.get(i), values.get(i).get()));
+        return stripes.locked(ord, () -> claimLocked(unique));
+    }
+
+    @Override
+    public Claim claimAll(Map<Long, List<DueRow>> rowsByTenant) {
+        List<DueRow> all = new ArrayList<>();
+        rowsByTenant.forEach((ord, rows) -> {
+            Ordinals.requireTenant(ord);
+            for (DueRow row : rows) {
+                if (row.ord() != ord) {
+                    throw new IllegalArgumentException("row of tenant " + row.ord() + " in a claim for tenant " + ord);
                 }
             }
-            if (present.isEmpty()) {
-                return Claim.empty();
-            }
-            Map<Long, Optional<HookEnvelope>> hooks = readHooks(present.stream().map(DueRow::seq).toList());
-            List<Optional<byte[]>> deliveryRows = store.multiGet(ColumnFamilies.DELIVERIES,
-                    present.stream().map(r -> new DeliveryKey(r.seq(), r.sink()).encode()).toList());
-            DeliveryBatch batch = new DeliveryBatch();
-            List<ClaimedDelivery> claimed = new ArrayList<>();
-            List<InflightRow> orphans = new ArrayList<>();
-            for (int i = 0; i < present.size(); i++) {
-                InflightRow inflight = Deliveries.claimOps(batch, present.get(i));
-                Optional<HookEnvelope> hook = hooks.get(inflight.seq());
-                int attempts = deliveryRows.get(i).map(StoreDeliveryLedger::attemptsOf).orElse(0);
-                if (hook.isEmpty()) {
-                    orphans.add(inflight);
-                    continue;
-                }
-                HookEnvelope envelope = hook.get();
-                claimed.add(new ClaimedDelivery(inflight, envelope.hook().tenant(), envelope.hook().id(),
-                        envelope.hook().sourceId(), envelope.hook().headers(), envelope.hook().payload(),
-                        envelope.receivedAt(), attempts + 1));
-            }
-            batch.commit(store, Durability.SYNC);
-            return new Claim(claimed, orphans);
+            all.addAll(rows);
         });
+        Map<DueKey, DueRow> unique = uniqueByKey(all);
+        if (unique.isEmpty()) {
+            return Claim.empty();
+        }
+        Claim[] result = new Claim[1];
+        stripes.lockedAll(rowsByTenant.keySet(), () -> result[0] = claimLocked(unique));
+        return result[0];
+    }
+
+    /** One entry per key: the caller's size and kind are not trusted, the stored value is read when claiming. */
+    private static Map<DueKey, DueRow> uniqueByKey(List<DueRow> rows) {
+        Map<DueKey, DueRow> unique = new LinkedHashMap<>();
+        rows.forEach(r -> unique.putIfAbsent(new DueKey(r.ord(), r.at(), r.seq(), r.sink()), r));
+        return unique;
+    }
+
+    /** Moves the still-due rows among {@code unique} to inflight in one synced batch; the caller holds their tenants' stripes. */
+    private Claim claimLocked(Map<DueKey, DueRow> unique) {
+        List<byte[]> keys = unique.keySet().stream().map(DueKey::encode).toList();
+        List<Optional<byte[]>> values = store.multiGet(ColumnFamilies.INDEX, keys);
+        List<DueRow> present = new ArrayList<>();
+        for (int i = 0; i < keys.size(); i++) {
+            if (values.get(i).isPresent()) {
+                present.add(DueRows.decode(keys.get(i), values.get(i).get()));
+            }
+        }
+        if (present.isEmpty()) {
+            return Claim.empty();
+        }
+        Map<Long, Optional<HookEnvelope>> hooks = readHooks(present.stream().map(DueRow::seq).toList());
+        List<Optional<byte[]>> deliveryRows = store.multiGet(ColumnFamilies.DELIVERIES,
+                present.stream().map(r -> new DeliveryKey(r.seq(), r.sink()).encode()).toList());
+        DeliveryBatch batch = new DeliveryBatch();
+        List<ClaimedDelivery> claimed = new ArrayList<>();
+        List<InflightRow> orphans = new ArrayList<>();
+        for (int i = 0; i < present.size(); i++) {
+            InflightRow inflight = Deliveries.claimOps(batch, present.get(i));
+            Optional<HookEnvelope> hook = hooks.get(inflight.seq());
+            int attempts = deliveryRows.get(i).map(StoreDeliveryLedger::attemptsOf).orElse(0);
+            if (hook.isEmpty()) {
+                orphans.add(inflight);
+                continue;
+            }
+            HookEnvelope envelope = hook.get();
+            claimed.add(new ClaimedDelivery(inflight, envelope.hook().tenant(), envelope.hook().id(),
+                    envelope.hook().sourceId(), envelope.hook().headers(), envelope.hook().payload(),
+                    envelope.receivedAt(), attempts + 1));
+        }
+        batch.commit(store, Durability.SYNC);
+        return new Claim(claimed, orphans);
     }
 
     private static int attemptsOf(byte[] row) {
@@ -351,14 +447,21 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
 
     @Override
     public void deleteMarkers(long ord, Collection<Long> buckets) {
-        Ordinals.requireTenant(ord);
+        deleteMarkers(Map.of(ord, buckets));
+    }
+
+    @Override
+    public void deleteMarkers(Map<Long, ? extends Collection<Long>> bucketsByTenant) {
         long current = ActiveKey.bucketOf(clock.millis());
         DeliveryBatch batch = new DeliveryBatch();
-        for (long bucket : new LinkedHashSet<>(buckets)) {
-            if (bucket < current) {
-                Deliveries.deleteMarkerOps(batch, ord, bucket);
+        bucketsByTenant.forEach((ord, buckets) -> {
+            Ordinals.requireTenant(ord);
+            for (long bucket : new LinkedHashSet<>(buckets)) {
+                if (bucket < current) {
+                    Deliveries.deleteMarkerOps(batch, ord, bucket);
+                }
             }
-        }
+        });
         if (!batch.isEmpty()) {
             batch.commit(store, Durability.ASYNC);
         }

@@ -43,12 +43,22 @@ public final class FormatGuard {
         return raw.isEmpty() ? OptionalInt.empty() : OptionalInt.of((int) MetaKeys.decodeU32("m:format", raw.get()));
     }
 
+    /**
+     * Refuses a store stamped newer than {@code supported} with {@link StoreFormatNewerException},
+     * before anything is written. The fence of the rollback boundary: a release that writes format
+     * 2 calls this with 2 and refuses a format-3 store.
+     */
+    public static void requireNotNewer(Store store, int supported) {
+        OptionalInt stamp = stamp(store);
+        if (stamp.isPresent() && stamp.getAsInt() > supported) {
+            throw new StoreFormatNewerException(stamp.getAsInt(), supported);
+        }
+    }
+
     /** Checks, creates or upgrades; returns the format the store is at afterwards (always {@link StoreFormat#CURRENT}). */
     public static int prepare(Store store, Migrations migrations, QueueConfig config) {
+        requireNotNewer(store, StoreFormat.CURRENT);
         OptionalInt stamp = stamp(store);
-        if (stamp.isPresent() && stamp.getAsInt() > StoreFormat.CURRENT) {
-            throw new StoreFormatNewerException(stamp.getAsInt(), StoreFormat.CURRENT);
-        }
         if (stamp.isEmpty()) {
             if (holdsData(store)) {
                 throw new StoreCorruptionException("store " + store.directory() + " holds data but has no format stamp");

@@ -3,8 +3,10 @@ package io.ankusa.queue.ledger;
 import io.ankusa.api.QueueStats;
 import io.ankusa.api.TenantStats;
 import io.ankusa.queue.Queue;
+import java.time.InstantSource;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -57,11 +59,30 @@ public interface DeliveryLedger {
     /** Up to {@code limit} of tenant {@code ord}'s dead rows, oldest first. */
     List<DeadRow> deadRows(long ord, int limit);
 
+    /**
+     * Up to {@code limit} of tenant {@code ord}'s dead rows after {@code after} (from the first when
+     * empty), oldest first, with the source and hook ids of their dead-letter values: one range of
+     * the tenant's by-tenant dead index joined to the global one, no hook read.
+     */
+    List<DeadEntry> deadEntries(long ord, Optional<DeadRow> after, int limit);
+
+    /**
+     * A page of the node's dead letters, newest first: up to {@code limit} rows dead-lettered before
+     * {@code before} (in (at, seq, sink) order; from the newest when empty), no hook read.
+     */
+    List<DeadEntry> deadPage(Optional<DeadRow> before, int limit);
+
     /** The aggregate counters (ordinal 0), one multi-get. */
     QueueStats stats();
 
     /** Tenant {@code ord}'s counters. */
     TenantStats tenantStats(long ord);
+
+    /** The pending counter of each tenant of {@code ords}, in order, in one multi-read. */
+    long[] pending(List<Long> ords);
+
+    /** The queue's clock: due times, dead-letter times and the current second of marker cleanup come from it. */
+    InstantSource clock();
 
     // --- transitions ---
 
@@ -70,6 +91,13 @@ public interface DeliveryLedger {
      * the tenant's stripe, in one synced batch; rows gone meanwhile are skipped.
      */
     Claim claim(long ord, List<DueRow> rows);
+
+    /**
+     * {@link #claim} for many tenants in one synced batch: holds the stripes of every tenant of
+     * {@code rowsByTenant} (taken in stripe order) from reading the rows to the commit. Each key's
+     * rows must be of that tenant.
+     */
+    Claim claimAll(Map<Long, List<DueRow>> rowsByTenant);
 
     /** Commits the outcome of many inflight deliveries in one synced batch; rows no longer inflight are skipped. */
     void settle(List<Settlement> settlements);
@@ -113,6 +141,12 @@ public interface DeliveryLedger {
      * second or later is never deleted.
      */
     void deleteMarkers(long ord, Collection<Long> buckets);
+
+    /**
+     * {@link #deleteMarkers(long, Collection)} for many tenants in one unsynced batch: each key's
+     * markers of its buckets; a bucket of the current second or later is never deleted.
+     */
+    void deleteMarkers(Map<Long, ? extends Collection<Long>> bucketsByTenant);
 
     /** Puts tenant {@code ord}'s marker of {@code bucket} back (synced). */
     void restoreMarker(long ord, long bucket);

@@ -2,38 +2,176 @@ package io.ankusa.queue.migration;
 
 import io.ankusa.api.AnkusaException;
 import io.ankusa.api.QueueConfig;
+import io.ankusa.keys.ColumnFamilies;
+import io.ankusa.keys.MetaKeys;
+import io.ankusa.queue.StoreUpgrade;
+import io.ankusa.queue.deliveries.DeliveryBatch;
+import io.ankusa.store.Durability;
 import io.ankusa.store.Store;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The seam where store migrations run: {@link io.ankusa.queue.format.FormatGuard} calls
- * {@link #upgrade} for a store stamped older than the current format, after writing the
- * format-3 sentinels. A migration commits each step's ops and cursor in one synced batch and
- * stamps the new format with its last step.
+ * The migration runner: a registry of {@link Migration}s by the format they read, and the loop
+ * that runs them. {@link io.ankusa.queue.format.FormatGuard} calls {@link #upgrade} for a store
+ * stamped older than the current format, after writing the current format's sentinels; nothing
+ * else uses the store until it returns.
  *
- * <p>This release registers no migration: {@link #NONE} refuses every older store with
- * {@code error() = "migration_missing"}. The format 2 → 3 migration ({@code TenantKeys}) is the
- * one to add here; it is the only code allowed to read the format-2 layout
- * ({@code io.ankusa.keys.v2}), and it writes the re-keyed rows with the
- * {@code Deliveries.migrated*Ops} builders so that every row carries its counter deltas.
+ * <p>What the runner guarantees, and why:
+ * <ul>
+ * <li><b>A step is whole or absent.</b> Each step's ops, its cursor (in {@code m:migrating:<to>})
+ *     and, in the last step, the new format stamp and the removal of {@code m:migrating:<to>} are
+ *     committed in <em>one</em> synced batch. A crash leaves the store after a whole number of
+ *     steps: still stamped with the old format, with the cursor of the last committed step.</li>
+ * <li><b>Resumable without double counting.</b> A run finding {@code m:migrating:<to>} continues
+ *     from its cursor with the stored start time, so every old row is moved by exactly one
+ *     committed step and counted once, whatever happened to earlier runs.</li>
+ * <li><b>Only the current release opens a half-migrated store.</b> It is still stamped with the
+ *     old format, but it already holds column families the old release does not declare, which
+ *     the store refuses to open with the old release's list.</li>
+ * </ul>
+ * Progress (rows, rows/s) is logged through SLF4J every few seconds and at the end, and reported
+ * after every committed step to the listener.
  */
-public class Migrations {
+public final class Migrations {
 
-    /** No migration registered. */
-    public static final Migrations NONE = new Migrations();
+    private static final Logger LOG = LoggerFactory.getLogger(Migrations.class);
+    private static final long LOG_INTERVAL_NANOS = Duration.ofSeconds(5).toNanos();
 
-    /** Subclassed by the migration runner. */
-    protected Migrations() {
+    /** No migration registered: every older store is refused with {@code migration_missing}. */
+    public static final Migrations NONE = new Migrations(Map.of(), StoreUpgrade.Listener.NONE);
+
+    private final Map<Integer, Migration> byFrom;
+    private final StoreUpgrade.Listener listener;
+
+    private Migrations(Map<Integer, Migration> byFrom, StoreUpgrade.Listener listener) {
+        this.byFrom = Map.copyOf(byFrom);
+        this.listener = Objects.requireNonNull(listener, "listener");
+    }
+
+    /** The migrations this release ships: {@code {2, 3, TenantKeys}}. */
+    public static Migrations standard() {
+        return NONE.with(new TenantKeys());
+    }
+
+    /** This registry plus {@code migration}; refuses a second migration from the same format. */
+    public Migrations with(Migration migration) {
+        if (migration.to() <= migration.from()) {
+            throw new IllegalArgumentException("a migration goes forward: " + migration.from() + " -> " + migration.to());
+        }
+        Map<Integer, Migration> copy = new TreeMap<>(byFrom);
+        if (copy.putIfAbsent(migration.from(), migration) != null) {
+            throw new IllegalArgumentException("a migration from format " + migration.from() + " is already registered");
+        }
+        return new Migrations(copy, listener);
+    }
+
+    /** This registry reporting every committed step to {@code progress}. */
+    public Migrations withListener(StoreUpgrade.Listener progress) {
+        return new Migrations(byFrom, progress);
     }
 
     /**
-     * Brings {@code store} from format {@code from} to {@code to} and stamps it. Runs before the
-     * queue serves anything (no writer, no dispatcher), on the opening thread.
+     * The migrations that take a store from {@code from} to {@code to}, in order.
      *
-     * @param config the queue's configuration ({@code tenantsMax} for the overage log, the clock)
-     * @throws AnkusaException with {@code error() = "migration_missing"} when no migration covers the step
+     * @throws AnkusaException with {@code error() = "migration_missing"} when no chain covers it
+     */
+    public List<Migration> plan(Store store, int from, int to) {
+        List<Migration> out = new ArrayList<>();
+        int at = from;
+        while (at < to) {
+            Migration next = byFrom.get(at);
+            if (next == null || next.to() > to) {
+                throw new AnkusaException("migration_missing", "store " + store.directory() + " is at format " + from
+                        + "; this release has no migration from format " + at + " (it upgrades stores to format " + to
+                        + " from " + (byFrom.isEmpty() ? "no older format" : "format " + byFrom.keySet()) + ")");
+            }
+            out.add(next);
+            at = next.to();
+        }
+        return out;
+    }
+
+    /** What {@link #upgrade} would run, as a dry run lists it; writes nothing. */
+    public List<StoreUpgrade.Step> pending(Store store, int from, int to) {
+        List<StoreUpgrade.Step> out = new ArrayList<>();
+        for (Migration m : plan(store, from, to)) {
+            boolean resuming = store.get(ColumnFamilies.DEFAULT, MetaKeys.migrating(m.to())).isPresent();
+            out.add(new StoreUpgrade.Step(m.from(), m.to(), m.description(), resuming));
+        }
+        return out;
+    }
+
+    /**
+     * Brings {@code store} from format {@code from} to {@code to} and stamps it, resuming a
+     * migration a crash interrupted. Runs before the queue serves anything, on the calling thread.
+     *
+     * @param config the queue's configuration ({@code tenants.max}, the clock for the start time)
+     * @throws AnkusaException with {@code error() = "migration_missing"} when no migration covers a step
      */
     public void upgrade(Store store, int from, int to, QueueConfig config) {
-        throw new AnkusaException("migration_missing", "store " + store.directory() + " is at format " + from
-                + "; this release has no migration registered to format " + to);
+        for (Migration migration : plan(store, from, to)) {
+            run(store, migration, config);
+        }
+    }
+
+    private void run(Store store, Migration migration, QueueConfig config) {
+        byte[] cursorKey = MetaKeys.migrating(migration.to());
+        Optional<RunnerCursor> stored = store.get(ColumnFamilies.DEFAULT, cursorKey).map(RunnerCursor::decode);
+        long startedAt = stored.map(RunnerCursor::startedAt).orElseGet(() -> config.clock().millis());
+        byte[] cursor = stored.map(RunnerCursor::cursor).orElse(new byte[0]);
+        String name = migration.from() + " -> " + migration.to() + ": " + migration.description();
+        if (stored.isPresent()) {
+            LOG.info("store {}: resuming migration {} (interrupted run; cursor {} bytes)", store.directory(), name,
+                    cursor.length);
+        } else {
+            LOG.info("store {}: migrating {}", store.directory(), name);
+        }
+        MigrationContext context = new MigrationContext(store, config, startedAt);
+        long start = System.nanoTime();
+        long lastLog = start;
+        long rows = 0;
+        long steps = 0;
+        while (true) {
+            MigrationStep step = migration.step(context, cursor);
+            DeliveryBatch batch = step.ops();
+            if (step.done()) {
+                batch.put(ColumnFamilies.DEFAULT, MetaKeys.FORMAT, MetaKeys.u32Value(migration.to()));
+                batch.delete(ColumnFamilies.DEFAULT, cursorKey);
+            } else {
+                if (Arrays.equals(step.cursor(), cursor) && step.rows() == 0) {
+                    throw new IllegalStateException("migration " + name + " made no progress at " + step.position());
+                }
+                batch.put(ColumnFamilies.DEFAULT, cursorKey, new RunnerCursor(startedAt, step.cursor()).encode());
+            }
+            batch.commit(store, Durability.SYNC);
+            rows += step.rows();
+            steps++;
+            long now = System.nanoTime();
+            StoreUpgrade.Progress progress = new StoreUpgrade.Progress(migration.from(), migration.to(), steps, rows,
+                    Duration.ofNanos(now - start), step.position(), step.done());
+            LOG.debug("migration {}: step {} committed, {} rows so far, at {}", name, steps, rows, step.position());
+            if (step.done()) {
+                LOG.info("store {}: now at format {}; migrated {} rows in {} steps, {} ms, {} rows/s", store.directory(),
+                        migration.to(), rows, steps, progress.elapsed().toMillis(), Math.round(progress.rowsPerSecond()));
+            } else if (now - lastLog >= LOG_INTERVAL_NANOS) {
+                lastLog = now;
+                LOG.info("store {}: migration {}: {} rows in {} steps, {} rows/s, at {}", store.directory(), name, rows,
+                        steps, Math.round(progress.rowsPerSecond()), step.position());
+            }
+            listener.progress(progress);
+            if (step.done()) {
+                return;
+            }
+            cursor = step.cursor();
+        }
     }
 }

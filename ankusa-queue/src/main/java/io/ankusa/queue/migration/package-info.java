@@ -1,2 +1,6 @@
-/** Store migrations between formats: the only package allowed to use the format-2 layout. */
+/**
+ * Store migrations between formats: the runner ({@link io.ankusa.queue.migration.Migrations}), its
+ * registry, and the 2 → 3 migration ({@code TenantKeys}). The only package allowed to use the
+ * format-2 layout ({@code io.ankusa.keys.v2}; an architecture rule checks).
+ */
 package io.ankusa.queue.migration;

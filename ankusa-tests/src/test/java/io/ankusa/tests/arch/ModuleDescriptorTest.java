@@ -54,7 +54,9 @@ class ModuleDescriptorTest {
                 .extracting(ModuleDescriptor.Requires::name).containsExactlyInAnyOrder("io.ankusa.api", "io.ankusa.store");
         assertThat(queue.packages()).contains("io.ankusa.queue.deliveries", "io.ankusa.queue.ingest",
                 "io.ankusa.queue.tenants", "io.ankusa.queue.counters", "io.ankusa.queue.codec", "io.ankusa.queue.format",
-                "io.ankusa.queue.locks", "io.ankusa.queue.migration", "io.ankusa.queue.engine");
+                "io.ankusa.queue.locks", "io.ankusa.queue.migration", "io.ankusa.queue.engine",
+                "io.ankusa.queue.dlq", "io.ankusa.queue.purge", "io.ankusa.queue.reclaim", "io.ankusa.queue.archive",
+                "io.ankusa.queue.dedupe", "io.ankusa.queue.audit", "io.ankusa.queue.housekeeping");
         assertThat(queue.opens()).isEmpty();
     }
 

@@ -83,14 +83,14 @@ class FormatGuardTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("an older store goes to the migration seam, which refuses while no migration is registered")
-    void anOlderStoreGoesToTheMigrationSeam(String backend) {
+    @DisplayName("an older store with no migration registered from its format is refused with migration_missing")
+    void anOlderStoreWithoutAMigrationIsRefused(String backend) {
         try (Store store = rawStore(backend, dir)) {
-            store.commit(new WriteBatch().put(ColumnFamilies.DEFAULT, MetaKeys.FORMAT, MetaKeys.u32Value(2)), Durability.SYNC);
+            store.commit(new WriteBatch().put(ColumnFamilies.DEFAULT, MetaKeys.FORMAT, MetaKeys.u32Value(1)), Durability.SYNC);
         }
         assertThatThrownBy(() -> Queue.open(QueueConfig.builder(dir).backend(backend).build()))
                 .isInstanceOfSatisfying(AnkusaException.class, e -> assertThat(e.error()).isEqualTo("migration_missing"))
-                .hasMessageContaining("format 2");
+                .hasMessageContaining("format 1");
     }
 
     @ParameterizedTest(name = "{0}")

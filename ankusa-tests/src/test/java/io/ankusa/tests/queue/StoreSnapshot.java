@@ -10,12 +10,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Every key and value of every column family, for "nothing was written" assertions. */
-final class StoreSnapshot {
+public final class StoreSnapshot {
 
     private StoreSnapshot() {
     }
 
-    static List<String> of(Store store) {
+    /** Every entry as {@code family key = value} in hex, family by family in key order. */
+    public static List<String> of(Store store) {
         List<String> out = new ArrayList<>();
         for (String family : ColumnFamilies.ALL) {
             try (Scan scan = store.scan(family, KeyRange.all())) {

@@ -1,0 +1,13 @@
+package io.ankusa.dispatch;
+
+/**
+ * Receives the gauges every gauge interval of a started {@link Pipeline}: the bridge to a metrics
+ * library, which Ankusa does not depend on. Called on the pipeline's gauge thread; a listener
+ * that throws is logged and called again next interval.
+ */
+@FunctionalInterface
+public interface GaugeListener {
+
+    /** A new snapshot. */
+    void onGauges(Gauges gauges);
+}

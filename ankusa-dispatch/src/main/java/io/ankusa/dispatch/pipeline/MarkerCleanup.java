@@ -1,0 +1,145 @@
+package io.ankusa.dispatch.pipeline;
+
+import io.ankusa.queue.ledger.DeliveryLedger;
+import io.ankusa.queue.ledger.DueRow;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeSet;
+
+/**
+ * Removes a tenant's stale active markers without ever leaving a due row without one: the
+ * "delete, then verify" of TEN-1 §5, run by the pipeline only, after it claimed from the tenant.
+ *
+ * <ol>
+ *   <li>{@code first = firstDue(ord)}: the tenant's earliest due row, or none (one seek).</li>
+ *   <li>The scanned markers of buckets before {@code first}'s bucket (before the current second
+ *       when there is no first) are stale: delete them, unsynced. A marker of the current second
+ *       is never deleted.</li>
+ *   <li>Verify: look for due rows in the deleted buckets and put the marker of each bucket that
+ *       holds one back (synced).</li>
+ * </ol>
+ *
+ * <p>Why no interleaving loses a marker: writers (ingest, retry, revive, recovery, expansion)
+ * commit a due row and its marker in one atomic batch and only ever put markers; this class is
+ * the only deleter. A row committed after step 2 brought its own marker, which nothing deletes. A
+ * row committed before step 2 is visible to step 3, which restores its bucket's marker if step 2
+ * deleted it. Step 3 checks every deleted bucket, not only the bucket of the tenant's earliest
+ * row as the spec's wording has it: with the spec's single {@code firstDue}, two rows committed
+ * between steps 1 and 2 into two different stale seconds (writers stamp a row with the time they
+ * read their clock, which can be a second before they commit) would leave the later one without
+ * a marker. The check costs the same single seek when nothing was committed meanwhile (the
+ * deleted buckets hold no row, since they lie before {@code first}), and one more seek per
+ * deleted bucket that does hold a row.
+ *
+ * <p>{@link Interleaving} is the seam between the steps: the pipeline passes
+ * {@link Interleaving#NONE}, a test commits a writer's row there.
+ */
+public final class MarkerCleanup {
+
+    /** What runs between the steps (a test seam). */
+    public interface Interleaving {
+
+        /** Nothing between the steps. */
+        Interleaving NONE = new Interleaving() {
+        };
+
+        /** Called after step 1 read the tenant's first due row, before step 2 deletes. */
+        default void afterFirstDue(long ord) {
+        }
+
+        /** Called after step 2 deleted tenant {@code ord}'s markers of {@code deleted} buckets, before step 3 verifies. */
+        default void afterDelete(long ord, Collection<Long> deleted) {
+        }
+    }
+
+    private final DeliveryLedger ledger;
+    private final Interleaving interleaving;
+
+    /** Cleanup over {@code ledger}. */
+    public MarkerCleanup(DeliveryLedger ledger) {
+        this(ledger, Interleaving.NONE);
+    }
+
+    /** Cleanup over {@code ledger} with {@code interleaving} run between its steps. */
+    public MarkerCleanup(DeliveryLedger ledger, Interleaving interleaving) {
+        this.ledger = Objects.requireNonNull(ledger, "ledger");
+        this.interleaving = Objects.requireNonNull(interleaving, "interleaving");
+    }
+
+    /**
+     * Steps 1–3 for tenant {@code ord}, whose markers of {@code scannedBuckets} the tick saw, at
+     * {@code now} (epoch ms). Returns the tenant's earliest due row as far as the cleanup saw it
+     * (from step 1, or an earlier row step 3 found).
+     */
+    public Optional<DueRow> clean(long ord, Collection<Long> scannedBuckets, long now) {
+        return clean(Map.of(ord, scannedBuckets), now).get(ord);
+    }
+
+    /**
+     * Steps 1–3 for every tenant of {@code scannedByTenant} (tenant → the marker buckets the tick
+     * saw for it): step 1 for each, then one unsynced batch deleting every tenant's stale markers,
+     * then step 3 for each tenant that had some. The argument above holds tenant by tenant, so
+     * doing a step for many tenants at once changes nothing but the number of commits. Returns each
+     * tenant's earliest due row as far as the cleanup saw it.
+     */
+    public Map<Long, Optional<DueRow>> clean(Map<Long, ? extends Collection<Long>> scannedByTenant, long now) {
+        long current = bucketOf(now);
+        Map<Long, Optional<DueRow>> firsts = new LinkedHashMap<>();
+        Map<Long, TreeSet<Long>> staleByTenant = new LinkedHashMap<>();
+        for (Map.Entry<Long, ? extends Collection<Long>> tenant : scannedByTenant.entrySet()) {
+            long ord = tenant.getKey();
+            Optional<DueRow> first = ledger.firstDue(ord);
+            firsts.put(ord, first);
+            long keepFrom = Math.min(current, first.map(r -> bucketOf(r.at())).orElse(current));
+            TreeSet<Long> stale = new TreeSet<>();
+            for (long bucket : tenant.getValue()) {
+                if (bucket < keepFrom) {
+                    stale.add(bucket);
+                }
+            }
+            if (!stale.isEmpty()) {
+                staleByTenant.put(ord, stale);
+            }
+        }
+        if (staleByTenant.isEmpty()) {
+            return firsts;
+        }
+        staleByTenant.keySet().forEach(interleaving::afterFirstDue);
+        ledger.deleteMarkers(staleByTenant);
+        staleByTenant.forEach((ord, stale) -> interleaving.afterDelete(ord, List.copyOf(stale)));
+        staleByTenant.forEach((ord, stale) -> restoreOccupied(ord, stale).ifPresent(row -> firsts.put(ord, Optional.of(row))));
+        return firsts;
+    }
+
+    /** Step 3: puts back the marker of every deleted bucket that holds a due row; returns the earliest such row. */
+    private Optional<DueRow> restoreOccupied(long ord, TreeSet<Long> deleted) {
+        long last = (deleted.last() + 1) * 1000 - 1;
+        long floor = deleted.first() * 1000;
+        Optional<DueRow> earliest = Optional.empty();
+        while (floor <= last) {
+            List<DueRow> next = ledger.dueForTenant(ord, last, floor, 1, Long.MAX_VALUE);
+            if (next.isEmpty()) {
+                break;
+            }
+            DueRow row = next.get(0);
+            long bucket = bucketOf(row.at());
+            if (deleted.contains(bucket)) {
+                ledger.restoreMarker(ord, bucket);
+                if (earliest.isEmpty()) {
+                    earliest = Optional.of(row);
+                }
+            }
+            floor = (bucket + 1) * 1000;
+        }
+        return earliest;
+    }
+
+    /** The marker bucket (second) of an epoch-millisecond time. */
+    static long bucketOf(long at) {
+        return Math.floorDiv(at, 1000);
+    }
+}

@@ -1,0 +1,52 @@
+package io.ankusa.dispatch;
+
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.ankusa.queue.Queue;
+import java.lang.reflect.Proxy;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+class PipelineBuilderTest {
+
+    /** A queue the builder never calls before build(). */
+    private static final Queue QUEUE = (Queue) Proxy.newProxyInstance(Queue.class.getClassLoader(),
+            new Class<?>[] {Queue.class}, (proxy, method, args) -> {
+                throw new UnsupportedOperationException(method.getName());
+            });
+
+    private static Pipeline.Builder builder() {
+        return Pipeline.builder(QUEUE, d -> CompletableFuture.completedFuture(SinkOutcome.delivered()));
+    }
+
+    @Test
+    void needs_a_queue_and_a_sink() {
+        assertThatThrownBy(() -> Pipeline.builder(null, d -> null)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> Pipeline.builder(QUEUE, null)).isInstanceOf(NullPointerException.class);
+    }
+
+    @Test
+    void refuses_limits_below_one() {
+        assertThatThrownBy(() -> builder().rowsPerTick(0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("rowsPerTick");
+        assertThatThrownBy(() -> builder().bytesPerTick(0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> builder().concurrency(0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("concurrency");
+    }
+
+    @Test
+    void refuses_durations_that_are_not_positive() {
+        assertThatThrownBy(() -> builder().tickInterval(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> builder().sinkDeadline(Duration.ofMillis(-1))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> builder().gaugeInterval(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> builder().retryPolicy(null)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> builder().gaugeListener(null)).isInstanceOf(NullPointerException.class);
+    }
+
+    @Test
+    void refuses_a_queue_that_is_not_an_ankusa_queue_when_built() {
+        assertThatThrownBy(() -> builder().build()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("not an Ankusa queue");
+    }
+}

@@ -1,0 +1,283 @@
+package io.ankusa.queue.migration;
+
+import io.ankusa.keys.ArchiveKey;
+import io.ankusa.keys.ColumnFamilies;
+import io.ankusa.keys.DeliveryKey;
+import io.ankusa.keys.KeyFamily;
+import io.ankusa.keys.KeySpan;
+import io.ankusa.keys.MetaKeys;
+import io.ankusa.keys.Ordinals;
+import io.ankusa.keys.StoreFormat;
+import io.ankusa.keys.v2.DeadValueV2;
+import io.ankusa.keys.v2.DueKeyV2;
+import io.ankusa.keys.v2.InflightKeyV2;
+import io.ankusa.queue.codec.DeliveryRow;
+import io.ankusa.queue.codec.HookEnvelope;
+import io.ankusa.queue.deliveries.Deliveries;
+import io.ankusa.queue.deliveries.DeliveryBatch;
+import io.ankusa.queue.ingest.LastSeq;
+import io.ankusa.queue.ledger.DueKind;
+import io.ankusa.queue.tenants.Resolution;
+import io.ankusa.queue.tenants.TenantOrdinals;
+import io.ankusa.store.Direction;
+import io.ankusa.store.KeyRange;
+import io.ankusa.store.Scan;
+import io.ankusa.store.Store;
+import io.ankusa.store.StoreCorruptionException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.function.ToLongFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The 2 → 3 migration (TEN-1 §7): files every queued row under its tenant's ordinal and seeds
+ * the per-tenant counters.
+ *
+ * <table>
+ * <caption>Phases; each row's writes go through the {@code Deliveries.migrated*Ops} builders</caption>
+ * <tr><th>phase</th><th>reads</th><th>writes per row</th></tr>
+ * <tr><td>1 due {@code ?d}</td><td>key, value, the hook</td><td>delete {@code ?d}; put {@code ?D} (kind 1 if
+ *     {@code at} is later than the migration's start, else 0) and its marker; pending or scheduled +1, bytes +size</td></tr>
+ * <tr><td>2 inflight {@code ?f}</td><td>key, value, the hook</td><td>delete {@code ?f}; put {@code ?F};
+ *     inflight +1, bytes +size</td></tr>
+ * <tr><td>3 dead {@code ?x}</td><td>key, value, the delivery row (size), the hook</td><td>put {@code ?x} with the
+ *     ordinal in its value; put {@code ?X}; dead +1, bytes +size</td></tr>
+ * <tr><td>4 archive {@code ?a}</td><td>key, value, the hook</td><td>put {@code ?a} with the ordinal; archive_pending +1</td></tr>
+ * <tr><td>5 finish</td><td></td><td>range-delete {@code ?d} and {@code ?f} (stray keys, the format-2 sentinels);
+ *     {@code m:next_ord} and {@code m:last_seq} if absent; the runner adds the format stamp</td></tr>
+ * </table>
+ *
+ * <p>Why a step can be interrupted anywhere and resumed without double counting:
+ * <ul>
+ * <li>A step visits at most {@value #ROWS_PER_STEP} old rows, phase after phase, and returns their
+ *     moves, the ordinals it allocated and the counter deltas as one batch with the cursor
+ *     {@code <<phase::8, last_old_key>>}; the runner commits all of it in one synced write. A row
+ *     is therefore moved and counted by exactly one committed step.</li>
+ * <li>The next step seeks to just after the last old key, never to the family's start: in phases
+ *     1 and 2 the moved keys are deleted (tombstones a scan from the start would wade through,
+ *     making the migration quadratic); in phases 3 and 4 the keys stay and only the cursor says
+ *     which values were rewritten. The new keys ({@code ?D ?F ?X ?A}) have new prefixes, so the
+ *     migration never reads its own output.</li>
+ * <li>A step is a function of the committed store and the cursor. Ordinals are resolved per step
+ *     from the stored {@code ?n} rows and {@code m:next_ord} (the queue's own
+ *     {@link TenantOrdinals}), once for all rows of the step, and the new {@code ?t}, {@code ?n},
+ *     {@code m:next_ord} puts ride in the step's batch: an ordinal is allocated once, never
+ *     without the rows that use it. The migration's start time, which decides a due row's kind,
+ *     is stored with the cursor by the runner.</li>
+ * </ul>
+ *
+ * <p>The tenant is the envelope's tenant id, else {@code "default"}; a hook that is gone or does
+ * not decode files its rows under {@code "default"}. Past {@code tenants.max} the migration goes on
+ * (the cap refuses new tenants at ingest, it never strands existing rows) and logs the overage.
+ *
+ * <p>Deliberate deviation from the spec's phase table: phase 2 also adds {@code bytes +size}.
+ * {@code bytes} counts every delivery row that exists, inflight ones included, so without it the
+ * counters would not equal a fold of the families.
+ */
+final class TenantKeys implements Migration {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TenantKeys.class);
+
+    /** Old rows visited per step at most. */
+    static final int ROWS_PER_STEP = 500;
+
+    /** The dry run's line after {@code "2 -> 3: "}. */
+    static final String DESCRIPTION = "re-key due/inflight/dead by tenant ordinal, seed per-tenant counters";
+
+    @Override
+    public int from() {
+        return StoreFormat.PREVIOUS;
+    }
+
+    @Override
+    public int to() {
+        return StoreFormat.CURRENT;
+    }
+
+    @Override
+    public String description() {
+        return DESCRIPTION;
+    }
+
+    @Override
+    public MigrationStep step(MigrationContext context, byte[] cursorBytes) {
+        Store store = context.store();
+        TenantKeysCursor cursor = TenantKeysCursor.decode(cursorBytes);
+        TenantKeysPhase phase = cursor.phase();
+        byte[] after = cursor.lastOldKey();
+        List<OldRow> rows = new ArrayList<>();
+        while (phase != TenantKeysPhase.FINISH && rows.size() < ROWS_PER_STEP) {
+            TenantKeysPhase.Chunk chunk = phase.read(store, after, ROWS_PER_STEP - rows.size());
+            rows.addAll(chunk.rows());
+            if (chunk.exhausted()) {
+                phase = phase.next();
+                after = new byte[0];
+            } else {
+                after = chunk.rows().get(chunk.rows().size() - 1).key();
+            }
+        }
+
+        List<Long> seqs = new ArrayList<>();
+        rows.forEach(r -> r.hookSeq().ifPresent(seqs::add));
+        HookTenants hooks = HookTenants.read(store, seqs);
+        Map<DeliveryKey, Long> deadSizes = deadSizes(store, rows);
+        Set<String> tenants = new LinkedHashSet<>();
+        rows.forEach(r -> r.hookSeq().ifPresent(seq -> tenants.add(hooks.tenant(seq))));
+
+        // Nothing serves during the migration, and the cap must not strand rows: allocate up to the
+        // largest possible ordinal and only log tenants.max.
+        TenantOrdinals ordinals = TenantOrdinals.load(store, Ordinals.MAX);
+        long tenantsBefore = ordinals.tenantCount();
+        Resolution resolution = ordinals.resolve(tenants);
+        DeliveryBatch batch = new DeliveryBatch();
+        resolution.writeTo(batch);
+        warnPastTheCap(context, tenantsBefore, resolution.nextOrd() - 1);
+
+        int strays = 0;
+        for (OldRow row : rows) {
+            if (row instanceof OldRow.Stray stray) {
+                strays++;
+                LOG.warn("2 -> 3 migration: skipping a key that is not a key of its family ({}){}", stray.problem(),
+                        isKeptFamily(stray) ? "; it stays" : "; the finish step range-deletes it");
+                continue;
+            }
+            long seq = row.hookSeq().orElseThrow();
+            long ord = resolution.ord(hooks.tenant(seq)).orElseThrow();
+            if (row instanceof OldRow.Due due) {
+                batch.delete(ColumnFamilies.INDEX, due.key());
+                DueKind kind = due.at() > context.startedAt() ? DueKind.RETRY : DueKind.FIRST_ATTEMPT;
+                Deliveries.migratedDueOps(batch, ord, due.at(), seq, due.sink(), size(due.size(), hooks, seq), kind);
+            } else if (row instanceof OldRow.Inflight inflight) {
+                batch.delete(ColumnFamilies.INDEX, inflight.key());
+                Deliveries.migratedInflightOps(batch, ord, seq, inflight.sink(), size(inflight.size(), hooks, seq));
+            } else if (row instanceof OldRow.Dead dead) {
+                Optional<HookEnvelope> envelope = hooks.envelope(seq);
+                DeadValueV2 value = dead.value().orElseGet(() -> new DeadValueV2(
+                        envelope.map(e -> e.hook().sourceId()).orElse(""), envelope.map(e -> e.hook().id()).orElse("")));
+                Deliveries.migratedDeadOps(batch, ord, dead.at(), seq, dead.sink(),
+                        deadSizes.getOrDefault(keyOf(dead), 0L), value.sourceId(), value.hookId());
+            } else if (row instanceof OldRow.Archive archive) {
+                Deliveries.migratedArchiveOps(batch, seq, size(archive.size(), hooks, seq), ord);
+            }
+        }
+        if (hooks.missing() + hooks.undecodable() > 0) {
+            LOG.info("2 -> 3 migration: {} hooks gone and {} undecodable in this step; their rows are filed under "
+                    + "'default'", hooks.missing(), hooks.undecodable());
+        }
+
+        boolean done = phase == TenantKeysPhase.FINISH;
+        if (done) {
+            finish(store, context, batch, resolution);
+        }
+        String position = done ? "finished" : phase.describe();
+        LOG.debug("2 -> 3 migration step: {} rows ({} stray), {} tenants, {} new ordinals, now at {}", rows.size(),
+                strays, tenants.size(), resolution.allocated().size(), position);
+        return new MigrationStep(batch, new TenantKeysCursor(phase, after).encode(), rows.size(), position, done);
+    }
+
+    private static boolean isKeptFamily(OldRow.Stray stray) {
+        byte prefix = stray.key()[0];
+        return prefix != DueKeyV2.wholeFamily().from()[0] && prefix != InflightKeyV2.wholeFamily().from()[0];
+    }
+
+    /** The size in the old value, else the hook's envelope length (what sizes are), else 0. */
+    private static long size(OptionalLong stored, HookTenants hooks, long seq) {
+        if (stored.isPresent()) {
+            return stored.getAsLong();
+        }
+        LOG.warn("2 -> 3 migration: an index value of hook {} does not decode; taking its size from the hook", seq);
+        return hooks.envelopeSize(seq).orElse(0);
+    }
+
+    private static DeliveryKey keyOf(OldRow.Dead dead) {
+        return new DeliveryKey(dead.seq(), dead.sink());
+    }
+
+    /** The size in each dead row's delivery row (0 when the delivery row is gone or does not decode). */
+    private static Map<DeliveryKey, Long> deadSizesOf(Store store, List<OldRow.Dead> dead) {
+        Map<DeliveryKey, Long> out = new HashMap<>();
+        if (dead.isEmpty()) {
+            return out;
+        }
+        List<DeliveryKey> keys = dead.stream().map(TenantKeys::keyOf).toList();
+        List<Optional<byte[]>> values = store.multiGet(ColumnFamilies.DELIVERIES,
+                keys.stream().map(DeliveryKey::encode).toList());
+        for (int i = 0; i < keys.size(); i++) {
+            long size = 0;
+            if (values.get(i).isPresent()) {
+                try {
+                    size = DeliveryRow.decode(values.get(i).get()).size();
+                } catch (StoreCorruptionException e) {
+                    LOG.warn("2 -> 3 migration: the delivery row of dead row {} does not decode; counting 0 bytes",
+                            keys.get(i));
+                }
+            } else {
+                LOG.warn("2 -> 3 migration: dead row {} has no delivery row; counting 0 bytes", keys.get(i));
+            }
+            out.put(keys.get(i), size);
+        }
+        return out;
+    }
+
+    private static Map<DeliveryKey, Long> deadSizes(Store store, List<OldRow> rows) {
+        List<OldRow.Dead> dead = new ArrayList<>();
+        rows.forEach(r -> {
+            if (r instanceof OldRow.Dead d) {
+                dead.add(d);
+            }
+        });
+        return deadSizesOf(store, dead);
+    }
+
+    private static void warnPastTheCap(MigrationContext context, long before, long after) {
+        long max = context.config().tenantsMax();
+        if (after > max && before <= max) {
+            LOG.warn("2 -> 3 migration: the store holds more tenants than tenants.max = {}; the migration keeps every "
+                    + "row, and ingest will refuse new tenants with tenant_limit until the count is under the cap", max);
+        }
+    }
+
+    /** The seq of the last real key of {@code family} (0 when it has none): one reverse seek. */
+    private static long lastSeq(Store store, String columnFamily, KeyFamily family, ToLongFunction<byte[]> seqOf) {
+        try (Scan scan = store.scan(columnFamily, KeyRange.of(family.lo(), family.hi()), Direction.REVERSE)) {
+            while (scan.hasNext()) {
+                byte[] key = scan.next().key();
+                if (!family.isSentinel(key)) {
+                    return seqOf.applyAsLong(key);
+                }
+            }
+        }
+        return 0;
+    }
+
+    private static void finish(Store store, MigrationContext context, DeliveryBatch batch, Resolution resolution) {
+        for (KeySpan old : List.of(DueKeyV2.wholeFamily(), InflightKeyV2.wholeFamily())) {
+            batch.deleteRange(ColumnFamilies.INDEX, old.from(), old.to());
+        }
+        if (resolution.allocated().isEmpty() && store.get(ColumnFamilies.DEFAULT, MetaKeys.NEXT_ORD).isEmpty()) {
+            batch.put(ColumnFamilies.DEFAULT, MetaKeys.NEXT_ORD, MetaKeys.u32Value(resolution.nextOrd()));
+        }
+        // seq is never reused: the next ingest must start above every seq a row still refers to,
+        // also the rows of hooks that are gone (format 2 may not have kept m:last_seq).
+        long lastSeq = Math.max(LastSeq.recover(store), Math.max(
+                lastSeq(store, ColumnFamilies.DELIVERIES, DeliveryKey.FAMILY, k -> DeliveryKey.decode(k).seq()),
+                lastSeq(store, ColumnFamilies.INDEX, ArchiveKey.FAMILY, k -> ArchiveKey.decode(k).seq())));
+        Optional<byte[]> stored = store.get(ColumnFamilies.DEFAULT, MetaKeys.LAST_SEQ);
+        if (stored.isEmpty() || MetaKeys.decodeU64("m:last_seq", stored.get()) < lastSeq) {
+            batch.put(ColumnFamilies.DEFAULT, MetaKeys.LAST_SEQ, MetaKeys.u64Value(lastSeq));
+        }
+        long tenants = resolution.nextOrd() - 1;
+        if (tenants > context.config().tenantsMax()) {
+            LOG.warn("2 -> 3 migration: {} tenants migrated, {} more than tenants.max = {}; existing tenants keep "
+                    + "working, new tenants are refused with tenant_limit", tenants,
+                    tenants - context.config().tenantsMax(), context.config().tenantsMax());
+        }
+    }
+}

@@ -1,0 +1,141 @@
+package io.ankusa.tests.dispatch;
+
+import io.ankusa.api.Hook;
+import io.ankusa.api.QueueConfig;
+import io.ankusa.api.Receipt;
+import io.ankusa.dispatch.Pipeline;
+import io.ankusa.dispatch.Sink;
+import io.ankusa.dispatch.TickReport;
+import io.ankusa.queue.Queue;
+import io.ankusa.queue.engine.QueueEngine;
+import io.ankusa.queue.ledger.DeliveryLedger;
+import io.ankusa.queue.migration.Migrations;
+import io.ankusa.store.Store;
+import io.ankusa.tests.queue.IndexFold;
+import io.ankusa.tests.queue.MutableClock;
+import io.ankusa.tests.queue.QueueUnderTest;
+import io.ankusa.tests.support.RecordingStore;
+import io.ankusa.tests.support.ScanCountingStore;
+import java.nio.file.Path;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.UnaryOperator;
+
+/**
+ * A queue on one backend in a test directory, opened over a {@link RecordingStore} (every store
+ * call) over a {@link ScanCountingStore} (entries taken per scan), with a hand-moved clock shared
+ * by the queue and the pipelines built here.
+ */
+final class DispatchFixture implements AutoCloseable {
+
+    private final QueueConfig config;
+    private final MutableClock clock;
+    private QueueEngine queue;
+    private ScanCountingStore scans;
+
+    private DispatchFixture(QueueConfig config, MutableClock clock) {
+        this.config = config;
+        this.clock = clock;
+        this.queue = openQueue();
+    }
+
+    private QueueEngine openQueue() {
+        return QueueEngine.open(config, Migrations.NONE, store -> {
+            scans = new ScanCountingStore(store);
+            return new RecordingStore(scans);
+        });
+    }
+
+    /** A fixture on {@code backend} in {@code directory}. */
+    static DispatchFixture open(String backend, Path directory) {
+        return open(backend, directory, b -> b);
+    }
+
+    /** A fixture on {@code backend} in {@code directory}, with the queue's defaults changed by {@code tweak}. */
+    static DispatchFixture open(String backend, Path directory, UnaryOperator<QueueConfig.Builder> tweak) {
+        MutableClock clock = new MutableClock(QueueUnderTest.EPOCH);
+        return new DispatchFixture(tweak.apply(QueueConfig.builder(directory).backend(backend).clock(clock)).build(), clock);
+    }
+
+    Queue queue() {
+        return queue;
+    }
+
+    DeliveryLedger ledger() {
+        return DeliveryLedger.of(queue);
+    }
+
+    Store store() {
+        return queue.store();
+    }
+
+    RecordingStore recorder() {
+        return (RecordingStore) queue.store();
+    }
+
+    ScanCountingStore scans() {
+        return scans;
+    }
+
+    MutableClock clock() {
+        return clock;
+    }
+
+    long now() {
+        return clock.millis();
+    }
+
+    long ord(String tenant) {
+        return queue.ord(tenant).orElseThrow(() -> new AssertionError("no tenant " + tenant));
+    }
+
+    /** A pipeline on the fixture's clock, with the defaults changed by {@code tweak}; not started. */
+    Pipeline pipeline(Sink sink, UnaryOperator<Pipeline.Builder> tweak) {
+        return tweak.apply(Pipeline.builder(queue, sink).clock(clock)).build();
+    }
+
+    Receipt ingest(Hook hook) {
+        return QueueUnderTest.await(queue.ingest(hook));
+    }
+
+    /** Ingests a hook with one sink per number in {@code sinks}, for {@code tenant}. */
+    Receipt ingest(String id, String tenant, int... sinks) {
+        return ingest(QueueUnderTest.hook(id, tenant, sinks));
+    }
+
+    /** Runs one tick and waits for its settles. */
+    static TickReport await(CompletionStage<TickReport> tick) {
+        try {
+            return tick.toCompletableFuture().get(60, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            throw new AssertionError("the tick's settles failed", e.getCause());
+        } catch (InterruptedException | TimeoutException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** The fold of the store's index families. */
+    IndexFold fold() {
+        return IndexFold.of(store());
+    }
+
+    /** Asserts every counter equals the fold and every due row has its marker. */
+    void assertConsistent() {
+        IndexFold fold = fold();
+        fold.assertCountersMatch(store());
+        fold.assertEveryDueRowHasAMarker();
+    }
+
+    /** Closes and reopens the queue on the same directory (inflight rows come back as due). */
+    void reopen() {
+        queue.close();
+        queue = openQueue();
+    }
+
+    @Override
+    public void close() {
+        queue.close();
+    }
+}

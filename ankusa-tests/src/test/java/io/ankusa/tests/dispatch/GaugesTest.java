@@ -1,0 +1,295 @@
+package io.ankusa.tests.dispatch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ankusa.dispatch.Gauges;
+import io.ankusa.dispatch.Pipeline;
+import io.ankusa.dispatch.SinkOutcome;
+import io.ankusa.dispatch.TenantPending;
+import io.ankusa.keys.ColumnFamilies;
+import io.ankusa.keys.CounterKey;
+import io.ankusa.keys.Prefixes;
+import io.ankusa.queue.ledger.Claim;
+import io.ankusa.queue.ledger.DeliveryLedger;
+import io.ankusa.tests.queue.IndexFold;
+import io.ankusa.tests.queue.QueueUnderTest;
+import io.ankusa.tests.support.RecordingStore.Call;
+import io.ankusa.tests.support.ScanCountingStore.CountedScan;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The gauges (TEN-1 §4, §5): read from counters and the active index, never from a fold of the
+ * due, inflight, dead or archive families — checked by recording every store call a measurement
+ * makes.
+ */
+class GaugesTest {
+
+    @TempDir
+    Path dir;
+
+    private static void ingestAll(DispatchFixture f, List<io.ankusa.api.Hook> hooks) {
+        List<CompletableFuture<?>> receipts = new ArrayList<>();
+        hooks.forEach(h -> receipts.add(f.queue().ingest(h)));
+        receipts.forEach(r -> QueueUnderTest.await(r.thenApply(x -> x)));
+    }
+
+    private static io.ankusa.api.Hook hook(String id, String tenant, int... sinks) {
+        return QueueUnderTest.hook(id, tenant, sinks);
+    }
+
+    /**
+     * A backlog of every kind: pending and scheduled rows, inflight rows, dead rows, archive
+     * obligations, over {@code tenants} tenants with {@code perTenant} hooks each.
+     */
+    private static void backlog(DispatchFixture f, String prefix, int tenants, int perTenant) {
+        List<io.ankusa.api.Hook> hooks = new ArrayList<>();
+        for (int t = 0; t < tenants; t++) {
+            for (int i = 0; i < perTenant; i++) {
+                hooks.add(hook(prefix + t + "_" + i, "t" + t, 0, 1));
+            }
+        }
+        ingestAll(f, hooks);
+        DeliveryLedger ledger = f.ledger();
+        for (int t = 0; t < tenants; t++) {
+            long ord = f.ord("t" + t);
+            Claim claim = ledger.claim(ord, ledger.dueForTenant(ord, f.now(), 0, 3, Long.MAX_VALUE));
+            if (claim.claimed().size() == 3) {
+                ledger.retry(claim.claimed().get(0), f.now() + 60_000, "HTTP 503");
+                ledger.dead(claim.claimed().get(1), "HTTP 410");
+            }
+        }
+    }
+
+    /** Everything a measurement did to the store: every call, and every scan with the entries taken from it. */
+    private record Measured(List<Call> calls, List<CountedScan> scans) {
+    }
+
+    private static Measured measure(DispatchFixture f, Runnable body) {
+        f.recorder().clear();
+        f.scans().clear();
+        body.run();
+        return new Measured(f.recorder().calls(), f.scans().scans());
+    }
+
+    /** What a measurement read, summarized so two measurements can be compared. */
+    private record Footprint(List<String> calls, int entriesScanned) {
+    }
+
+    private static Footprint footprint(Measured m) {
+        List<String> shape = new ArrayList<>();
+        for (Call c : m.calls()) {
+            String what = c.method() + " " + c.family();
+            if (c.range().isPresent()) {
+                byte[] from = c.range().get().from();
+                what += " " + (from.length == 0 ? "" : (char) from[0]);
+            }
+            shape.add(what);
+        }
+        return new Footprint(shape, m.scans().stream().mapToInt(CountedScan::entries).sum());
+    }
+
+    /** Asserts the measurement folded nothing: see the class comment. */
+    private static void assertNoFold(Measured m) {
+        List<CountedScan> scans = m.scans();
+        assertThat(scans).as("scans outside the index family").allSatisfy(s -> assertThat(s.family()).isEqualTo(ColumnFamilies.INDEX));
+        assertThat(scans).as("scans of the inflight, dead, dead-by-tenant or archive families").noneSatisfy(s -> {
+            byte[] from = s.range().from();
+            assertThat(from.length > 0 && (from[0] == Prefixes.INFLIGHT || from[0] == Prefixes.DEAD
+                    || from[0] == Prefixes.DEAD_BY_TENANT || from[0] == Prefixes.ARCHIVE)).isTrue();
+        });
+        List<CountedScan> dueScans = scans.stream().filter(s -> s.range().from().length > 0 && s.range().from()[0] == Prefixes.DUE).toList();
+        assertThat(dueScans).as("due reads: each one tenant's first row (the oldest-due check), at most 33").hasSizeLessThanOrEqualTo(33)
+                .allSatisfy(s -> {
+                    assertThat(s.range().bounded()).isTrue();
+                    assertThat(Arrays.copyOf(s.range().from(), 5)).as("one tenant's range")
+                            .isEqualTo(Arrays.copyOf(prefixBefore(s.range().to()), 5));
+                    assertThat(s.entries()).isLessThanOrEqualTo(1);
+                });
+        assertThat(m.calls()).as("reads of hooks or delivery rows").noneMatch(c ->
+                c.touches(ColumnFamilies.HOOKS) || c.touches(ColumnFamilies.DELIVERIES));
+        assertThat(m.calls()).as("writes").noneMatch(c -> c.method().equals("commit"));
+        assertThat(m.calls()).filteredOn(c -> c.method().equals("counters")
+                && c.keys().stream().anyMatch(k -> CounterKey.decode(k).ord() == 0)).as("one read of the aggregate's six counters")
+                .singleElement().satisfies(c -> assertThat(c.keys()).hasSize(6));
+    }
+
+    /** The last key of a prefix range's end is the prefix plus one: step back to compare prefixes. */
+    private static byte[] prefixBefore(byte[] end) {
+        byte[] key = Arrays.copyOf(end, 5);
+        for (int i = 4; i >= 1; i--) {
+            if (key[i]-- != 0) {
+                break;
+            }
+        }
+        return key;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @DisplayName("queue gauges read counters")
+    void queueGaugesReadCounters(String backend) {
+        try (DispatchFixture f = DispatchFixture.open(backend, dir, b -> b.archive(true));
+                Pipeline pipeline = f.pipeline(ScriptedSink.delivering(), b -> b)) {
+            backlog(f, "a", 20, 5);
+            AtomicReference<Gauges> small = new AtomicReference<>();
+            Footprint before = footprint(measure(f, () -> small.set(pipeline.gauges())));
+
+            IndexFold fold = f.fold();
+            long[] total = fold.total();
+            Gauges g = small.get();
+            assertThat(new long[] {g.pending(), g.scheduled(), g.inflight(), g.dead(), g.bytes(), g.archivePending()})
+                    .as("the gauges equal a fold of the families").containsExactly(Arrays.copyOfRange(total, 1, 7));
+            assertThat(g.pending()).isEqualTo(20 * (10 - 3));
+            assertThat(g.scheduled()).isEqualTo(20);
+            assertThat(g.inflight()).isEqualTo(20);
+            assertThat(g.dead()).isEqualTo(20);
+            assertThat(g.archivePending()).isEqualTo(100);
+            assertThat(g.tenants()).isEqualTo(20);
+
+            // Ten times the backlog, same tenants, same second: the measurement reads exactly as much.
+            backlog(f, "b", 20, 50);
+            Measured measured = measure(f, pipeline::gauges);
+            assertNoFold(measured);
+            assertThat(footprint(measured)).isEqualTo(before);
+            assertThat(pipeline.gauges().pending()).isEqualTo(20 * (10 - 3) + 20 * (100 - 3));
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @DisplayName("oldest due age comes from the active index")
+    void oldestDueAgeComesFromTheActiveIndex(String backend) {
+        try (DispatchFixture f = DispatchFixture.open(backend, dir);
+                Pipeline pipeline = f.pipeline(ScriptedSink.delivering(), b -> b)) {
+            assertThat(pipeline.gauges().oldestDueAge()).as("nothing due").isEmpty();
+            long start = f.now();
+            f.ingest("a", "ta", 0);
+            f.clock().advance(3_250);
+            f.ingest("b", "tb", 0);
+            f.clock().advance(10_000);
+            // ta's row is claimed: its marker (the first one) is stale until a tick cleans it.
+            DeliveryLedger ledger = f.ledger();
+            long ta = f.ord("ta");
+            ledger.claim(ta, ledger.dueForTenant(ta, f.now(), 0, 10, Long.MAX_VALUE));
+
+            Measured measured = measure(f, () -> assertThat(pipeline.gauges().oldestDueAge())
+                    .as("tb's row, due 10 s ago; ta's stale marker skipped").contains(Duration.ofMillis(10_000)));
+            assertNoFold(measured);
+            assertThat(measured.scans()).map(s -> s.range().from()[0])
+                    .as("the marker scan comes first").first().isEqualTo(Prefixes.ACTIVE);
+
+            f.clock().advance(-(f.now() - start) - 1_000);
+            assertThat(pipeline.gauges().oldestDueAge()).as("due in the future: zero").contains(Duration.ZERO);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @DisplayName("oldest due age after 32 stale markers is the next marker's second")
+    void oldestDueAgeAfter32StaleMarkers(String backend) {
+        try (DispatchFixture f = DispatchFixture.open(backend, dir);
+                Pipeline pipeline = f.pipeline(ScriptedSink.delivering(), b -> b)) {
+            long start = f.now();
+            List<io.ankusa.api.Hook> hooks = new ArrayList<>();
+            for (int t = 0; t < 40; t++) {
+                hooks.add(hook("h" + t, "t" + t, 0));
+            }
+            ingestAll(f, hooks);
+            DeliveryLedger ledger = f.ledger();
+            for (int t = 0; t < 40; t++) {
+                long ord = f.ord("t" + t);
+                ledger.claim(ord, ledger.dueForTenant(ord, f.now(), 0, 10, Long.MAX_VALUE));
+            }
+            f.clock().advance(5_000);
+            f.ingest("late", "late", 0);
+            f.clock().advance(5_000);
+
+            assertThat(pipeline.gauges().oldestDueAge()).as("the 33rd marker's second start, not a scan of 40 tenants")
+                    .contains(Duration.ofMillis(f.now() - start / 1000 * 1000));
+            DispatchFixture.await(pipeline.tick());
+            assertThat(f.queue().stats().pending()).isZero();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @DisplayName("top tenants by pending")
+    void topTenantsByPending(String backend) {
+        try (DispatchFixture f = DispatchFixture.open(backend, dir);
+                Pipeline pipeline = f.pipeline(ScriptedSink.delivering(), b -> b)) {
+            List<io.ankusa.api.Hook> hooks = new ArrayList<>();
+            for (int t = 1; t <= 120; t++) {
+                for (int i = 0; i < t; i++) {
+                    hooks.add(hook("p" + t + "_" + i, "t" + t, 0));
+                }
+            }
+            hooks.add(hook("s", "scheduled-only", 0));
+            hooks.add(hook("i", "inflight-only", 0));
+            ingestAll(f, hooks);
+            DeliveryLedger ledger = f.ledger();
+            for (String tenant : List.of("scheduled-only", "inflight-only")) {
+                long ord = f.ord(tenant);
+                Claim claim = ledger.claim(ord, ledger.dueForTenant(ord, f.now(), 0, 10, Long.MAX_VALUE));
+                if (tenant.equals("scheduled-only")) {
+                    ledger.retry(claim.claimed().get(0), f.now(), "HTTP 503");
+                }
+            }
+
+            List<TenantPending> top = pipeline.gauges().topTenantsByPending();
+
+            assertThat(top).hasSize(100);
+            assertThat(top.get(0)).isEqualTo(new TenantPending("t120", 120));
+            assertThat(top.get(99)).isEqualTo(new TenantPending("t21", 21));
+            assertThat(top).extracting(TenantPending::pending).isSortedAccordingTo((a, b) -> Long.compare(b, a));
+            assertThat(top).allSatisfy(t -> assertThat(f.queue().pendingForTenant(t.tenantId()).pending()).isEqualTo(t.pending()));
+            assertThat(top).extracting(TenantPending::tenantId).doesNotContain("scheduled-only", "inflight-only");
+
+            // Deliver t120's rows: it leaves the list.
+            long t120 = f.ord("t120");
+            Claim claim = ledger.claim(t120, ledger.dueForTenant(t120, f.now(), 0, 500, Long.MAX_VALUE));
+            claim.claimed().forEach(c -> ledger.delivered(c.row()));
+            assertThat(pipeline.gauges().topTenantsByPending().get(0)).isEqualTo(new TenantPending("t119", 119));
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @DisplayName("a started pipeline reports gauges to its listeners and delivers on its own")
+    void aStartedPipelineReportsGaugesAndDelivers(String backend) throws Exception {
+        try (DispatchFixture f = DispatchFixture.open(backend, dir)) {
+            CountDownLatch reported = new CountDownLatch(1);
+            AtomicReference<Gauges> last = new AtomicReference<>();
+            CountDownLatch delivered = new CountDownLatch(3);
+            ScriptedSink sink = new ScriptedSink(d -> {
+                delivered.countDown();
+                return SinkOutcome.delivered();
+            });
+            try (Pipeline pipeline = f.pipeline(sink, b -> b.gaugeInterval(Duration.ofMillis(20))
+                    .tickInterval(Duration.ofMillis(10)).gaugeListener(g -> {
+                        last.set(g);
+                        reported.countDown();
+                    }))) {
+                pipeline.start();
+                f.ingest("a", "t", 0, 1, 2);
+                assertThat(delivered.await(60, TimeUnit.SECONDS)).isTrue();
+                assertThat(reported.await(60, TimeUnit.SECONDS)).isTrue();
+            }
+            assertThat(last.get()).isNotNull();
+            assertThat(sink.hookIds()).containsExactly("a", "a", "a");
+            f.assertConsistent();
+            assertThat(f.queue().stats().bytes()).as("settled before close returned").isZero();
+        }
+    }
+}

@@ -1,0 +1,186 @@
+package io.ankusa.tests.dispatch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ankusa.api.Hook;
+import io.ankusa.dispatch.pipeline.MarkerCleanup;
+import io.ankusa.keys.ActiveKey;
+import io.ankusa.queue.ledger.ActiveTenant;
+import io.ankusa.queue.ledger.Claim;
+import io.ankusa.queue.ledger.DeliveryLedger;
+import io.ankusa.queue.ledger.DueRow;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The pipeline's marker cleanup ({@link MarkerCleanup}, TEN-1 §5) with a writer's commit placed by
+ * the cleanup's own seam between its steps — no timing. The writer is the queue's ingest writer;
+ * its row is stamped with a second the tick already saw as stale, as a writer that read its clock
+ * before the tick and committed after it would stamp it.
+ */
+class MarkerCleanupTest {
+
+    @TempDir
+    Path dir;
+
+    /** Where the writer commits: between steps 1 and 2 (its marker is deleted), or between 2 and 3. */
+    enum Placement {
+        BETWEEN_FIRST_DUE_AND_DELETE, BETWEEN_DELETE_AND_VERIFY
+    }
+
+    static Stream<Arguments> backendsAndPlacements() {
+        return io.ankusa.tests.queue.Backends.names()
+                .flatMap(b -> Stream.of(Placement.values()).map(p -> Arguments.of(b, p)));
+    }
+
+    /** Ingests a hook for tenant t stamped {@code atMillis} (the clock is moved back and forth around it). */
+    private static void lateWrite(DispatchFixture f, String id, long atMillis) {
+        long now = f.now();
+        f.clock().advance(atMillis - now);
+        try {
+            f.ingest(Hook.builder().id(id).sourceId("src").tenantId("t").payload("{}").sinks(0).build());
+        } finally {
+            f.clock().advance(now - f.now());
+        }
+    }
+
+    /** Ingests and delivers one hook for tenant t in each of {@code seconds} (after the first): leaves stale markers. */
+    private static void staleMarkers(DispatchFixture f, int seconds) {
+        DeliveryLedger ledger = f.ledger();
+        for (int s = 0; s < seconds; s++) {
+            f.ingest("old" + s, "t", 0);
+            long ord = f.ord("t");
+            Claim claim = ledger.claim(ord, ledger.dueForTenant(ord, f.now(), 0, 10, Long.MAX_VALUE));
+            claim.claimed().forEach(c -> ledger.delivered(c.row()));
+            f.clock().advance(1_000);
+        }
+        f.clock().advance(5_000);
+    }
+
+    private static List<Long> scannedBuckets(DeliveryLedger ledger, long ord, long now) {
+        return ledger.activeTenants(now, 4096).stream().filter(m -> m.ord() == ord).map(ActiveTenant::bucket).toList();
+    }
+
+    @ParameterizedTest(name = "{0}, writer {1}")
+    @MethodSource("backendsAndPlacements")
+    @DisplayName("cleanup does not lose a marker to a concurrent enqueue")
+    void cleanupDoesNotLoseAMarkerToAConcurrentEnqueue(String backend, Placement placement) {
+        try (DispatchFixture f = DispatchFixture.open(backend, dir)) {
+            staleMarkers(f, 1);
+            long ord = f.ord("t");
+            long now = f.now();
+            List<Long> scanned = scannedBuckets(f.ledger(), ord, now);
+            long stale = scanned.get(0);
+            assertThat(scanned).containsExactly(stale);
+            assertThat(stale).isLessThan(now / 1000);
+            List<String> seen = new ArrayList<>();
+
+            MarkerCleanup cleanup = new MarkerCleanup(f.ledger(), new MarkerCleanup.Interleaving() {
+                @Override
+                public void afterFirstDue(long o) {
+                    if (placement == Placement.BETWEEN_FIRST_DUE_AND_DELETE) {
+                        lateWrite(f, "late", stale * 1000 + 500);
+                    }
+                }
+
+                @Override
+                public void afterDelete(long o, Collection<Long> deleted) {
+                    assertThat(deleted).containsExactly(stale);
+                    if (placement == Placement.BETWEEN_DELETE_AND_VERIFY) {
+                        lateWrite(f, "late", stale * 1000 + 500);
+                        assertThat(f.fold().missingMarkers()).as("the writer's own marker stands").isEmpty();
+                    } else {
+                        assertThat(f.fold().missingMarkers()).as("step 2 deleted the writer's marker")
+                                .containsExactly(new ActiveKey(stale, ord));
+                    }
+                    seen.add("between 2 and 3");
+                }
+            });
+            Optional<DueRow> first = cleanup.clean(ord, scanned, now);
+
+            assertThat(seen).as("the cleanup deleted the stale marker and ran the seam").hasSize(1);
+            assertThat(first).map(DueRow::at).contains(stale * 1000 + 500);
+            f.assertConsistent();
+            assertThat(f.ledger().activeTenants(f.now(), 10)).extracting(ActiveTenant::bucket).containsExactly(stale);
+            assertThat(f.ledger().dueForTenant(ord, f.now(), stale * 1000, 10, Long.MAX_VALUE)).hasSize(1);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @DisplayName("cleanup restores every deleted second that holds a row, not only the first (two late writers)")
+    void cleanupRestoresEveryDeletedSecondThatHoldsARow(String backend) {
+        try (DispatchFixture f = DispatchFixture.open(backend, dir)) {
+            staleMarkers(f, 2);
+            long ord = f.ord("t");
+            long now = f.now();
+            List<Long> scanned = scannedBuckets(f.ledger(), ord, now);
+            assertThat(scanned).hasSize(2);
+            MarkerCleanup cleanup = new MarkerCleanup(f.ledger(), new MarkerCleanup.Interleaving() {
+                @Override
+                public void afterFirstDue(long o) {
+                    lateWrite(f, "late0", scanned.get(0) * 1000 + 100);
+                    lateWrite(f, "late1", scanned.get(1) * 1000 + 100);
+                }
+            });
+
+            cleanup.clean(ord, scanned, now);
+
+            // With the spec's single firstDue in step 3, only the first second's marker would come back.
+            f.assertConsistent();
+            assertThat(f.ledger().activeTenants(f.now(), 10)).extracting(ActiveTenant::bucket)
+                    .containsExactlyElementsOf(scanned);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @DisplayName("cleanup deletes stale markers and keeps the first due row's")
+    void cleanupDeletesStaleMarkersAndKeepsTheFirstDueRows(String backend) {
+        try (DispatchFixture f = DispatchFixture.open(backend, dir)) {
+            staleMarkers(f, 3);
+            f.ingest("now", "t", 0);
+            long ord = f.ord("t");
+            long now = f.now();
+            List<Long> scanned = scannedBuckets(f.ledger(), ord, now);
+            assertThat(scanned).hasSize(4);
+
+            Optional<DueRow> first = new MarkerCleanup(f.ledger()).clean(ord, scanned, now);
+
+            assertThat(first).map(DueRow::at).contains(now);
+            assertThat(f.ledger().activeTenants(now, 10)).extracting(ActiveTenant::bucket).containsExactly(now / 1000);
+            f.assertConsistent();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @DisplayName("a marker of the current second is never deleted")
+    void aMarkerOfTheCurrentSecondIsNeverDeleted(String backend) {
+        try (DispatchFixture f = DispatchFixture.open(backend, dir)) {
+            f.ingest("a", "t", 0);
+            long ord = f.ord("t");
+            DeliveryLedger ledger = f.ledger();
+            Claim claim = ledger.claim(ord, ledger.dueForTenant(ord, f.now(), 0, 10, Long.MAX_VALUE));
+            ledger.delivered(claim.claimed().get(0).row());
+            long bucket = f.now() / 1000;
+
+            assertThat(new MarkerCleanup(ledger).clean(ord, List.of(bucket), f.now())).isEmpty();
+            ledger.deleteMarkers(ord, List.of(bucket, bucket + 1));
+
+            assertThat(ledger.activeTenants(f.now(), 10)).extracting(ActiveTenant::bucket).containsExactly(bucket);
+            f.clock().advance(1_000);
+            new MarkerCleanup(ledger).clean(ord, List.of(bucket), f.now());
+            assertThat(ledger.activeTenants(f.now(), 10)).as("stale one second later").isEmpty();
+        }
+    }
+}

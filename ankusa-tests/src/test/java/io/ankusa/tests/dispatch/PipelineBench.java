@@ -1,0 +1,152 @@
+package io.ankusa.tests.dispatch;
+
+import io.ankusa.api.Hook;
+import io.ankusa.api.QueueConfig;
+import io.ankusa.api.QueueStats;
+import io.ankusa.dispatch.Pipeline;
+import io.ankusa.dispatch.SinkOutcome;
+import io.ankusa.queue.Queue;
+import io.ankusa.store.Stores;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+
+/**
+ * The pipeline bench: deliveries per second through a started {@link Pipeline} with a no-op sink
+ * (answers "delivered" at once), on rocksdb and lmdb, with the backlog spread over 1 tenant and
+ * over 10 000 tenants. The backlog is ingested first (not timed); the clock runs from
+ * {@code start()} until every row is settled (the node's bytes counter is back to 0). Prints a
+ * Markdown table and exits non-zero when a hook is not delivered exactly once, a counter is not
+ * back to zero, or a figure falls under a floor far below normal (200 deliveries/s).
+ *
+ * <pre>
+ * ./mvnw -B -Pbench verify -pl ankusa-tests -am -DskipTests
+ * </pre>
+ *
+ * System properties: {@code ankusa.bench.deliveries} (per cell, default 100 000),
+ * {@code ankusa.bench.backends} (comma-separated; default both), {@code ankusa.bench.dir}. Payload 256 bytes, one sink per hook, the pipeline's defaults
+ * (1 024 rows per tick, 256 deliveries at once). Before each cell a warm-up of 10 000 deliveries
+ * runs through the same kind of queue.
+ */
+public final class PipelineBench {
+
+    static final double MIN_DELIVERIES_PER_SECOND = 200;
+    private static final int WARM_UP = 10_000;
+    private static final int PAYLOAD = 256;
+
+    private PipelineBench() {
+    }
+
+    private record Cell(String backend, int tenants, int deliveries, double seconds) {
+        double rate() {
+            return deliveries / seconds;
+        }
+    }
+
+    /** Runs the bench; see the class comment for the properties. */
+    public static void main(String[] args) throws Exception {
+        int deliveries = Integer.getInteger("ankusa.bench.deliveries", 100_000);
+        Path root = Files.createDirectories(Path.of(System.getProperty("ankusa.bench.dir",
+                System.getProperty("java.io.tmpdir"))));
+        List<String> failures = new ArrayList<>();
+        List<Cell> cells = new ArrayList<>();
+        String backends = System.getProperty("ankusa.bench.backends", "");
+        for (String backend : Stream.of("rocksdb", "lmdb").filter(b -> Stores.provider(b).isPresent())
+                .filter(b -> backends.isBlank() || List.of(backends.split(",")).contains(b)).toList()) {
+            for (int tenants : new int[] {1, 10_000}) {
+                run(root, backend, tenants, WARM_UP, new ArrayList<>());
+                cells.add(run(root, backend, tenants, deliveries, failures));
+            }
+        }
+        System.out.println();
+        System.out.printf(Locale.ROOT, "Pipeline bench: no-op sink, %d B payload, 1 sink per hook, pipeline defaults "
+                + "(1 024 rows per tick, 256 deliveries at once), Java %s%n%n", PAYLOAD, System.getProperty("java.version"));
+        System.out.println("| backend | tenants | deliveries | seconds | deliveries/s |");
+        System.out.println("|---|---:|---:|---:|---:|");
+        cells.stream().sorted(Comparator.comparing(Cell::backend).thenComparing(Cell::tenants))
+                .forEach(c -> System.out.printf(Locale.ROOT, "| %s | %,d | %,d | %.2f | %,.0f |%n", c.backend(),
+                        c.tenants(), c.deliveries(), c.seconds(), c.rate()));
+        for (Cell c : cells) {
+            if (c.rate() < MIN_DELIVERIES_PER_SECOND) {
+                failures.add(c + ": " + c.rate() + " deliveries/s is under the floor of " + MIN_DELIVERIES_PER_SECOND);
+            }
+        }
+        if (!failures.isEmpty()) {
+            System.out.println();
+            failures.forEach(f -> System.out.println("FAIL " + f));
+            System.exit(1);
+        }
+    }
+
+    private static Cell run(Path root, String backend, int tenants, int hooks, List<String> failures) throws Exception {
+        Path dir = Files.createTempDirectory(root, "pipeline-" + backend + "-");
+        try (Queue queue = Queue.open(QueueConfig.builder(dir).backend(backend).build())) {
+            byte[] body = new byte[PAYLOAD];
+            // Not timed; at most 8 192 hooks in flight, below the writer's queue capacity.
+            Semaphore inFlight = new Semaphore(8_192);
+            AtomicLong refused = new AtomicLong();
+            for (int i = 0; i < hooks; i++) {
+                inFlight.acquire();
+                queue.ingest(Hook.builder().id("h" + i).sourceId("bench").tenantId("tenant-" + (i % tenants))
+                        .payload(body).sinks(0).build()).whenComplete((r, e) -> {
+                            if (e != null) {
+                                refused.incrementAndGet();
+                            }
+                            inFlight.release();
+                        });
+            }
+            if (!inFlight.tryAcquire(8_192, 10, TimeUnit.MINUTES) || refused.get() != 0) {
+                throw new IllegalStateException(refused.get() + " hooks refused at ingest");
+            }
+            AtomicIntegerArray seen = new AtomicIntegerArray(hooks);
+            AtomicLong calls = new AtomicLong();
+            long start;
+            try (Pipeline pipeline = Pipeline.builder(queue, d -> {
+                seen.incrementAndGet(Integer.parseInt(d.hookId().substring(1)));
+                calls.incrementAndGet();
+                return CompletableFuture.completedFuture(SinkOutcome.delivered());
+            }).concurrency(Integer.getInteger("ankusa.bench.concurrency", 256))
+                    .rowsPerTick(Integer.getInteger("ankusa.bench.rowsPerTick", 1024)).build()) {
+                start = System.nanoTime();
+                pipeline.start();
+                while (queue.stats().bytes() != 0) {
+                    Thread.sleep(2);
+                }
+            }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            Cell cell = new Cell(backend, tenants, hooks, seconds);
+            int missing = 0;
+            int twice = 0;
+            for (int i = 0; i < hooks; i++) {
+                missing += seen.get(i) == 0 ? 1 : 0;
+                twice += seen.get(i) > 1 ? 1 : 0;
+            }
+            QueueStats stats = queue.stats();
+            if (missing != 0 || twice != 0 || calls.get() != hooks || !stats.equals(new QueueStats(0, 0, 0, 0, 0, 0))) {
+                failures.add(cell + ": " + missing + " never delivered, " + twice + " delivered more than once, "
+                        + calls.get() + " sink calls, counters " + stats);
+            }
+            return cell;
+        } finally {
+            delete(dir);
+        }
+    }
+
+    private static void delete(Path dir) throws IOException {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}

@@ -1,0 +1,101 @@
+package io.ankusa.tests.dispatch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ankusa.dispatch.DeadLetterPosition;
+import io.ankusa.dispatch.Pipeline;
+import io.ankusa.dispatch.ReplayPage;
+import io.ankusa.dispatch.Replayer;
+import io.ankusa.dispatch.SinkOutcome;
+import io.ankusa.queue.ledger.DeadEntry;
+import java.nio.file.Path;
+import java.util.Optional;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Replay of dead letters by tenant, by hook id and by pages of the node's DLQ. */
+class ReplayerTest {
+
+    @TempDir
+    Path dir;
+
+    /** Dead-letters hooks d0..d(n-1): hook i for tenant t(i % tenants), one second apart, sinks 0 and 1. */
+    private static void deadLetters(DispatchFixture f, int n, int tenants) {
+        try (Pipeline pipeline = f.pipeline(new ScriptedSink(d -> SinkOutcome.dead("HTTP 410")), b -> b)) {
+            for (int i = 0; i < n; i++) {
+                f.ingest("d" + i, "t" + (i % tenants), 0, 1);
+                DispatchFixture.await(pipeline.tick());
+                f.clock().advance(1_000);
+            }
+        }
+        assertThat(f.queue().stats().dead()).isEqualTo(2L * n);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    void replayTenantRevivesThatTenantsDeadRowsOnly(String backend) {
+        try (DispatchFixture f = DispatchFixture.open(backend, dir)) {
+            deadLetters(f, 6, 2);
+            Replayer replayer = Replayer.of(f.queue());
+
+            assertThat(replayer.replayTenant("t1")).isEqualTo(6);
+            assertThat(replayer.replayTenant("t1")).as("nothing left").isZero();
+            assertThat(replayer.replayTenant("nobody")).isZero();
+
+            assertThat(f.queue().deadForTenant("t1").dead()).isZero();
+            assertThat(f.queue().pendingForTenant("t1").pending()).isEqualTo(6);
+            assertThat(f.queue().deadForTenant("t0").dead()).isEqualTo(6);
+            f.assertConsistent();
+            ScriptedSink sink = ScriptedSink.delivering();
+            try (Pipeline pipeline = f.pipeline(sink, b -> b)) {
+                assertThat(DispatchFixture.await(pipeline.tick()).delivered()).isEqualTo(6);
+            }
+            assertThat(sink.hookIds()).containsExactlyInAnyOrder("d1", "d1", "d3", "d3", "d5", "d5");
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    void replayHookRevivesEverySinkOfThatHookInItsTenant(String backend) {
+        try (DispatchFixture f = DispatchFixture.open(backend, dir)) {
+            deadLetters(f, 6, 2);
+            Replayer replayer = Replayer.of(f.queue());
+
+            assertThat(replayer.replayHook("t0", "d2")).isEqualTo(2);
+            assertThat(replayer.replayHook("t0", "d3")).as("d3 is t1's").isZero();
+            assertThat(replayer.replayHook("t0", "d2")).as("already revived").isZero();
+
+            assertThat(f.queue().stats().dead()).isEqualTo(10);
+            assertThat(f.ledger().deadEntries(f.ord("t0"), Optional.empty(), 10)).extracting(DeadEntry::hookId)
+                    .containsExactly("d0", "d0", "d4", "d4");
+            f.assertConsistent();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    void replayPagesWalkTheNodesDlqNewestFirstAcrossTenants(String backend) {
+        try (DispatchFixture f = DispatchFixture.open(backend, dir)) {
+            deadLetters(f, 5, 3);
+            Replayer replayer = Replayer.of(f.queue());
+
+            ReplayPage first = replayer.replayPage(Optional.empty(), 4);
+            assertThat(first.revived()).isEqualTo(4);
+            assertThat(first.next()).isPresent();
+            assertThat(f.ledger().deadPage(Optional.empty(), 10)).extracting(DeadEntry::hookId)
+                    .as("the newest four (d4, d3 with both sinks) were revived").containsExactly("d2", "d2", "d1", "d1", "d0", "d0");
+
+            ReplayPage second = replayer.replayPage(first.next(), 4);
+            assertThat(second.revived()).isEqualTo(4);
+            ReplayPage third = replayer.replayPage(second.next(), 4);
+            assertThat(third.revived()).isEqualTo(2);
+            assertThat(third.next()).isEmpty();
+            assertThat(replayer.replayPage(Optional.of(new DeadLetterPosition(0, 0, 0)), 4).revived()).isZero();
+
+            assertThat(f.queue().stats().dead()).isZero();
+            assertThat(f.queue().stats().pending()).isEqualTo(10);
+            f.assertConsistent();
+        }
+    }
+}
