@@ -5,7 +5,6 @@ import io.ankusa.dispatch.Sink;
 import io.ankusa.dispatch.SinkOutcome;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The demo's receiver: takes every delivery at once, except that an attempt fails with
@@ -13,16 +12,13 @@ import java.util.concurrent.atomic.LongAdder;
  * {@code permanentShare}, else transient (retry).
  *
  * <p>The outcome is a pure function of the seed, the hook id and the attempt number, so a demo
- * run gives the same counts whatever the threads do. Thread-safe; counts its outcomes.
+ * run gives the same counts whatever the threads do. Thread-safe and stateless.
  */
 public final class SimulatedSink implements Sink {
 
     private final long seed;
     private final double failRate;
     private final double permanentShare;
-    private final LongAdder delivered = new LongAdder();
-    private final LongAdder retried = new LongAdder();
-    private final LongAdder dead = new LongAdder();
 
     /**
      * A sink failing {@code failRate} of attempts, {@code permanentShare} of those for good.
@@ -44,31 +40,13 @@ public final class SimulatedSink implements Sink {
         double second = (mix(h) >>> 11) * 0x1.0p-53;
         SinkOutcome outcome;
         if (first >= failRate) {
-            delivered.increment();
             outcome = SinkOutcome.delivered();
         } else if (second < permanentShare) {
-            dead.increment();
             outcome = SinkOutcome.dead("simulated permanent failure (410 Gone)");
         } else {
-            retried.increment();
             outcome = SinkOutcome.retry("simulated transient failure (503)");
         }
         return CompletableFuture.completedFuture(outcome);
-    }
-
-    /** Attempts that ended delivered. */
-    public long delivered() {
-        return delivered.sum();
-    }
-
-    /** Attempts that ended with a retry request. */
-    public long retried() {
-        return retried.sum();
-    }
-
-    /** Attempts that ended dead (permanent failures). */
-    public long dead() {
-        return dead.sum();
     }
 
     /** SplitMix64's finalizer: spreads the bits of {@code z}. */

@@ -21,10 +21,10 @@ class SimulatedSinkTest {
 
     @Test
     void failsAboutTheConfiguredShareOfAttemptsAndSomeForGood() {
-        SimulatedSink sink = new SimulatedSink(42, 0.05, 0.2);
+        CountingSink sink = new CountingSink(new SimulatedSink(42, 0.05, 0.2));
 
         for (int n = 0; n < 100_000; n++) {
-            outcome(sink, n, 1);
+            sink.deliver(delivery(n, 1)).toCompletableFuture().join();
         }
 
         assertThat(sink.delivered() + sink.retried() + sink.dead()).isEqualTo(100_000);
