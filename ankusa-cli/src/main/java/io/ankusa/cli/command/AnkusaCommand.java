@@ -24,7 +24,8 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         versionProvider = ModuleVersion.class,
         description = "Ankusa, the embeddable multi-tenant webhook delivery queue: demo and operator commands.",
-        subcommands = {DemoCommand.class, StatsCommand.class, TenantsCommand.class, CheckpointCommand.class},
+        subcommands = {DemoCommand.class, StatsCommand.class, TenantsCommand.class, DlqCommand.class, PurgeCommand.class,
+            ReplayCommand.class, MigrateCommand.class, CheckpointCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             " 0:done",
@@ -36,7 +37,8 @@ import picocli.CommandLine.Spec;
             " 6:unknown tenant",
             " 7:store written by another backend",
             " 8:store corrupt",
-            " 9:target exists"})
+            " 9:target exists",
+            "10:store at an older format (run 'ankusa migrate')"})
 public final class AnkusaCommand implements Callable<Integer> {
 
     /** Where a store lives unless {@code --store} says otherwise. */

@@ -25,7 +25,7 @@ final class CheckpointCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        StoreAccess.requireStore(root.store());
+        StoreAccess.requireStore(root);
         if (Files.exists(target)) {
             throw new CommandFailure(ExitCode.TARGET_EXISTS, "checkpoint target " + target + " exists");
         }

@@ -24,7 +24,9 @@ public enum ExitCode {
     /** The store failed a checksum or holds data that cannot be decoded. */
     STORE_CORRUPT(8),
     /** The command would write where something already is (a checkpoint target, a store that is not a demo's). */
-    TARGET_EXISTS(9);
+    TARGET_EXISTS(9),
+    /** The store is at an older format: {@code ankusa migrate} upgrades it (read commands never migrate). */
+    NEEDS_MIGRATION(10);
 
     private final int code;
 

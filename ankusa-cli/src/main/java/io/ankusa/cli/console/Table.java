@@ -34,6 +34,14 @@ public final class Table {
         return new Table(List.of(headers), right);
     }
 
+    /** Left-aligns the given columns (0-based), for text. */
+    public Table leftAligned(int... columns) {
+        for (int column : columns) {
+            rightAligned[column] = false;
+        }
+        return this;
+    }
+
     /** A line above the table. */
     public Table title(String title) {
         this.title = Objects.requireNonNull(title, "title");

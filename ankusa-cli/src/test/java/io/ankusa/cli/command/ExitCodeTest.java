@@ -25,7 +25,8 @@ class ExitCodeTest {
                 Map.entry(ExitCode.UNKNOWN_TENANT, 6),
                 Map.entry(ExitCode.BACKEND_MISMATCH, 7),
                 Map.entry(ExitCode.STORE_CORRUPT, 8),
-                Map.entry(ExitCode.TARGET_EXISTS, 9));
+                Map.entry(ExitCode.TARGET_EXISTS, 9),
+                Map.entry(ExitCode.NEEDS_MIGRATION, 10));
     }
 
     @Test

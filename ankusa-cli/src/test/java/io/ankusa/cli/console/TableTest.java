@@ -30,6 +30,13 @@ class TableTest {
     }
 
     @Test
+    void textColumnsCanBeLeftAligned() {
+        String text = Table.columns("n", "error", "count").leftAligned(1).row("1", "gone", "7").row("22", "timed out", "10").render();
+
+        assertThat(text).isEqualTo("n   error      count\n1   gone           7\n22  timed out     10\n");
+    }
+
+    @Test
     void aRowOfTheWrongWidthIsRefused() {
         assertThatThrownBy(() -> Table.columns("a", "b").row("1")).isInstanceOf(IllegalArgumentException.class);
     }
