@@ -2,16 +2,29 @@ package io.ankusa.tests.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.sun.net.httpserver.HttpServer;
 import io.ankusa.api.Hook;
 import io.ankusa.api.QueueConfig;
 import io.ankusa.queue.Queue;
+import io.ankusa.tests.upgrade.StoreFixtures;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The {@code ankusa} command as a separate process on the module path: what it prints and how it
@@ -44,8 +57,58 @@ class CliProcessTest {
         return store;
     }
 
+    /** The committed format-{@code format} fixture of {@code backend}, unpacked (see {@link StoreFixtures}). */
+    private Path fixture(int format, String backend) throws Exception {
+        Path store = dir.resolve("fixture-v" + format + "-" + backend);
+        try (InputStream archive = StoreFixtures.committed(format, backend)) {
+            StoreFixtures.unpack(archive, store);
+        }
+        return store;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"rocksdb", "lmdb"})
+    void statsPrintsTheCountersOfTheFormat3Fixture(String backend) throws Exception {
+        Path store = fixture(3, backend);
+
+        CliLauncher.Result result = ankusa.run("stats", "--store", store.toString(), "--backend", backend);
+
+        // The fixture's rows (StoreFixtures): opening the queue moves its 2 inflight rows back to pending.
+        assertThat(result.exitCode()).as(result.err()).isZero();
+        assertThat(result.out()).containsPattern("(?m)^tenants\\s+4$").containsPattern("(?m)^pending\\s+8$")
+                .containsPattern("(?m)^scheduled\\s+3$").containsPattern("(?m)^inflight\\s+0$")
+                .containsPattern("(?m)^dead\\s+6$").containsPattern("(?m)^archive pending\\s+15$");
+        assertThat(result.err()).isEmpty();
+    }
+
     @Test
-    void statsPrintsTheCountersOfAStore() throws Exception {
+    void aFormat2StoreIsRefusedByReadsUntilMigrated() throws Exception {
+        Path store = fixture(2, "rocksdb");
+
+        CliLauncher.Result refused = ankusa.run("stats", "--store", store.toString());
+        CliLauncher.Result dryRun = ankusa.run("migrate", "--dry-run", "--store", store.toString());
+        CliLauncher.Result stillRefused = ankusa.run("tenants", "--store", store.toString());
+        CliLauncher.Result migrated = ankusa.run("migrate", "--store", store.toString());
+        CliLauncher.Result stats = ankusa.run("stats", "--store", store.toString());
+        CliLauncher.Result again = ankusa.run("migrate", "--store", store.toString());
+
+        assertThat(refused.exitCode()).isEqualTo(10);
+        assertThat(refused.errLines()).singleElement().asString()
+                .startsWith("ankusa: store " + store + " is at format 2; upgrade it with 'ankusa migrate'");
+        assertThat(dryRun.exitCode()).as(dryRun.err()).isZero();
+        assertThat(dryRun.out()).contains("2 -> 3: ");
+        assertThat(stillRefused.exitCode()).as("the dry run changed nothing").isEqualTo(10);
+        assertThat(migrated.exitCode()).as(migrated.err()).isZero();
+        assertThat(migrated.out()).contains("migrated 2 -> 3");
+        assertThat(migrated.err()).contains("migrate 2 -> 3: ");
+        assertThat(stats.exitCode()).as(stats.err()).isZero();
+        assertThat(stats.out()).containsPattern("(?m)^tenants\\s+5$").containsPattern("(?m)^dead\\s+7$")
+                .containsPattern("(?m)^inflight\\s+0$");
+        assertThat(again.out()).contains("nothing to migrate");
+    }
+
+    @Test
+    void statsPrintsTheCountersOfAStoreWrittenThroughTheQueue() throws Exception {
         Path store = store("rocksdb");
 
         CliLauncher.Result result = ankusa.run("stats", "--store", store.toString());
@@ -53,7 +116,6 @@ class CliProcessTest {
         assertThat(result.exitCode()).as(result.err()).isZero();
         assertThat(result.out()).containsPattern("(?m)^tenants\\s+2$").containsPattern("(?m)^pending\\s+4$")
                 .containsPattern("(?m)^inflight\\s+0$").containsPattern("(?m)^dead\\s+0$");
-        assertThat(result.err()).isEmpty();
     }
 
     @Test
@@ -118,5 +180,49 @@ class CliProcessTest {
         assertThat(result.errLines()).containsExactly(
                 "ankusa stats: Unknown option: '--no-such-option' (see 'ankusa stats --help')");
         assertThat(result.out()).isEmpty();
+    }
+
+    @Test
+    void theDemoDeliversToARealEndpointSigned() throws Exception {
+        byte[] key = new byte[32];
+        java.util.Arrays.fill(key, (byte) 7);
+        String secret = "whsec_" + Base64.getEncoder().encodeToString(key);
+        Set<String> verifiedIds = ConcurrentHashMap.newKeySet();
+        HttpServer receiver = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        receiver.createContext("/hooks", exchange -> {
+            byte[] body = exchange.getRequestBody().readAllBytes();
+            String id = exchange.getRequestHeaders().getFirst("webhook-id");
+            String signed = id + "." + exchange.getRequestHeaders().getFirst("webhook-timestamp") + "."
+                    + new String(body, StandardCharsets.UTF_8);
+            if (("v1," + hmac(key, signed)).equals(exchange.getRequestHeaders().getFirst("webhook-signature"))) {
+                verifiedIds.add(id);
+            }
+            exchange.sendResponseHeaders(204, -1);
+            exchange.close();
+        });
+        receiver.start();
+        try {
+            String url = "http://127.0.0.1:" + receiver.getAddress().getPort() + "/hooks";
+
+            CliLauncher.Result result = ankusa.run("demo", "--store", dir.resolve("demo").toString(), "--hooks", "60",
+                    "--tenants", "6", "--url", url, "--secret", secret);
+
+            assertThat(result.exitCode()).as(result.err()).isZero();
+            assertThat(result.out()).containsPattern("(?m)^delivered\\s+60$").containsPattern("(?m)^dead\\s+0 ")
+                    .contains("HTTP sink to " + url);
+            assertThat(verifiedIds).hasSize(60).allMatch(id -> id.startsWith("demo-"));
+        } finally {
+            receiver.stop(0);
+        }
+    }
+
+    private static String hmac(byte[] key, String content) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(key, "HmacSHA256"));
+            return Base64.getEncoder().encodeToString(mac.doFinal(content.getBytes(StandardCharsets.UTF_8)));
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
     }
 }
