@@ -11,7 +11,8 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's promises that the build can check: its quick-start test command is what CI runs.
+ * The README's promises that the build can check: its quick-start test command is what CI runs,
+ * and its embedding example is {@link Outbox}, which the build compiles and {@link OutboxTest} runs.
  * (Tests run with the module directory as working directory, so the repository root is "..".)
  */
 class ReadmeTest {
@@ -53,5 +54,14 @@ class ReadmeTest {
     void theQuickStartRunsTheDemoThroughTheLauncher() throws IOException {
         assertThat(codeBlocks("Quick start")).anySatisfy(block -> assertThat(block).containsPattern("(?m)^\\./ankusa demo\\b"));
         assertThat(ROOT.resolve("ankusa")).isExecutable();
+    }
+
+    @Test
+    void theEmbeddingExampleIsTheCompiledOutbox() throws IOException {
+        String source = Files.readString(ROOT.resolve("ankusa-tests/src/test/java/io/ankusa/tests/docs/Outbox.java"));
+        String begin = "// tag::readme[]\n";
+        String region = source.substring(source.indexOf(begin) + begin.length(), source.indexOf("// end::readme[]"));
+
+        assertThat(codeBlocks("Embed it")).first().isEqualTo(region);
     }
 }
