@@ -15,7 +15,6 @@ import io.ankusa.keys.HookKey;
 import io.ankusa.keys.InflightKey;
 import io.ankusa.keys.MetaKeys;
 import io.ankusa.keys.Prefixes;
-import io.ankusa.keys.TenantByOrdKey;
 import io.ankusa.keys.v2.DueKeyV2;
 import io.ankusa.queue.Queue;
 import io.ankusa.queue.StoreUpgrade;
@@ -36,13 +35,11 @@ import io.ankusa.store.Stores;
 import io.ankusa.tests.queue.IndexFold;
 import io.ankusa.tests.queue.StoreSnapshot;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.CompletionException;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
@@ -180,7 +177,7 @@ class StoreUpgradeTest {
             assertThat(new HashSet<>(ords.values())).as("ordinals 1..n, none twice")
                     .isEqualTo(LongStream.rangeClosed(1, n).boxed().collect(Collectors.toSet()));
             assertThat(ords.get(firstSeen)).as("first sight gets ordinal 1").isEqualTo(1);
-            Map<Long, String> byOrd = tenantsByOrd(s);
+            Map<Long, String> byOrd = Upgrades.tenantsByOrd(s);
             assertThat(byOrd).hasSize(n);
             ords.forEach((tenant, ord) -> assertThat(byOrd.get(ord)).isEqualTo(tenant));
             assertThat(MetaKeys.decodeU32("m:next_ord", s.get(ColumnFamilies.DEFAULT, MetaKeys.NEXT_ORD).orElseThrow()))
@@ -469,19 +466,6 @@ class StoreUpgradeTest {
         return null;
     }
 
-    private static Map<Long, String> tenantsByOrd(Store s) {
-        Map<Long, String> out = new TreeMap<>();
-        try (Scan scan = s.scan(ColumnFamilies.TENANTS, KeyRange.prefix(new byte[] {Prefixes.TENANT_BY_ORD}))) {
-            while (scan.hasNext()) {
-                KeyValue kv = scan.next();
-                if (!TenantByOrdKey.FAMILY.isSentinel(kv.key())) {
-                    out.put(TenantByOrdKey.decode(kv.key()).ord(), TenantByOrdKey.decodeValue(kv.value()));
-                }
-            }
-        }
-        return out;
-    }
-
     /** The tenant of the hook of the first real key with {@code prefix} in a format-2 store. */
     private static String tenantOfFirst(Store s, byte[] prefix) {
         try (Scan scan = s.scan(ColumnFamilies.INDEX, KeyRange.prefix(prefix))) {
@@ -497,16 +481,10 @@ class StoreUpgradeTest {
         throw new AssertionError("no format-2 due row");
     }
 
+    /** Every key of a store opened as a format-2 release opens it (five column families). */
     private static List<String> format2Snapshot(String backend, Path store) {
         try (Store s = Stores.open(backend, StoreOptions.existing(store, FormatTwoWriter.families()))) {
-            List<String> out = new ArrayList<>();
-            for (var family : FormatTwoWriter.families()) {
-                try (Scan scan = s.scan(family.name(), KeyRange.all())) {
-                    scan.forEachRemaining(kv -> out.add(family.name() + " " + Bytes.hex(kv.key()) + " = "
-                            + Bytes.hex(kv.value())));
-                }
-            }
-            return out;
+            return StoreSnapshot.of(s);
         }
     }
 }
