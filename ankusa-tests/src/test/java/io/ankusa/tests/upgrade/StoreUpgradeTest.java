@@ -157,6 +157,39 @@ class StoreUpgradeTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @DisplayName("damaged format-2 index values migrate with what the hook tells, stray keys are dropped")
+    void damagedIndexValuesMigrateWithWhatTheHookTells(String backend) {
+        Path store = dir.resolve("store");
+        long seq;
+        int envelopeSize;
+        try (FormatTwoWriter w = FormatTwoWriter.create(backend, store)) {
+            seq = w.hook(StoreFixtures.hook("h", "acme", 1, 2, 3), StoreFixtures.EPOCH);
+            envelopeSize = new HookEnvelope(StoreFixtures.hook("h", "acme", 1, 2, 3), StoreFixtures.EPOCH).encode().length;
+            w.due(seq, 1, StoreFixtures.EPOCH, 0);
+            w.raw(ColumnFamilies.INDEX, new DueKeyV2(StoreFixtures.EPOCH, seq, 1).encode(), new byte[] {9});
+            w.inflight(seq, 2);
+            w.dead(seq, 3, StoreFixtures.EPOCH, "src", "h");
+            w.raw(ColumnFamilies.INDEX, new DeadKey(StoreFixtures.EPOCH, seq, 3).encode(), new byte[] {1, 2, 3});
+            w.archive(seq);
+            w.raw(ColumnFamilies.INDEX, new byte[] {Prefixes.DUE_V2, 1, 2, 3}, new byte[0]);
+        }
+
+        Upgrades.migrate(Upgrades.config(backend, store));
+
+        try (Store s = Upgrades.openRaw(backend, store)) {
+            IndexFold.of(s).assertCountersMatch(s);
+            long acme = Upgrades.ordinals(s).get("acme");
+            CounterValues counters = Upgrades.countersByTenant(s).get("acme");
+            assertRows(counters, 1, 0, 1, 1, 1);
+            assertThat(counters.bytes()).isEqualTo(3L * envelopeSize);
+            assertThat(DeadKey.decodeValue(s.get(ColumnFamilies.INDEX, new DeadKey(StoreFixtures.EPOCH, seq, 3).encode())
+                    .orElseThrow())).as("ids from the envelope").isEqualTo(new DeadKey.Value(acme, "src", "h"));
+            assertThat(keysWithPrefix(s, Prefixes.DUE_V2)).as("the stray key is range-deleted").isZero();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
     @DisplayName("tenant migration allocates each ordinal once")
     void tenantMigrationAllocatesEachOrdinalOnce(String backend) {
         Path store = dir.resolve("store");
