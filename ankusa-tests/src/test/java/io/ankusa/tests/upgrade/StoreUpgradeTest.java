@@ -423,9 +423,9 @@ class StoreUpgradeTest {
         Path store = dir.resolve("store");
         new FormatTwoBacklog(1800, 0, 0, 0, 5, 3).write(backend, store);
         QueueConfig config = Upgrades.config(backend, store);
-        InterruptingStore recorded;
+        ClosingAfterCommitsStore recorded;
         try (Store raw = Upgrades.openRaw(backend, store)) {
-            recorded = new InterruptingStore(raw, 0);
+            recorded = new ClosingAfterCommitsStore(raw, 0);
             FormatGuard.prepare(recorded, Migrations.standard(), config);
         }
         List<byte[]> starts = recorded.scans().stream()

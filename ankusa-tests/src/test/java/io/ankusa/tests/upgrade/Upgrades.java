@@ -64,9 +64,9 @@ final class Upgrades {
      * Runs the migration and closes the store right after its {@code steps}-th step committed (the
      * first commit is the format-3 sentinels, then one per step), as if the process stopped there.
      */
-    static InterruptingStore interruptAfter(QueueConfig config, int steps) {
+    static ClosingAfterCommitsStore interruptAfter(QueueConfig config, int steps) {
         Store raw = openRaw(config.backend(), config.directory());
-        InterruptingStore store = new InterruptingStore(raw, steps + 1);
+        ClosingAfterCommitsStore store = new ClosingAfterCommitsStore(raw, steps + 1);
         try {
             assertThatThrownBy(() -> FormatGuard.prepare(store, Migrations.standard(), config))
                     .as("the migration stops when its store is closed after step %d", steps)
