@@ -6,17 +6,15 @@ import io.ankusa.api.DeadLetterQuery;
 import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.keys.DeadKey;
 import io.ankusa.keys.DeliveryKey;
-import io.ankusa.keys.KeySpan;
+import io.ankusa.keys.Ordinals;
 import io.ankusa.keys.TenantByOrdKey;
 import io.ankusa.queue.codec.DeliveryRow;
 import io.ankusa.queue.deliveries.DeadIndex;
 import io.ankusa.queue.deliveries.DeadIndex.DeadRowScan;
+import io.ankusa.queue.ledger.DeadEntry;
 import io.ankusa.queue.ledger.DeadRow;
+import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.tenants.TenantOrdinals;
-import io.ankusa.store.Direction;
-import io.ankusa.store.KeyRange;
-import io.ankusa.store.KeyValue;
-import io.ankusa.store.Scan;
 import io.ankusa.store.Store;
 import io.ankusa.store.StoreCorruptionException;
 import java.time.Instant;
@@ -58,12 +56,14 @@ public final class DeadLetters {
 
     private final Store store;
     private final TenantOrdinals ordinals;
+    private final DeliveryLedger ledger;
     private final DeadIndex index;
 
-    /** Dead letters of {@code store}. */
-    public DeadLetters(Store store, TenantOrdinals ordinals) {
+    /** Dead letters of {@code store}; the node's pages are the ledger's {@link DeliveryLedger#deadPage}. */
+    public DeadLetters(Store store, TenantOrdinals ordinals, DeliveryLedger ledger) {
         this.store = Objects.requireNonNull(store, "store");
         this.ordinals = Objects.requireNonNull(ordinals, "ordinals");
+        this.ledger = Objects.requireNonNull(ledger, "ledger");
         this.index = new DeadIndex(store);
     }
 
@@ -73,19 +73,12 @@ public final class DeadLetters {
     }
 
     private DeadLetterPage allTenants(DeadLetterQuery query) {
-        KeySpan family = DeadKey.FAMILY.between();
-        byte[] end = query.cursor().map(c -> new DeadKey(c.at(), c.seq(), c.sink()).encode()).orElse(family.to());
-        List<DeadRow> rows = new ArrayList<>();
-        List<DeadKey.Value> values = new ArrayList<>();
-        try (Scan scan = store.scan(ColumnFamilies.INDEX, KeyRange.of(family.from(), end), Direction.REVERSE)) {
-            while (rows.size() <= query.limit() && scan.hasNext()) {
-                KeyValue kv = scan.next();
-                DeadKey k = DeadKey.decode(kv.key());
-                DeadKey.Value v = DeadKey.decodeValue(kv.value());
-                rows.add(new DeadRow(v.ord(), k.at(), k.seq(), k.sink()));
-                values.add(v);
-            }
-        }
+        // The node's dead index is ordered by (at, seq, sink) alone: the position's ordinal plays no part.
+        List<DeadEntry> entries = ledger.deadPage(query.cursor().map(c -> new DeadRow(Ordinals.FIRST, c.at(), c.seq(), c.sink())),
+                query.limit() + 1);
+        List<DeadRow> rows = entries.stream().map(DeadEntry::row).toList();
+        List<DeadKey.Value> values = entries.stream()
+                .map(e -> new DeadKey.Value(e.row().ord(), e.sourceId(), e.hookId())).toList();
         return page(rows, values, names(rows), query.limit());
     }
 

@@ -93,7 +93,7 @@ public final class QueueEngine implements Queue, LedgerSource {
         this.audit = AuditLog.open(store, config.clock());
         this.idempotencyKeys = new IdempotencyKeys(store, config.dedupeWindow().toMillis());
         this.reclaimer = new HookReclaimer(store, stripes, ordinals);
-        this.deadLetters = new DeadLetters(store, ordinals);
+        this.deadLetters = new DeadLetters(store, ordinals, ledger);
         this.auditedPurge = new AuditedPurge(ordinals, purge, audit);
         this.writer = IngestWriter.start(store, ordinals, config.clock(), new IngestWriter.Limits(config.batchMaxHooks(),
                 config.batchMaxBytes(), config.ingestQueueCapacity(), config.archive()), idempotencyKeys,
