@@ -5,6 +5,7 @@ import io.ankusa.store.Stores;
 import io.ankusa.store.spi.StoreProvider;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine;
@@ -82,9 +83,12 @@ public final class AnkusaCommand implements Callable<Integer> {
         return backend;
     }
 
-    /** The queue configuration for the store: {@code --store} and {@code --backend}, every other key at its default. */
+    /**
+     * The queue configuration for the store: {@code --store} and {@code --backend}, every other key
+     * at its default except housekeeping, which is off: a command changes only what it is asked to.
+     */
     QueueConfig queueConfig() {
-        return QueueConfig.builder(store).backend(backend).build();
+        return QueueConfig.builder(store).backend(backend).housekeepingInterval(Duration.ZERO).build();
     }
 
     /**
