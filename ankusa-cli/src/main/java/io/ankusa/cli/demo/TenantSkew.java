@@ -6,7 +6,7 @@ import java.util.random.RandomGenerator;
 /**
  * Picks tenants with a Zipf-like skew: tenant {@code i} (0-based) is drawn with a probability
  * proportional to {@code 1 / (i + 1)^exponent}, so a few tenants are noisy and most are quiet.
- * With 1 000 tenants and exponent 1.1 the first tenant gets about 17% of the hooks and the
+ * With 1 000 tenants and exponent 1.1 the first tenant gets about 18% of the hooks and the
  * last 500 together about 6%.
  *
  * <p>Immutable; the randomness comes from the caller.
