@@ -5,7 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.sun.net.httpserver.HttpServer;
 import io.ankusa.api.Hook;
 import io.ankusa.api.QueueConfig;
+import io.ankusa.keys.ColumnFamilies;
+import io.ankusa.keys.MetaKeys;
 import io.ankusa.queue.Queue;
+import io.ankusa.queue.format.StoreLayout;
+import io.ankusa.store.Durability;
+import io.ankusa.store.Store;
+import io.ankusa.store.StoreOptions;
+import io.ankusa.store.Stores;
+import io.ankusa.store.WriteBatch;
+import io.ankusa.tests.queue.StoreSnapshot;
 import io.ankusa.tests.upgrade.StoreFixtures;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -149,6 +158,28 @@ class CliProcessTest {
             assertThat(result.errLines()).singleElement().asString()
                     .isEqualTo("ankusa: store " + store + " is in use by another process (stop it, or work on a checkpoint)");
             assertThat(held.stats().pending()).isEqualTo(4);
+        }
+    }
+
+    @Test
+    void aStoreOfANewerFormatExitsFiveAndIsLeftAsItWas() throws Exception {
+        Path store = store("rocksdb");
+        List<String> before;
+        try (Store raw = Stores.open("rocksdb", StoreOptions.existing(store, StoreLayout.families()))) {
+            raw.commit(new WriteBatch().put(ColumnFamilies.DEFAULT, MetaKeys.FORMAT, MetaKeys.u32Value(4)), Durability.SYNC);
+            before = StoreSnapshot.of(raw);
+        }
+
+        CliLauncher.Result stats = ankusa.run("stats", "--store", store.toString());
+        CliLauncher.Result migrate = ankusa.run("migrate", "--store", store.toString());
+
+        for (CliLauncher.Result result : List.of(stats, migrate)) {
+            assertThat(result.exitCode()).isEqualTo(5);
+            assertThat(result.errLines()).containsExactly(
+                    "ankusa: store format 4 is newer than this release supports (3); use a release that reads format 4");
+        }
+        try (Store raw = Stores.open("rocksdb", StoreOptions.existing(store, StoreLayout.families()))) {
+            assertThat(StoreSnapshot.of(raw)).isEqualTo(before);
         }
     }
 
