@@ -38,7 +38,9 @@ final class StatsCommand implements Callable<Integer> {
 
     private Table aggregate(Queue queue) {
         QueueStats stats = queue.stats();
-        Optional<Duration> oldest = queue.oldestDueAge();
+        // The age comes from the active index, which may still hold markers of tenants whose rows
+        // are gone (cleanup is lazy): with no due row counted there is nothing to age.
+        Optional<Duration> oldest = stats.pending() + stats.scheduled() == 0 ? Optional.empty() : queue.oldestDueAge();
         return Table.keyValue()
                 .row("store", root.store().toAbsolutePath().normalize() + " (" + root.backend() + ")")
                 .row("tenants", Figures.count(queue.tenantCount()))

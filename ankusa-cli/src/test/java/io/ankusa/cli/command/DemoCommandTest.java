@@ -43,6 +43,7 @@ class DemoCommandTest {
         CommandRun stats = CommandRun.of("stats", "--store", store.toString(), "--backend", backend);
         assertThat(number(stats.out(), "dead")).isEqualTo(dead);
         assertThat(number(stats.out(), "pending") + number(stats.out(), "scheduled") + number(stats.out(), "inflight")).isZero();
+        assertThat(stats.out()).containsPattern("(?m)^oldest due\\s+nothing due$");
     }
 
     @Test
