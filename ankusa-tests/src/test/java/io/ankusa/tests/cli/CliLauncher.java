@@ -60,6 +60,8 @@ final class CliLauncher {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Dankusa.progress=off",
+                // as ./ankusa does: JDK 24+ would warn on stderr about the natives RocksDB and jffi load
+                "--enable-native-access=rocksdbjni,org.jnrproject.jffi",
                 "--module-path", join(modulePath),
                 "--class-path", join(classPath),
                 "--module", "io.ankusa.cli/io.ankusa.cli.Ankusa"));
