@@ -1,14 +1,11 @@
 package io.ankusa.cli.command;
 
-import io.ankusa.api.AuditAction;
 import io.ankusa.api.DeadLetterCursor;
 import io.ankusa.cli.console.Figures;
-import io.ankusa.dispatch.DeadLetterPosition;
 import io.ankusa.dispatch.ReplayPage;
 import io.ankusa.dispatch.Replayer;
 import io.ankusa.queue.Queue;
 import java.io.PrintWriter;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
@@ -21,8 +18,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code ankusa replay}: revives dead letters with the dispatcher's {@link Replayer} (each becomes
- * due now as a first attempt); a pipeline running on the store then delivers them. A tenant's
- * replay is recorded in the audit trail.
+ * due now as a first attempt); a pipeline running on the store then delivers them. The replayer
+ * records each revival in the audit trail, one entry per tenant.
  */
 @Command(name = "replay", mixinStandardHelpOptions = true,
         description = {
@@ -65,19 +62,16 @@ final class ReplayCommand implements Callable<Integer> {
         try (Queue queue = StoreAccess.openQueue(root)) {
             Replayer replayer = Replayer.of(queue);
             if (scope.all) {
-                ReplayPage page = replayer.replayPage(position(), limit);
+                Optional<DeadLetterCursor> from = cursor();
+                ReplayPage page = from.isEmpty() ? replayer.replayPage(limit) : replayer.replayPage(from.get(), limit);
                 out.println("revived " + Figures.count(page.revived()) + " dead letters"
-                        + page.next().map(p -> "; next page: --after " + new DeadLetterCursor(p.deadAt(), p.seq(), p.sink()).token())
-                                .orElse("; no more"));
+                        + page.next().map(c -> "; next page: --after " + c.token()).orElse("; no more"));
                 return ExitCode.OK.code();
             }
             if (queue.ord(scope.tenant).isEmpty()) {
                 throw new CommandFailure(ExitCode.UNKNOWN_TENANT, "unknown tenant '" + scope.tenant + "' in " + root.store());
             }
             long revived = hookId == null ? replayer.replayTenant(scope.tenant) : replayer.replayHook(scope.tenant, hookId);
-            if (revived > 0) {
-                queue.recordAudit(AuditAction.REPLAY, scope.tenant, Map.of("revived", revived));
-            }
             out.println("revived " + Figures.count(revived) + " dead letters of tenant " + scope.tenant
                     + (hookId == null ? "" : ", hook " + hookId));
         }
@@ -96,13 +90,12 @@ final class ReplayCommand implements Callable<Integer> {
         }
     }
 
-    private Optional<DeadLetterPosition> position() {
+    private Optional<DeadLetterCursor> cursor() {
         if (after == null) {
             return Optional.empty();
         }
         try {
-            DeadLetterCursor cursor = DeadLetterCursor.parse(after);
-            return Optional.of(new DeadLetterPosition(cursor.at(), cursor.seq(), cursor.sink()));
+            return Optional.of(DeadLetterCursor.parse(after));
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }

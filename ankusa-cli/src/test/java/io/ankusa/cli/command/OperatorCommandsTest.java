@@ -96,8 +96,9 @@ class OperatorCommandsTest {
         assertThat(number(after, "dead")).isZero();
         assertThat(number(after, "pending")).isEqualTo(deadBefore);
         try (Queue queue = Queue.open(QueueConfig.builder(store).build())) {
-            AuditEntry entry = queue.auditTrail(1).get(0);
-            assertThat(entry.action()).isEqualTo(AuditAction.REPLAY);
+            List<AuditEntry> replays = queue.auditTrail(100).stream().filter(e -> e.action() == AuditAction.REPLAY).toList();
+            assertThat(replays).as("one entry for the one replay").hasSize(1);
+            AuditEntry entry = replays.get(0);
             assertThat(entry.tenantId()).isEqualTo("tenant-0");
             assertThat(entry.counts()).containsEntry("revived", deadBefore);
         }
