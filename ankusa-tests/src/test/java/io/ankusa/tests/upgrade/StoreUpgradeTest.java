@@ -22,6 +22,7 @@ import io.ankusa.queue.codec.HookEnvelope;
 import io.ankusa.queue.counters.CounterValues;
 import io.ankusa.queue.engine.QueueEngine;
 import io.ankusa.queue.format.FormatGuard;
+import io.ankusa.queue.migration.FormatTwoWriter;
 import io.ankusa.queue.migration.Migrations;
 import io.ankusa.store.Bytes;
 import io.ankusa.store.KeyRange;
@@ -336,11 +337,11 @@ class StoreUpgradeTest {
     @DisplayName("the v3 fixture task writes a store that boots")
     void theV3FixtureTaskWritesAStoreThatBoots(String backend) {
         Path written = dir.resolve("written");
-        StoreFixtures.writeV3(backend, written);
-        Path archive = dir.resolve(StoreFixtures.archiveName(3, backend));
-        StoreFixtures.pack(written, archive);
+        List<Path> archives = io.ankusa.queue.StoreFixtures.write(written, backend);
+        assertThat(archives).containsExactly(written.resolve(StoreFixtures.archiveName(2, backend)),
+                written.resolve(StoreFixtures.archiveName(3, backend)));
         Path unpacked = dir.resolve("unpacked");
-        StoreFixtures.unpack(archive, unpacked);
+        StoreFixtures.unpack(archives.get(1), unpacked);
         assertTheV3FixtureBoots(backend, unpacked);
 
         Path committed = dir.resolve("committed");
