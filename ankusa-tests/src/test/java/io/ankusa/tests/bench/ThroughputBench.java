@@ -1,0 +1,244 @@
+package io.ankusa.tests.bench;
+
+import io.ankusa.api.Hook;
+import io.ankusa.api.QueueConfig;
+import io.ankusa.api.QueueStats;
+import io.ankusa.dispatch.Pipeline;
+import io.ankusa.dispatch.SinkOutcome;
+import io.ankusa.queue.Queue;
+import io.ankusa.queue.engine.QueueEngine;
+import io.ankusa.queue.format.StoreLayout;
+import io.ankusa.queue.migration.Migrations;
+import io.ankusa.store.Durability;
+import io.ankusa.store.Store;
+import io.ankusa.store.StoreOptions;
+import io.ankusa.store.Stores;
+import io.ankusa.store.WriteBatch;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Stream;
+
+/**
+ * The throughput bench: what the queue does against what its store could do with the same writes.
+ *
+ * <p>Per backend, with 1 tenant and with 10 000 tenants: <b>synced ingest</b> (hooks acknowledged
+ * per second; {@value #PRODUCERS} producers, up to 8 192 hooks in flight, group commits of up to 256)
+ * and <b>claims + settles</b> (deliveries per second through a started {@link Pipeline} with a
+ * no-op sink, until the backlog is delivered). Each phase runs over a {@link CommitLog}, and right
+ * before it the store is checkpointed. The <b>raw ceiling</b> replays the phase's recorded
+ * commits — the same batches, so the same bytes in the same number of synced (and unsynced)
+ * commits — in order on the checkpoint, opened as a bare store, from one thread: what the store
+ * alone takes to write what the queue wrote, without the queue's reads, encoding, tenant
+ * resolution, futures and threads. The ratio is queue rate / raw rate.
+ *
+ * <p>Rules: every hook is acknowledged and delivered exactly once with the counters back to zero;
+ * synced ingest at 10 000 tenants reaches at least half of its raw ceiling. Prints a Markdown table;
+ * exits non-zero when a rule fails.
+ *
+ * <p>System properties: {@code ankusa.bench.backends} (default {@code rocksdb,lmdb}),
+ * {@code ankusa.bench.dir}, {@code ankusa.bench.throughputHooks} (per cell, default 50 000).
+ */
+public final class ThroughputBench {
+
+    static final double MIN_INGEST_SHARE_OF_CEILING = 0.5;
+    static final int PRODUCERS = 4;
+    static final int IN_FLIGHT = 8_192;
+    static final int WARM_UP = 10_000;
+    static final int PAYLOAD = 256;
+
+    private ThroughputBench() {
+    }
+
+    /** One phase measured against its ceiling. */
+    record Cell(String backend, int tenants, String phase, long units, double seconds, long commits, long syncCommits,
+            long bytes, double rawSeconds) {
+
+        double rate() {
+            return units / seconds;
+        }
+
+        double rawRate() {
+            return units / rawSeconds;
+        }
+
+        double share() {
+            return rate() / rawRate();
+        }
+    }
+
+    /** Runs the bench; see the class comment. */
+    public static void main(String[] args) throws Exception {
+        List<String> backends = Arrays.stream(System.getProperty("ankusa.bench.backends", "rocksdb,lmdb").split(","))
+                .map(String::trim).filter(s -> !s.isEmpty()).toList();
+        if (backends.isEmpty()) {
+            backends = List.of("rocksdb", "lmdb");
+        }
+        int hooks = Integer.getInteger("ankusa.bench.throughputHooks", 50_000);
+        Path root = Files.createDirectories(Path.of(System.getProperty("ankusa.bench.dir",
+                System.getProperty("java.io.tmpdir"))));
+        List<String> failures = new ArrayList<>();
+        List<Cell> cells = new ArrayList<>();
+        for (String backend : backends) {
+            for (int tenants : new int[] {1, 10_000}) {
+                Path dir = Files.createTempDirectory(root, "throughput-" + backend + "-");
+                try {
+                    cells.addAll(run(dir, backend, tenants, hooks, failures));
+                } finally {
+                    delete(dir);
+                }
+            }
+        }
+        System.out.println();
+        System.out.printf(Locale.ROOT, "Throughput bench: %d B payload, 1 sink, ingest by %d producers with up to %,d "
+                + "hooks in flight, claims + settles by a started pipeline (defaults) with a no-op sink; raw = the "
+                + "phase's recorded commits replayed on a checkpoint by one thread; Java %s%n%n", PAYLOAD, PRODUCERS,
+                IN_FLIGHT, System.getProperty("java.version"));
+        System.out.println(table(cells));
+        for (Cell c : cells) {
+            if (c.phase().equals("synced ingest") && c.tenants() == 10_000 && c.share() < MIN_INGEST_SHARE_OF_CEILING) {
+                failures.add(String.format(Locale.ROOT, "%s: synced ingest at %,d tenants is %.0f %% of the raw ceiling, "
+                        + "under %.0f %%", c.backend(), c.tenants(), c.share() * 100, MIN_INGEST_SHARE_OF_CEILING * 100));
+            }
+        }
+        if (!failures.isEmpty()) {
+            System.out.println();
+            failures.forEach(f -> System.out.println("FAILED: " + f));
+            System.exit(1);
+        }
+        System.out.println("All throughput bench rules hold.");
+    }
+
+    private static List<Cell> run(Path dir, String backend, int tenants, int hooks, List<String> failures)
+            throws Exception {
+        List<Cell> out = new ArrayList<>();
+        CommitLog[] log = new CommitLog[1];
+        QueueConfig config = QueueConfig.builder(dir.resolve("queue")).backend(backend).build();
+        try (Queue queue = QueueEngine.open(config, Migrations.NONE, s -> log[0] = new CommitLog(s))) {
+            CommitLog store = log[0];
+            ingest(queue, 0, WARM_UP, tenants);
+
+            Path ingestCheckpoint = dir.resolve("before-ingest");
+            store.checkpoint(ingestCheckpoint);
+            store.start();
+            long start = System.nanoTime();
+            ingest(queue, WARM_UP, hooks, tenants);
+            double seconds = (System.nanoTime() - start) / 1e9;
+            List<CommitLog.Commit> commits = store.stop();
+            out.add(cell(backend, tenants, "synced ingest", hooks, seconds, commits, ingestCheckpoint));
+            long total = WARM_UP + (long) hooks;
+            if (queue.stats().pending() != total || queue.tenantCount() != tenants) {
+                failures.add(backend + " " + tenants + " tenants: pending " + queue.stats().pending() + " of " + total
+                        + ", tenants " + queue.tenantCount());
+            }
+
+            Path dispatchCheckpoint = dir.resolve("before-dispatch");
+            store.checkpoint(dispatchCheckpoint);
+            AtomicLong delivered = new AtomicLong();
+            store.start();
+            start = System.nanoTime();
+            try (Pipeline pipeline = Pipeline.builder(queue, d -> {
+                delivered.incrementAndGet();
+                return CompletableFuture.completedFuture(SinkOutcome.delivered());
+            }).build()) {
+                pipeline.start();
+                while (queue.stats().bytes() != 0) {
+                    LockSupport.parkNanos(1_000_000);
+                }
+            }
+            seconds = (System.nanoTime() - start) / 1e9;
+            commits = store.stop();
+            out.add(cell(backend, tenants, "claims + settles", total, seconds, commits, dispatchCheckpoint));
+            if (delivered.get() != total || !queue.stats().equals(new QueueStats(0, 0, 0, 0, 0, 0))) {
+                failures.add(backend + " " + tenants + " tenants: " + delivered.get() + " sink calls for " + total
+                        + " hooks, counters " + queue.stats());
+            }
+        }
+        return out;
+    }
+
+    private static void ingest(Queue queue, long first, int count, int tenants) throws Exception {
+        byte[] body = new byte[PAYLOAD];
+        Semaphore inFlight = new Semaphore(IN_FLIGHT);
+        AtomicLong next = new AtomicLong(first);
+        AtomicLong refused = new AtomicLong();
+        ExecutorService pool = Executors.newFixedThreadPool(PRODUCERS);
+        try {
+            List<Future<?>> producers = new ArrayList<>();
+            for (int p = 0; p < PRODUCERS; p++) {
+                producers.add(pool.submit(() -> {
+                    long i;
+                    while ((i = next.getAndIncrement()) < first + count) {
+                        inFlight.acquireUninterruptibly();
+                        Hook hook = Hook.builder().id("h" + i).sourceId("bench").tenantId("tenant-" + (i % tenants))
+                                .payload(body).sinks(0).build();
+                        queue.ingest(hook).whenComplete((r, e) -> {
+                            if (e != null) {
+                                refused.incrementAndGet();
+                            }
+                            inFlight.release();
+                        });
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : producers) {
+                f.get();
+            }
+            if (!inFlight.tryAcquire(IN_FLIGHT, 10, TimeUnit.MINUTES) || refused.get() != 0) {
+                throw new IllegalStateException(refused.get() + " hooks refused at ingest");
+            }
+        } finally {
+            pool.shutdown();
+        }
+    }
+
+    /** Replays {@code commits} on the checkpoint and builds the cell. */
+    private static Cell cell(String backend, int tenants, String phase, long units, double seconds,
+            List<CommitLog.Commit> commits, Path checkpoint) {
+        long bytes = commits.stream().mapToLong(c -> c.batch().approximateBytes()).sum();
+        long synced = commits.stream().filter(c -> c.durability() == Durability.SYNC).count();
+        double raw;
+        try (Store store = Stores.open(backend, StoreOptions.existing(checkpoint, StoreLayout.families()))) {
+            raw = CommitLog.replay(commits, store);
+        }
+        Cell cell = new Cell(backend, tenants, phase, units, seconds, commits.size(), synced, bytes, raw);
+        System.out.printf(Locale.ROOT, "%s, %,d tenants, %s: %,.0f/s, raw %,.0f/s (%d commits)%n", backend, tenants, phase,
+                cell.rate(), cell.rawRate(), commits.size());
+        return cell;
+    }
+
+    static String table(List<Cell> cells) {
+        StringBuilder out = new StringBuilder()
+                .append("| backend | tenants | phase | units | commits (synced) | MiB written | queue /s | raw ceiling /s "
+                        + "| queue / raw |\n")
+                .append("|---|---:|---|---:|---:|---:|---:|---:|---:|\n");
+        for (Cell c : cells) {
+            out.append(String.format(Locale.ROOT, "| %s | %,d | %s | %,d | %,d (%,d) | %.1f | %,.0f | %,.0f | %.0f %% |%n",
+                    c.backend(), c.tenants(), c.phase(), c.units(), c.commits(), c.syncCommits(), c.bytes() / 1048576.0,
+                    c.rate(), c.rawRate(), c.share() * 100));
+        }
+        return out.toString();
+    }
+
+    private static void delete(Path dir) throws IOException {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}
