@@ -19,8 +19,9 @@ import java.util.Set;
  *
  * <p>Valid by construction: {@link Builder#build()} refuses with {@link InvalidHookException} a
  * missing or empty id or source, an id with anything but printable ASCII or with a space or a full
- * stop (the id is signed as the Standard Webhooks {@code webhook-id}), a tenant id that is empty, longer than 255 UTF-8 bytes or
- * contains NUL, no sinks, a duplicate sink and a sink outside 0..65535. The payload limit is the
+ * stop (the id is signed as the Standard Webhooks {@code webhook-id}), a tenant id that is empty,
+ * longer than 255 UTF-8 bytes or contains NUL, an idempotency key that is empty or longer than 255
+ * UTF-8 bytes, no sinks, a duplicate sink and a sink outside 0..65535. The payload limit is the
  * queue's configuration and is checked by {@code Queue.ingest}. Immutable; the payload is copied
  * in and out.
  */
@@ -31,6 +32,9 @@ public final class Hook {
 
     /** Longest tenant id in UTF-8 bytes. */
     public static final int TENANT_MAX_BYTES = 255;
+
+    /** Longest idempotency key in UTF-8 bytes. */
+    public static final int IDEMPOTENCY_KEY_MAX_BYTES = 255;
 
     private final String id;
     private final String sourceId;
@@ -175,7 +179,11 @@ public final class Hook {
             return payload(payload.getBytes(StandardCharsets.UTF_8));
         }
 
-        /** The idempotency key. */
+        /**
+         * The idempotency key (1..255 UTF-8 bytes): within the queue's dedupe window, a later hook
+         * of the same tenant with the same key is not queued again; its ingest completes with the
+         * first one's receipt.
+         */
         public Builder idempotencyKey(String idempotencyKey) {
             this.idempotencyKey = Objects.requireNonNull(idempotencyKey, "idempotencyKey");
             return this;
@@ -215,6 +223,9 @@ public final class Hook {
             if (tenantId != null) {
                 checkTenant(tenantId);
             }
+            if (idempotencyKey != null) {
+                checkIdempotencyKey(idempotencyKey);
+            }
             if (sinks.isEmpty()) {
                 throw new InvalidHookException(InvalidHookException.Reason.NO_SINKS, "hook '" + id + "' has no sinks");
             }
@@ -235,6 +246,18 @@ public final class Hook {
         /** Printable ASCII (0x21..0x7E) except the full stop that separates the signed parts. */
         private static boolean signable(String id) {
             return id.chars().allMatch(c -> c > 0x20 && c < 0x7F && c != '.');
+        }
+
+        private static void checkIdempotencyKey(String key) {
+            if (key.isEmpty()) {
+                throw new InvalidHookException(InvalidHookException.Reason.IDEMPOTENCY_KEY_EMPTY,
+                        "idempotency key is empty (leave it unset for none)");
+            }
+            int bytes = key.getBytes(StandardCharsets.UTF_8).length;
+            if (bytes > IDEMPOTENCY_KEY_MAX_BYTES) {
+                throw new InvalidHookException(InvalidHookException.Reason.IDEMPOTENCY_KEY_TOO_LONG,
+                        "idempotency key is " + bytes + " UTF-8 bytes; at most " + IDEMPOTENCY_KEY_MAX_BYTES);
+            }
         }
 
         private static void checkTenant(String tenant) {

@@ -28,6 +28,10 @@ public final class InvalidHookException extends AnkusaException {
         TENANT_TOO_LONG("tenant_too_long"),
         /** A tenant id containing the NUL character. */
         TENANT_CONTAINS_NUL("tenant_contains_nul"),
+        /** An idempotency key that is the empty string. */
+        IDEMPOTENCY_KEY_EMPTY("idempotency_key_empty"),
+        /** An idempotency key longer than 255 UTF-8 bytes. */
+        IDEMPOTENCY_KEY_TOO_LONG("idempotency_key_too_long"),
         /** A payload larger than the queue's configured limit. */
         PAYLOAD_TOO_LARGE("payload_too_large"),
         /** No sink to deliver to. */

@@ -1,6 +1,7 @@
 package io.ankusa.api;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.InstantSource;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -23,10 +24,17 @@ import java.util.Objects;
  * @param archive             whether ingest records an archive obligation per hook (default off)
  * @param clock               the clock for due times and dead-letter times (tests pass their own)
  * @param storeSettings       backend-specific settings passed to the store (for example {@code lmdb.mapSize})
+ * @param dedupeWindow        how long a hook's idempotency key suppresses repeats of it, from its acceptance
+ *                            (default 24 h)
+ * @param auditRetention      how long audit entries are kept (default 90 days)
+ * @param housekeepingInterval how often the queue's housekeeping thread reclaims hooks nobody owes, sweeps
+ *                            expired dedupe keys and prunes the audit trail (default 1 s;
+ *                            {@link Duration#ZERO} runs no housekeeping thread)
  */
 public record QueueConfig(Path directory, String backend, long tenantsMax, int batchMaxHooks, long batchMaxBytes,
         int payloadMaxBytes, int ingestQueueCapacity, boolean archive, InstantSource clock,
-        Map<String, String> storeSettings) {
+        Map<String, String> storeSettings, Duration dedupeWindow, Duration auditRetention,
+        Duration housekeepingInterval) {
 
     /** Default {@code tenants.max}. */
     public static final long DEFAULT_TENANTS_MAX = 1_000_000;
@@ -49,6 +57,13 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
         if (batchMaxHooks < 1 || batchMaxBytes < 1 || payloadMaxBytes < 0 || ingestQueueCapacity < 1) {
             throw new IllegalArgumentException("batch limits and capacity must be positive, payload limit >= 0");
         }
+        Objects.requireNonNull(dedupeWindow, "dedupeWindow");
+        Objects.requireNonNull(auditRetention, "auditRetention");
+        Objects.requireNonNull(housekeepingInterval, "housekeepingInterval");
+        if (dedupeWindow.toMillis() < 1 || auditRetention.toMillis() < 1 || housekeepingInterval.isNegative()) {
+            throw new IllegalArgumentException("dedupe window and audit retention must be at least 1 ms, "
+                    + "the housekeeping interval >= 0");
+        }
     }
 
     /** A builder with the defaults for a store in {@code directory}. */
@@ -68,6 +83,9 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
         private boolean archive;
         private InstantSource clock = InstantSource.system();
         private final Map<String, String> storeSettings = new LinkedHashMap<>();
+        private Duration dedupeWindow = Duration.ofHours(24);
+        private Duration auditRetention = Duration.ofDays(90);
+        private Duration housekeepingInterval = Duration.ofSeconds(1);
 
         private Builder(Path directory) {
             this.directory = Objects.requireNonNull(directory, "directory");
@@ -127,10 +145,29 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
             return this;
         }
 
+        /** How long an idempotency key suppresses repeats. */
+        public Builder dedupeWindow(Duration dedupeWindow) {
+            this.dedupeWindow = dedupeWindow;
+            return this;
+        }
+
+        /** How long audit entries are kept. */
+        public Builder auditRetention(Duration auditRetention) {
+            this.auditRetention = auditRetention;
+            return this;
+        }
+
+        /** How often housekeeping runs; {@link Duration#ZERO} for none. */
+        public Builder housekeepingInterval(Duration housekeepingInterval) {
+            this.housekeepingInterval = housekeepingInterval;
+            return this;
+        }
+
         /** The config. */
         public QueueConfig build() {
             return new QueueConfig(directory, backend, tenantsMax, batchMaxHooks, batchMaxBytes, payloadMaxBytes,
-                    ingestQueueCapacity, archive, clock, storeSettings);
+                    ingestQueueCapacity, archive, clock, storeSettings, dedupeWindow, auditRetention,
+                    housekeepingInterval);
         }
     }
 }

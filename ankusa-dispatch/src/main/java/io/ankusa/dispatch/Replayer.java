@@ -1,5 +1,8 @@
 package io.ankusa.dispatch;
 
+import io.ankusa.api.AuditAction;
+import io.ankusa.api.DeadLetterCursor;
+import io.ankusa.api.DeadLetterQuery;
 import io.ankusa.queue.Queue;
 import io.ankusa.queue.ledger.DeadEntry;
 import io.ankusa.queue.ledger.DeadRow;
@@ -11,6 +14,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.Consumer;
 
 /**
  * Replays dead letters: each revived row becomes due now as a first attempt (kind 0, attempts
@@ -20,7 +24,12 @@ import java.util.OptionalLong;
  *
  * <p>Replays by tenant and by hook id touch only rows dead-lettered before the replay started, so
  * a replayed row that fails for good again during the replay is not replayed a second time.
- * Thread-safe.
+ *
+ * <p>Every call that revives rows records it in the queue's audit trail
+ * ({@link AuditAction#REPLAY}, counts {@code revived}): one entry per tenant whose rows it revived,
+ * after the revival commits, so a page spanning three tenants records three. A call that revives
+ * nothing records nothing. A call cut short by an exception still records what it had revived,
+ * with {@code interrupted = 1}. Thread-safe.
  */
 public final class Replayer {
 
@@ -43,7 +52,7 @@ public final class Replayer {
     /**
      * Revives every dead row of {@code tenant} (dead-lettered before now), oldest first, in batches
      * of 500: one range of the tenant's dead index per batch. Returns how many; 0 for an unknown
-     * tenant (no scan).
+     * tenant (no scan). Audited as one entry for {@code tenant} when it revived any.
      */
     public long replayTenant(String tenant) {
         OptionalLong ord = queue.ord(Objects.requireNonNull(tenant, "tenant"));
@@ -51,25 +60,26 @@ public final class Replayer {
             return 0;
         }
         long startedAt = ledger.clock().millis();
-        long revived = 0;
-        while (true) {
-            List<DeadRow> rows = ledger.deadRows(ord.getAsLong(), CHUNK);
-            List<DeadRow> before = rows.stream().filter(r -> r.at() <= startedAt).toList();
-            if (before.isEmpty()) {
-                return revived;
+        return audited(tenant, revived -> {
+            while (true) {
+                List<DeadRow> rows = ledger.deadRows(ord.getAsLong(), CHUNK);
+                List<DeadRow> before = rows.stream().filter(r -> r.at() <= startedAt).toList();
+                if (before.isEmpty()) {
+                    return;
+                }
+                revived.add(ledger.revive(ord.getAsLong(), before));
+                if (before.size() < rows.size() || rows.size() < CHUNK) {
+                    return;
+                }
             }
-            revived += ledger.revive(ord.getAsLong(), before);
-            if (before.size() < rows.size() || rows.size() < CHUNK) {
-                return revived;
-            }
-        }
+        });
     }
 
     /**
      * Revives {@code tenant}'s dead rows of the hook {@code hookId} (every sink; every hook of that
      * id, should two sources have used it), dead-lettered before now. Reads the tenant's dead index
      * with the ids its dead-letter values carry, no hook: O(the tenant's dead letters). Returns how
-     * many; 0 for an unknown tenant.
+     * many; 0 for an unknown tenant. Audited as one entry for {@code tenant} when it revived any.
      */
     public long replayHook(String tenant, String hookId) {
         Objects.requireNonNull(hookId, "hookId");
@@ -92,39 +102,102 @@ public final class Replayer {
             }
             after = Optional.of(page.get(page.size() - 1).row());
         }
-        long revived = 0;
-        for (int from = 0; from < matches.size(); from += CHUNK) {
-            revived += ledger.revive(ord.getAsLong(), matches.subList(from, Math.min(matches.size(), from + CHUNK)));
-        }
-        return revived;
+        return audited(tenant, revived -> {
+            for (int from = 0; from < matches.size(); from += CHUNK) {
+                revived.add(ledger.revive(ord.getAsLong(), matches.subList(from, Math.min(matches.size(), from + CHUNK))));
+            }
+        });
     }
 
     /**
-     * Revives one page of the node's dead letters, newest first: up to {@code limit} rows
-     * dead-lettered before {@code before} (from the newest when empty). Page on with
-     * {@link ReplayPage#next()}: rows dead-lettered after the first page was read (a replayed row
-     * failing again, say) lie before its position, so paging never meets them.
+     * Revives the newest page of the node's dead letters: the letters
+     * {@code queue.deadLetters(DeadLetterQuery.all().limit(limit))} would list (less any revived or
+     * purged meanwhile). Page on with {@link #replayPage(DeadLetterCursor, int)} and
+     * {@link ReplayPage#next()}.
      *
-     * @throws IllegalArgumentException when {@code limit} is below 1
+     * @throws IllegalArgumentException when {@code limit} is outside 1..{@value DeadLetterQuery#MAX_LIMIT}
      */
-    public ReplayPage replayPage(Optional<DeadLetterPosition> before, int limit) {
-        Objects.requireNonNull(before, "before");
-        if (limit < 1) {
-            throw new IllegalArgumentException("limit must be positive: " + limit);
+    public ReplayPage replayPage(int limit) {
+        return page(Optional.empty(), limit);
+    }
+
+    /**
+     * Revives the page of the node's dead letters that follows {@code after}, newest first: the
+     * letters {@code queue.deadLetters(DeadLetterQuery.all().limit(limit).after(after))} would list
+     * (less any revived or purged meanwhile). Rows dead-lettered after the walk began (a replayed
+     * row failing again, say) are newer than its cursors, so paging never meets them and ends.
+     * Audited as one entry per tenant whose rows the page revived (an erased tenant as
+     * {@code #<ordinal>}, as in dead-letter listings).
+     *
+     * @throws IllegalArgumentException when {@code limit} is outside 1..{@value DeadLetterQuery#MAX_LIMIT}
+     */
+    public ReplayPage replayPage(DeadLetterCursor after, int limit) {
+        return page(Optional.of(Objects.requireNonNull(after, "after")), limit);
+    }
+
+    private ReplayPage page(Optional<DeadLetterCursor> after, int limit) {
+        if (limit < 1 || limit > DeadLetterQuery.MAX_LIMIT) {
+            throw new IllegalArgumentException("limit must be in 1.." + DeadLetterQuery.MAX_LIMIT + ": " + limit);
         }
-        // The node's dead index is ordered by (at, seq, sink) alone: the position's tenant plays no part.
-        List<DeadEntry> page = ledger.deadPage(before.map(p -> new DeadRow(1, p.deadAt(), p.seq(), p.sink())), limit);
+        // The node's dead index is ordered by (at, seq, sink) alone: the position's ordinal plays no part.
+        // One more than the limit is read to know whether the walk goes on, as a dead-letter page does.
+        List<DeadEntry> read = ledger.deadPage(after.map(c -> new DeadRow(1, c.at(), c.seq(), c.sink())), limit + 1);
+        List<DeadRow> page = read.subList(0, Math.min(read.size(), limit)).stream().map(DeadEntry::row).toList();
         Map<Long, List<DeadRow>> byTenant = new LinkedHashMap<>();
-        page.forEach(e -> byTenant.computeIfAbsent(e.row().ord(), o -> new ArrayList<>()).add(e.row()));
-        int revived = 0;
+        page.forEach(r -> byTenant.computeIfAbsent(r.ord(), o -> new ArrayList<>()).add(r));
+        long revived = 0;
         for (Map.Entry<Long, List<DeadRow>> tenant : byTenant.entrySet()) {
-            revived += ledger.revive(tenant.getKey(), tenant.getValue());
+            long ord = tenant.getKey();
+            String name = queue.name(ord).orElse("#" + ord);
+            revived += audited(name, count -> count.add(ledger.revive(ord, tenant.getValue())));
         }
-        Optional<DeadLetterPosition> next = Optional.empty();
-        if (page.size() == limit) {
-            DeadRow last = page.get(page.size() - 1).row();
-            next = Optional.of(new DeadLetterPosition(last.at(), last.seq(), last.sink()));
+        if (read.size() <= limit) {
+            return ReplayPage.last(Math.toIntExact(revived));
         }
-        return new ReplayPage(revived, next);
+        DeadRow last = page.get(page.size() - 1);
+        return ReplayPage.followedBy(Math.toIntExact(revived), new DeadLetterCursor(last.at(), last.seq(), last.sink()));
+    }
+
+    /**
+     * Runs {@code replay} on {@code tenant}'s rows and records what it revived: nothing when it
+     * revived nothing; with {@code interrupted = 1} (and the exception rethrown) when it threw after
+     * reviving some.
+     */
+    private long audited(String tenant, Consumer<Revived> replay) {
+        Revived revived = new Revived();
+        try {
+            replay.accept(revived);
+        } catch (RuntimeException e) {
+            if (revived.total > 0) {
+                try {
+                    record(tenant, revived.total, true);
+                } catch (RuntimeException auditFailure) {
+                    e.addSuppressed(auditFailure);
+                }
+            }
+            throw e;
+        }
+        if (revived.total > 0) {
+            record(tenant, revived.total, false);
+        }
+        return revived.total;
+    }
+
+    private void record(String tenant, long revived, boolean interrupted) {
+        Map<String, Long> counts = new LinkedHashMap<>();
+        counts.put("revived", revived);
+        if (interrupted) {
+            counts.put("interrupted", 1L);
+        }
+        queue.recordAudit(AuditAction.REPLAY, tenant, counts);
+    }
+
+    /** The rows a replay has revived so far, kept up to date batch by batch so an interruption knows. */
+    private static final class Revived {
+        private long total;
+
+        void add(long n) {
+            total += n;
+        }
     }
 }

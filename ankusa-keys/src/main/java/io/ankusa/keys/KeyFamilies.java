@@ -9,7 +9,7 @@ import java.util.List;
 public final class KeyFamilies {
 
     /** Audit entries {@code <<'a', seq::64, at::64>>} in the audit column family; untouched by format 3. */
-    public static final KeyFamily AUDIT = KeyFamily.fixed("audit", ColumnFamilies.AUDIT, new byte[] {Prefixes.ARCHIVE}, 16);
+    public static final KeyFamily AUDIT = AuditKey.FAMILY;
 
     /** Every format-3 key family. */
     public static final List<KeyFamily> ALL = List.of(
@@ -23,6 +23,8 @@ public final class KeyFamilies {
             ActiveKey.FAMILY,
             ArchiveKey.FAMILY,
             ClearedKey.FAMILY,
+            DedupeKey.FAMILY,
+            DedupeExpiryKey.FAMILY,
             TenantByOrdKey.FAMILY,
             OrdByTenantKey.FAMILY,
             CounterKey.FAMILY,

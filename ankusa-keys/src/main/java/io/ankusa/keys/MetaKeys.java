@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
  * m:next_ord          | next u32 |            next tenant ordinal to allocate (1 on a new store)
  * m:last_seq          | seq u64 |             highest seq ever assigned (seq is never reused)
  * m:migrating:&lt;n&gt;     migration cursor      present while the migration to format n runs
+ * m:audit_pruned      | seq u64 |             highest audit seq removed by retention (audit seqs are never reused)
  * sentinels           lo = "m:" 00, hi = "m:" FF
  * </pre>
  */
@@ -22,6 +23,8 @@ public final class MetaKeys {
     public static final byte[] NEXT_ORD = ascii("m:next_ord");
     /** The highest seq assigned. */
     public static final byte[] LAST_SEQ = ascii("m:last_seq");
+    /** The highest audit seq removed by retention pruning. */
+    public static final byte[] AUDIT_PRUNED = ascii("m:audit_pruned");
     /** The family and its sentinels. */
     public static final KeyFamily FAMILY = new KeyFamily("meta", ColumnFamilies.DEFAULT,
             new byte[] {'m', ':', 0x00}, new byte[] {'m', ':', (byte) 0xFF});

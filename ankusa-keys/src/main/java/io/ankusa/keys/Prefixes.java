@@ -17,6 +17,10 @@ public final class Prefixes {
     public static final byte ARCHIVE = 'a';
     /** Cleared markers: {@code ?c}. */
     public static final byte CLEARED = 'c';
+    /** Dedupe entries by tenant and idempotency key: {@code ?u}. */
+    public static final byte DEDUPE = 'u';
+    /** Dedupe expiry keys: {@code ?e}. */
+    public static final byte DEDUPE_EXPIRY = 'e';
     /** Tenant id by ordinal: {@code ?t}. */
     public static final byte TENANT_BY_ORD = 't';
     /** Ordinal by tenant id: {@code ?n}. */

@@ -1,7 +1,13 @@
 package io.ankusa.queue;
 
+import io.ankusa.api.AuditAction;
+import io.ankusa.api.AuditEntry;
+import io.ankusa.api.DeadLetterPage;
+import io.ankusa.api.DeadLetterQuery;
 import io.ankusa.api.DeadStats;
 import io.ankusa.api.Hook;
+import io.ankusa.api.PurgeKind;
+import io.ankusa.api.PurgeResult;
 import io.ankusa.api.QueueConfig;
 import io.ankusa.api.QueueStats;
 import io.ankusa.api.Receipt;
@@ -9,8 +15,11 @@ import io.ankusa.api.TenantStats;
 import io.ankusa.queue.engine.QueueEngine;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -73,6 +82,38 @@ public interface Queue extends AutoCloseable {
      * with a newer store format; it is the only way back (docs/deployment.md).
      */
     void checkpoint(Path target);
+
+    // --- operators ---
+
+    /**
+     * A page of dead letters, newest first: the whole node's (one reverse scan of the dead
+     * family), or those of {@link DeadLetterQuery#tenants() some tenants} (one reverse scan of
+     * each tenant's own dead range, merged). Never reads a hook; the cost is the page, not the DLQ.
+     */
+    DeadLetterPage deadLetters(DeadLetterQuery query);
+
+    /**
+     * Removes {@code tenant}'s due deliveries ({@link PurgeKind#PENDING}), dead letters
+     * ({@link PurgeKind#DEAD}) or both, in synced chunks of 500 with their counters, and records
+     * an audit entry. Inflight deliveries are never touched. An unknown tenant is an empty result
+     * (nothing is scanned). Idempotent: a purge cut short is finished by calling it again.
+     *
+     * @throws IllegalArgumentException when {@code kinds} is empty
+     */
+    PurgeResult purgeTenant(String tenant, Set<PurgeKind> kinds);
+
+    /** Up to {@code limit} (1..10 000) audit entries, newest first. */
+    List<AuditEntry> auditTrail(int limit);
+
+    /** Up to {@code limit} audit entries recorded before entry {@code beforeSeq}, newest first (to page back). */
+    List<AuditEntry> auditTrail(long beforeSeq, int limit);
+
+    /**
+     * Records an operator action in the audit trail (synced). The queue records its own purges;
+     * a replayer records its revivals here ({@link AuditAction#REPLAY}, counts such as
+     * {@code revived}).
+     */
+    AuditEntry recordAudit(AuditAction action, String tenantId, Map<String, Long> counts);
 
     /** Commits what the writer holds, stops it and closes the store. Idempotent. */
     @Override

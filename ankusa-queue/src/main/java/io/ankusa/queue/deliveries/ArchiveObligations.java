@@ -7,9 +7,14 @@ import io.ankusa.store.Durability;
 import io.ankusa.store.Scan;
 import io.ankusa.store.Store;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Archive obligations ({@code ?a}) as the archive compactor uses them: list the oldest, then
@@ -46,6 +51,46 @@ public final class ArchiveObligations {
     /** Hook {@code seq} will not be archived; false when it had no obligation. */
     public boolean drop(long seq) {
         return consume(seq, false);
+    }
+
+    /**
+     * Settles the obligations of {@code archived} and drops those of {@code dropped} in one synced
+     * batch, under their owners' stripes after a re-read; returns how many existed and were consumed.
+     */
+    public int consume(Collection<Long> archived, Collection<Long> dropped) {
+        Map<Long, Boolean> outcomes = new LinkedHashMap<>();
+        archived.forEach(seq -> outcomes.put(seq, true));
+        dropped.forEach(seq -> outcomes.putIfAbsent(seq, false));
+        if (outcomes.isEmpty()) {
+            return 0;
+        }
+        List<Long> seqs = List.copyOf(outcomes.keySet());
+        List<byte[]> keys = seqs.stream().map(seq -> new ArchiveKey(seq).encode()).toList();
+        Set<Long> owners = new HashSet<>();
+        store.multiGet(ColumnFamilies.INDEX, keys).forEach(v -> v.ifPresent(raw -> owners.add(ArchiveKey.decodeValue(raw).ord())));
+        int[] consumed = new int[1];
+        stripes.lockedAll(owners, () -> {
+            List<Optional<byte[]>> again = store.multiGet(ColumnFamilies.INDEX, keys);
+            DeliveryBatch batch = new DeliveryBatch();
+            for (int i = 0; i < seqs.size(); i++) {
+                Optional<byte[]> value = again.get(i);
+                // Only obligations whose owner is locked: one written meanwhile waits for the next round.
+                if (value.isEmpty() || !owners.contains(ArchiveKey.decodeValue(value.get()).ord())) {
+                    continue;
+                }
+                long seq = seqs.get(i);
+                if (outcomes.get(seq)) {
+                    Deliveries.archiveSettleOps(batch, seq, ArchiveKey.decodeValue(value.get()));
+                } else {
+                    Deliveries.archiveDropOps(batch, seq, ArchiveKey.decodeValue(value.get()));
+                }
+                consumed[0]++;
+            }
+            if (!batch.isEmpty()) {
+                batch.commit(store, Durability.SYNC);
+            }
+        });
+        return consumed[0];
     }
 
     private boolean consume(long seq, boolean settled) {

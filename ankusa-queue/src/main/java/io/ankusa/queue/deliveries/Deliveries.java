@@ -167,18 +167,24 @@ public final class Deliveries {
         b.count(dead.ord(), CounterField.BYTES, -size);
     }
 
-    /** The compactor archived hook {@code seq}: its obligation goes. */
+    /** The compactor archived hook {@code seq}: its obligation goes, a cleared marker is left for reclaim. */
     public static void archiveSettleOps(DeliveryBatch b, long seq, ArchiveKey.Value obligation) {
         removeObligation(b, seq, obligation);
     }
 
-    /** The compactor gave up on archiving hook {@code seq} (for example the hook is gone): its obligation goes. */
+    /**
+     * The compactor gave up on archiving hook {@code seq} (for example the hook is gone): its
+     * obligation goes, a cleared marker is left for reclaim.
+     */
     public static void archiveDropOps(DeliveryBatch b, long seq, ArchiveKey.Value obligation) {
         removeObligation(b, seq, obligation);
     }
 
+    // The obligation may be the last thing that kept the hook: reclaim learns of it from ?c, as it
+    // does when a delivery row goes.
     private static void removeObligation(DeliveryBatch b, long seq, ArchiveKey.Value obligation) {
         b.deleteIndex(new ArchiveKey(seq).encode());
+        b.putRow(ColumnFamilies.INDEX, new ClearedKey(seq).encode(), new byte[0]);
         b.count(obligation.ord(), CounterField.ARCHIVE_PENDING, -1);
     }
 

@@ -21,7 +21,9 @@ import java.util.function.Function;
  * Adds deliveries to a hook already stored (for example a sink added after ingest, or rows
  * imported without an index). Reads the envelope for the tenant, resolves its existing ordinal
  * (expansion never allocates: only the ingest writer and the migration do), and writes a
- * first-attempt due row per sink that has no delivery row yet, under the tenant's stripe.
+ * first-attempt due row per sink that has no delivery row yet, under the tenant's stripe. The hook
+ * is checked again under the stripe: reclaim removes a hook nobody owes under the same stripe, so
+ * a hook reclaimed between the first read and the lock is not given rows it can no longer serve.
  */
 public final class Expansion {
 
@@ -56,6 +58,9 @@ public final class Expansion {
                 "tenant '" + tenant + "' of hook " + seq + " has no ordinal; only ingest allocates ordinals"));
         List<Integer> wanted = List.copyOf(new LinkedHashSet<>(sinks));
         return stripes.locked(ord, () -> {
+            if (store.get(ColumnFamilies.HOOKS, new HookKey(seq).encode()).isEmpty()) {
+                throw new IllegalArgumentException("no hook with seq " + seq + " (reclaimed meanwhile)");
+            }
             List<Optional<byte[]>> rows = store.multiGet(ColumnFamilies.DELIVERIES,
                     wanted.stream().map(s -> new DeliveryKey(seq, s).encode()).toList());
             List<Integer> missing = new ArrayList<>();

@@ -7,6 +7,7 @@ import io.ankusa.keys.DueKey;
 import io.ankusa.keys.Ordinals;
 import io.ankusa.queue.codec.DeliveryRow;
 import io.ankusa.queue.ledger.DeadRow;
+import io.ankusa.queue.ledger.DueKind;
 import io.ankusa.queue.ledger.DueRow;
 import io.ankusa.queue.locks.TenantStripes;
 import io.ankusa.store.Durability;
@@ -63,6 +64,14 @@ public final class TenantPurge {
 
     /** Purges up to {@code limit} of {@code ord}'s earliest due rows in one synced batch; returns how many. */
     public int purgeDueChunk(long ord, int limit) {
+        return purgeDueRows(ord, limit).rows();
+    }
+
+    /**
+     * Purges up to {@code limit} of {@code ord}'s earliest due rows in one synced batch; returns
+     * what it removed, as stored (kind and size from each row's value).
+     */
+    public PurgedRows purgeDueRows(long ord, int limit) {
         Ordinals.requireTenant(ord);
         return stripes.locked(ord, () -> {
             List<DueRow> rows = new ArrayList<>();
@@ -73,17 +82,23 @@ public final class TenantPurge {
                 }
             }
             if (rows.isEmpty()) {
-                return 0;
+                return PurgedRows.NONE;
             }
             DeliveryBatch batch = new DeliveryBatch();
             rows.forEach(row -> Deliveries.purgeDueOps(batch, row));
             batch.commit(store, Durability.SYNC);
-            return rows.size();
+            long retries = rows.stream().filter(r -> r.kind() == DueKind.RETRY).count();
+            return new PurgedRows(rows.size() - retries, retries, 0, rows.stream().mapToLong(DueRow::size).sum());
         });
     }
 
     /** Purges up to {@code limit} of {@code ord}'s oldest dead rows in one synced batch; returns how many. */
     public int purgeDeadChunk(long ord, int limit) {
+        return purgeDeadRows(ord, limit).rows();
+    }
+
+    /** Purges up to {@code limit} of {@code ord}'s oldest dead rows in one synced batch; returns what it removed. */
+    public PurgedRows purgeDeadRows(long ord, int limit) {
         Ordinals.requireTenant(ord);
         return stripes.locked(ord, () -> {
             List<DeadRow> rows = new ArrayList<>();
@@ -94,11 +109,12 @@ public final class TenantPurge {
                 }
             }
             if (rows.isEmpty()) {
-                return 0;
+                return PurgedRows.NONE;
             }
             List<Optional<byte[]>> deliveryRows = store.multiGet(ColumnFamilies.DELIVERIES,
                     rows.stream().map(d -> new DeliveryKey(d.seq(), d.sink()).encode()).toList());
             DeliveryBatch batch = new DeliveryBatch();
+            long bytes = 0;
             for (int i = 0; i < rows.size(); i++) {
                 long size = 0;
                 if (deliveryRows.get(i).isPresent()) {
@@ -107,9 +123,10 @@ public final class TenantPurge {
                     LOG.warn("dead row {} has no delivery row; purging it with size 0", rows.get(i));
                 }
                 Deliveries.purgeDeadOps(batch, rows.get(i), size);
+                bytes += size;
             }
             batch.commit(store, Durability.SYNC);
-            return rows.size();
+            return new PurgedRows(0, 0, rows.size(), bytes);
         });
     }
 }

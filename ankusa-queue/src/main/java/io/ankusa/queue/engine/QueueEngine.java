@@ -1,36 +1,51 @@
 package io.ankusa.queue.engine;
 
+import io.ankusa.api.AuditAction;
+import io.ankusa.api.AuditEntry;
+import io.ankusa.api.DeadLetterPage;
+import io.ankusa.api.DeadLetterQuery;
 import io.ankusa.api.DeadStats;
 import io.ankusa.api.Hook;
 import io.ankusa.api.InvalidHookException;
+import io.ankusa.api.PurgeKind;
+import io.ankusa.api.PurgeResult;
 import io.ankusa.api.QueueConfig;
 import io.ankusa.api.QueueStats;
 import io.ankusa.api.Receipt;
 import io.ankusa.api.TenantStats;
 import io.ankusa.keys.Ordinals;
 import io.ankusa.queue.Queue;
+import io.ankusa.queue.audit.AuditLog;
 import io.ankusa.queue.counters.Counters;
+import io.ankusa.queue.dedupe.IdempotencyKeys;
 import io.ankusa.queue.deliveries.ArchiveObligations;
 import io.ankusa.queue.deliveries.Expansion;
 import io.ankusa.queue.deliveries.StoreDeliveryLedger;
 import io.ankusa.queue.deliveries.TenantPurge;
+import io.ankusa.queue.dlq.DeadLetters;
 import io.ankusa.queue.format.FormatGuard;
 import io.ankusa.queue.format.StoreLayout;
+import io.ankusa.queue.housekeeping.Housekeeping;
 import io.ankusa.queue.ingest.IngestWriter;
 import io.ankusa.queue.ingest.LastSeq;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.LedgerSource;
 import io.ankusa.queue.locks.TenantStripes;
 import io.ankusa.queue.migration.Migrations;
+import io.ankusa.queue.purge.AuditedPurge;
+import io.ankusa.queue.reclaim.HookReclaimer;
 import io.ankusa.queue.tenants.TenantOrdinals;
 import io.ankusa.store.Store;
 import io.ankusa.store.StoreOptions;
 import io.ankusa.store.Stores;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
@@ -54,6 +69,12 @@ public final class QueueEngine implements Queue, LedgerSource {
     private final ArchiveObligations archive;
     private final Expansion expansion;
     private final IngestWriter writer;
+    private final AuditLog audit;
+    private final IdempotencyKeys idempotencyKeys;
+    private final HookReclaimer reclaimer;
+    private final Housekeeping housekeeping;
+    private final DeadLetters deadLetters;
+    private final AuditedPurge auditedPurge;
     private volatile boolean closed;
 
     private QueueEngine(QueueConfig config, Store store) {
@@ -69,8 +90,18 @@ public final class QueueEngine implements Queue, LedgerSource {
         if (recovered > 0) {
             LOG.info("moved {} inflight deliveries left by the last run back to due", recovered);
         }
+        this.audit = AuditLog.open(store, config.clock());
+        this.idempotencyKeys = new IdempotencyKeys(store, config.dedupeWindow().toMillis());
+        this.reclaimer = new HookReclaimer(store, stripes, ordinals);
+        this.deadLetters = new DeadLetters(store, ordinals, ledger);
+        this.auditedPurge = new AuditedPurge(ordinals, purge, audit);
         this.writer = IngestWriter.start(store, ordinals, config.clock(), new IngestWriter.Limits(config.batchMaxHooks(),
-                config.batchMaxBytes(), config.ingestQueueCapacity(), config.archive()), LastSeq.recover(store));
+                config.batchMaxBytes(), config.ingestQueueCapacity(), config.archive()), idempotencyKeys,
+                LastSeq.recover(store));
+        this.housekeeping = new Housekeeping(reclaimer, writer, idempotencyKeys, audit, config.clock(), config.auditRetention());
+        if (!config.housekeepingInterval().isZero()) {
+            housekeeping.start(config.housekeepingInterval());
+        }
     }
 
     /** Opens a queue (see {@link Queue#open}), running the migrations this release ships on an older store. */
@@ -176,6 +207,31 @@ public final class QueueEngine implements Queue, LedgerSource {
     }
 
     @Override
+    public DeadLetterPage deadLetters(DeadLetterQuery query) {
+        return deadLetters.page(Objects.requireNonNull(query, "query"));
+    }
+
+    @Override
+    public PurgeResult purgeTenant(String tenant, Set<PurgeKind> kinds) {
+        return auditedPurge.purge(tenant, kinds);
+    }
+
+    @Override
+    public List<AuditEntry> auditTrail(int limit) {
+        return audit.newestFirst(limit);
+    }
+
+    @Override
+    public List<AuditEntry> auditTrail(long beforeSeq, int limit) {
+        return audit.newestFirst(beforeSeq, limit);
+    }
+
+    @Override
+    public AuditEntry recordAudit(AuditAction action, String tenantId, Map<String, Long> counts) {
+        return audit.append(action, tenantId, counts);
+    }
+
+    @Override
     public DeliveryLedger deliveryLedger() {
         return ledger;
     }
@@ -225,6 +281,26 @@ public final class QueueEngine implements Queue, LedgerSource {
         return writer;
     }
 
+    /** The audit trail. */
+    public AuditLog audit() {
+        return audit;
+    }
+
+    /** Dedupe by idempotency key (the writer's). */
+    public IdempotencyKeys idempotencyKeys() {
+        return idempotencyKeys;
+    }
+
+    /** Reclaim of hooks nobody owes. */
+    public HookReclaimer reclaimer() {
+        return reclaimer;
+    }
+
+    /** Housekeeping: reclaim, dedupe sweep, audit retention. */
+    public Housekeeping housekeeping() {
+        return housekeeping;
+    }
+
     @Override
     public void close() {
         if (closed) {
@@ -232,6 +308,7 @@ public final class QueueEngine implements Queue, LedgerSource {
         }
         closed = true;
         try {
+            housekeeping.close();
             writer.close();
         } finally {
             store.close();

@@ -9,6 +9,7 @@ import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.keys.HookKey;
 import io.ankusa.keys.MetaKeys;
 import io.ankusa.queue.codec.HookEnvelope;
+import io.ankusa.queue.dedupe.IdempotencyKeys;
 import io.ankusa.queue.deliveries.Deliveries;
 import io.ankusa.queue.deliveries.DeliveryBatch;
 import io.ankusa.queue.tenants.Resolution;
@@ -21,10 +22,13 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalLong;
+import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,6 +56,11 @@ import org.slf4j.LoggerFactory;
  * <li><b>The request path takes no lock</b> and makes no call into this thread beyond a
  *     non-blocking offer to a bounded queue; a full queue refuses with
  *     {@link IngestOverloadedException}.</li>
+ * <li><b>Dedupe comes first.</b> Before tenants are resolved, {@link IdempotencyKeys#screen}
+ *     settles repeats of a stored hook (they complete with its receipt and write nothing) and
+ *     chains in-batch repeats to their leader; the keys of accepted hooks ride in the batch.
+ *     Work that must not race the writer (the dedupe sweep) runs on this thread between batches
+ *     ({@link #submitChore}).</li>
  * </ul>
  */
 public final class IngestWriter implements AutoCloseable {
@@ -59,11 +68,15 @@ public final class IngestWriter implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(IngestWriter.class);
 
     private static final Pending STOP = new Pending(null, null, null);
+    /** Wakes an idle writer to run its chores. */
+    private static final Pending WAKE = new Pending(null, null, null);
 
     private final Store store;
     private final TenantOrdinals ordinals;
     private final InstantSource clock;
     private final Limits limits;
+    private final IdempotencyKeys idempotencyKeys;
+    private final Queue<Chore<?>> chores = new ConcurrentLinkedQueue<>();
     private final BlockingQueue<Pending> queue;
     private final Thread thread;
     private volatile boolean closing;
@@ -83,11 +96,23 @@ public final class IngestWriter implements AutoCloseable {
     private record Pending(Hook hook, byte[] envelope, CompletableFuture<Receipt> future) {
     }
 
-    private IngestWriter(Store store, TenantOrdinals ordinals, InstantSource clock, Limits limits, long lastSeq) {
+    private record Chore<T>(Supplier<T> work, CompletableFuture<T> done) {
+        void run() {
+            try {
+                done.complete(work.get());
+            } catch (RuntimeException e) {
+                done.completeExceptionally(e);
+            }
+        }
+    }
+
+    private IngestWriter(Store store, TenantOrdinals ordinals, InstantSource clock, Limits limits,
+            IdempotencyKeys idempotencyKeys, long lastSeq) {
         this.store = store;
         this.ordinals = ordinals;
         this.clock = clock;
         this.limits = limits;
+        this.idempotencyKeys = idempotencyKeys;
         this.lastSeq = lastSeq;
         this.queue = new ArrayBlockingQueue<>(limits.capacity() + 1);
         this.thread = new Thread(this::run, "ankusa-ingest-writer");
@@ -95,9 +120,11 @@ public final class IngestWriter implements AutoCloseable {
     }
 
     /** Starts a writer whose first seq will be {@code lastSeq + 1}. */
-    public static IngestWriter start(Store store, TenantOrdinals ordinals, InstantSource clock, Limits limits, long lastSeq) {
+    public static IngestWriter start(Store store, TenantOrdinals ordinals, InstantSource clock, Limits limits,
+            IdempotencyKeys idempotencyKeys, long lastSeq) {
         IngestWriter writer = new IngestWriter(Objects.requireNonNull(store, "store"), Objects.requireNonNull(ordinals,
-                "ordinals"), Objects.requireNonNull(clock, "clock"), limits, lastSeq);
+                "ordinals"), Objects.requireNonNull(clock, "clock"), limits,
+                Objects.requireNonNull(idempotencyKeys, "idempotencyKeys"), lastSeq);
         writer.thread.start();
         return writer;
     }
@@ -119,6 +146,33 @@ public final class IngestWriter implements AutoCloseable {
         return pending.future();
     }
 
+    /**
+     * Runs {@code chore} on the writer thread between two batches, so it cannot race the writer
+     * (the dedupe sweep). The future fails with {@link QueueClosedException} if the writer stops
+     * first.
+     */
+    public <T> CompletableFuture<T> submitChore(Supplier<T> chore) {
+        CompletableFuture<T> done = new CompletableFuture<>();
+        if (closing) {
+            done.completeExceptionally(new QueueClosedException("queue is closed"));
+            return done;
+        }
+        chores.add(new Chore<>(Objects.requireNonNull(chore, "chore"), done));
+        // A full queue means the writer is busy: it runs the chores after its current batch.
+        queue.offer(WAKE);
+        if (closing) {
+            failLeftovers();
+        }
+        return done;
+    }
+
+    private void runChores() {
+        Chore<?> chore;
+        while ((chore = chores.poll()) != null) {
+            chore.run();
+        }
+    }
+
     private void run() {
         List<Pending> batch = new ArrayList<>();
         while (true) {
@@ -129,15 +183,20 @@ public final class IngestWriter implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 return;
             }
+            runChores();
             if (first == STOP) {
                 return;
+            }
+            if (first == WAKE) {
+                continue;
             }
             batch.clear();
             batch.add(first);
             long bytes = first.envelope().length;
             while (batch.size() < limits.batchMaxHooks()) {
                 Pending next = queue.peek();
-                if (next == null || next == STOP || bytes + next.envelope().length > limits.batchMaxBytes()) {
+                if (next == null || next == STOP || next == WAKE
+                        || bytes + next.envelope().length > limits.batchMaxBytes()) {
                     break;
                 }
                 queue.poll();
@@ -153,8 +212,32 @@ public final class IngestWriter implements AutoCloseable {
         }
     }
 
-    private void commit(List<Pending> batch) {
+    private void commit(List<Pending> all) {
         long now = clock.millis();
+        List<IdempotencyKeys.Verdict> verdicts = idempotencyKeys.screen(all.stream().map(Pending::hook).toList(), now);
+        List<Pending> batch = new ArrayList<>(all.size());
+        List<IdempotencyKeys.Verdict> kept = new ArrayList<>(all.size());
+        for (int i = 0; i < all.size(); i++) {
+            Pending p = all.get(i);
+            IdempotencyKeys.Verdict verdict = verdicts.get(i);
+            if (verdict instanceof IdempotencyKeys.Repeat repeat) {
+                p.future().complete(repeat.receipt());
+            } else if (verdict instanceof IdempotencyKeys.Follows follows) {
+                all.get(follows.leader()).future().whenComplete((receipt, failure) -> {
+                    if (failure != null) {
+                        p.future().completeExceptionally(failure);
+                    } else {
+                        p.future().complete(receipt);
+                    }
+                });
+            } else {
+                batch.add(p);
+                kept.add(verdict);
+            }
+        }
+        if (batch.isEmpty()) {
+            return;
+        }
         Set<String> tenants = new LinkedHashSet<>();
         batch.forEach(p -> tenants.add(p.hook().tenant()));
         Resolution resolution = ordinals.resolve(tenants);
@@ -162,7 +245,8 @@ public final class IngestWriter implements AutoCloseable {
         resolution.writeTo(ops);
         List<Pending> accepted = new ArrayList<>(batch.size());
         List<Receipt> receipts = new ArrayList<>(batch.size());
-        for (Pending p : batch) {
+        for (int i = 0; i < batch.size(); i++) {
+            Pending p = batch.get(i);
             OptionalLong ord = resolution.ord(p.hook().tenant());
             if (ord.isEmpty()) {
                 p.future().completeExceptionally(new TenantLimitException(p.hook().tenant(), ordinals.tenantsMax()));
@@ -171,6 +255,9 @@ public final class IngestWriter implements AutoCloseable {
             long seq = ++lastSeq;
             ops.put(ColumnFamilies.HOOKS, new HookKey(seq).encode(), p.envelope());
             Deliveries.ingestOps(ops, ord.getAsLong(), seq, p.hook().sinks(), p.envelope().length, now, limits.archive());
+            if (kept.get(i) instanceof IdempotencyKeys.Fresh fresh) {
+                idempotencyKeys.writeTo(ops, fresh, seq, p.hook().id(), now);
+            }
             accepted.add(p);
             receipts.add(new Receipt(p.hook().id(), p.hook().tenant(), seq));
         }
@@ -219,9 +306,13 @@ public final class IngestWriter implements AutoCloseable {
         }
         Pending p;
         while ((p = queue.poll()) != null) {
-            if (p != STOP) {
+            if (p != STOP && p != WAKE) {
                 p.future().completeExceptionally(new QueueClosedException("queue closed before the hook was written"));
             }
+        }
+        Chore<?> chore;
+        while ((chore = chores.poll()) != null) {
+            chore.done().completeExceptionally(new QueueClosedException("queue closed before the chore ran"));
         }
     }
 }

@@ -11,7 +11,6 @@ import io.ankusa.keys.StoreFormat;
 import io.ankusa.keys.v2.DeadValueV2;
 import io.ankusa.keys.v2.DueKeyV2;
 import io.ankusa.keys.v2.InflightKeyV2;
-import io.ankusa.queue.codec.DeliveryRow;
 import io.ankusa.queue.codec.HookEnvelope;
 import io.ankusa.queue.deliveries.Deliveries;
 import io.ankusa.queue.deliveries.DeliveryBatch;
@@ -23,12 +22,9 @@ import io.ankusa.store.Direction;
 import io.ankusa.store.KeyRange;
 import io.ankusa.store.Scan;
 import io.ankusa.store.Store;
-import io.ankusa.store.StoreCorruptionException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -127,7 +123,7 @@ final class TenantKeys implements Migration {
         List<Long> seqs = new ArrayList<>();
         rows.forEach(r -> r.hookSeq().ifPresent(seqs::add));
         HookTenants hooks = HookTenants.read(store, seqs);
-        Map<DeliveryKey, Long> deadSizes = deadSizes(store, rows);
+        DeadRowSizes deadSizes = DeadRowSizes.read(store, rows);
         Set<String> tenants = new LinkedHashSet<>();
         rows.forEach(r -> r.hookSeq().ifPresent(seq -> tenants.add(hooks.tenant(seq))));
 
@@ -141,35 +137,46 @@ final class TenantKeys implements Migration {
         warnPastTheCap(context, tenantsBefore, resolution.nextOrd() - 1);
 
         int strays = 0;
+        int badValues = 0;
         for (OldRow row : rows) {
             if (row instanceof OldRow.Stray stray) {
-                strays++;
-                LOG.warn("2 -> 3 migration: skipping a key that is not a key of its family ({}){}", stray.problem(),
-                        isKeptFamily(stray) ? "; it stays" : "; the finish step range-deletes it");
+                if (strays++ == 0) {
+                    LOG.warn("2 -> 3 migration: skipping a key that is not a key of its family ({}){}", stray.problem(),
+                            isKeptFamily(stray) ? "; it stays" : "; the finish step range-deletes it");
+                }
                 continue;
             }
             long seq = row.hookSeq().orElseThrow();
             long ord = resolution.ord(hooks.tenant(seq)).orElseThrow();
             if (row instanceof OldRow.Due due) {
+                badValues += due.size().isEmpty() ? 1 : 0;
                 batch.delete(ColumnFamilies.INDEX, due.key());
                 DueKind kind = due.at() > context.startedAt() ? DueKind.RETRY : DueKind.FIRST_ATTEMPT;
                 Deliveries.migratedDueOps(batch, ord, due.at(), seq, due.sink(), size(due.size(), hooks, seq), kind);
             } else if (row instanceof OldRow.Inflight inflight) {
+                badValues += inflight.size().isEmpty() ? 1 : 0;
                 batch.delete(ColumnFamilies.INDEX, inflight.key());
                 Deliveries.migratedInflightOps(batch, ord, seq, inflight.sink(), size(inflight.size(), hooks, seq));
             } else if (row instanceof OldRow.Dead dead) {
+                badValues += dead.value().isEmpty() ? 1 : 0;
                 Optional<HookEnvelope> envelope = hooks.envelope(seq);
                 DeadValueV2 value = dead.value().orElseGet(() -> new DeadValueV2(
                         envelope.map(e -> e.hook().sourceId()).orElse(""), envelope.map(e -> e.hook().id()).orElse("")));
-                Deliveries.migratedDeadOps(batch, ord, dead.at(), seq, dead.sink(),
-                        deadSizes.getOrDefault(keyOf(dead), 0L), value.sourceId(), value.hookId());
+                Deliveries.migratedDeadOps(batch, ord, dead.at(), seq, dead.sink(), deadSizes.sizeOf(dead),
+                        value.sourceId(), value.hookId());
             } else if (row instanceof OldRow.Archive archive) {
+                badValues += archive.size().isEmpty() ? 1 : 0;
                 Deliveries.migratedArchiveOps(batch, seq, size(archive.size(), hooks, seq), ord);
             }
         }
         if (hooks.missing() + hooks.undecodable() > 0) {
             LOG.info("2 -> 3 migration: {} hooks gone and {} undecodable in this step; their rows are filed under "
                     + "'default'", hooks.missing(), hooks.undecodable());
+        }
+        if (strays + badValues + deadSizes.unreadable() > 0) {
+            LOG.warn("2 -> 3 migration: in this step {} keys skipped as not of their family, {} values that did not "
+                    + "decode (size taken from the hook, ids from the envelope), {} dead rows without a readable "
+                    + "delivery row (counted as 0 bytes)", strays, badValues, deadSizes.unreadable());
         }
 
         boolean done = phase == TenantKeysPhase.FINISH;
@@ -189,51 +196,7 @@ final class TenantKeys implements Migration {
 
     /** The size in the old value, else the hook's envelope length (what sizes are), else 0. */
     private static long size(OptionalLong stored, HookTenants hooks, long seq) {
-        if (stored.isPresent()) {
-            return stored.getAsLong();
-        }
-        LOG.warn("2 -> 3 migration: an index value of hook {} does not decode; taking its size from the hook", seq);
-        return hooks.envelopeSize(seq).orElse(0);
-    }
-
-    private static DeliveryKey keyOf(OldRow.Dead dead) {
-        return new DeliveryKey(dead.seq(), dead.sink());
-    }
-
-    /** The size in each dead row's delivery row (0 when the delivery row is gone or does not decode). */
-    private static Map<DeliveryKey, Long> deadSizesOf(Store store, List<OldRow.Dead> dead) {
-        Map<DeliveryKey, Long> out = new HashMap<>();
-        if (dead.isEmpty()) {
-            return out;
-        }
-        List<DeliveryKey> keys = dead.stream().map(TenantKeys::keyOf).toList();
-        List<Optional<byte[]>> values = store.multiGet(ColumnFamilies.DELIVERIES,
-                keys.stream().map(DeliveryKey::encode).toList());
-        for (int i = 0; i < keys.size(); i++) {
-            long size = 0;
-            if (values.get(i).isPresent()) {
-                try {
-                    size = DeliveryRow.decode(values.get(i).get()).size();
-                } catch (StoreCorruptionException e) {
-                    LOG.warn("2 -> 3 migration: the delivery row of dead row {} does not decode; counting 0 bytes",
-                            keys.get(i));
-                }
-            } else {
-                LOG.warn("2 -> 3 migration: dead row {} has no delivery row; counting 0 bytes", keys.get(i));
-            }
-            out.put(keys.get(i), size);
-        }
-        return out;
-    }
-
-    private static Map<DeliveryKey, Long> deadSizes(Store store, List<OldRow> rows) {
-        List<OldRow.Dead> dead = new ArrayList<>();
-        rows.forEach(r -> {
-            if (r instanceof OldRow.Dead d) {
-                dead.add(d);
-            }
-        });
-        return deadSizesOf(store, dead);
+        return stored.isPresent() ? stored.getAsLong() : hooks.envelopeSize(seq).orElse(0);
     }
 
     private static void warnPastTheCap(MigrationContext context, long before, long after) {

@@ -73,9 +73,9 @@ enum TenantKeysPhase {
      * binding may report corruption as a clean end of a scan).
      */
     Chunk read(Store store, byte[] after, int limit) {
-        byte[] lo = family.lo();
         byte[] hi = family.hi();
-        byte[] from = Arrays.copyOf(after.length == 0 ? lo : after, (after.length == 0 ? lo : after).length + 1);
+        byte[] last = after.length == 0 ? family.lo() : after;
+        byte[] from = Arrays.copyOf(last, last.length + 1);
         byte[] to = Arrays.copyOf(hi, hi.length + 1);
         List<OldRow> rows = new ArrayList<>(limit);
         try (Scan scan = store.scan(ColumnFamilies.INDEX, KeyRange.of(from, to))) {

@@ -1,11 +1,10 @@
 package io.ankusa.store.lmdb;
 
 import io.ankusa.store.StoreError;
-import io.ankusa.store.StoreException;
+import io.ankusa.store.spi.BackendSettings;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
 
 /**
  * The backend settings of {@link io.ankusa.store.StoreOptions#settings()} that the lmdb backend
@@ -39,34 +38,10 @@ record LmdbSettings(long mapSize, int maxReaders, Duration resizeWait) {
 
     /** Parses {@code settings}; throws {@link StoreError#INVALID_ARGUMENT} on an unknown key or a bad value. */
     static LmdbSettings parse(Map<String, String> settings) {
-        for (String key : new TreeSet<>(settings.keySet())) {
-            if (!KEYS.contains(key)) {
-                throw new StoreException(StoreError.INVALID_ARGUMENT,
-                        "unknown setting '" + key + "' for the lmdb backend; known settings: " + KEYS);
-            }
-        }
-        long mapSize = number(settings, MAP_SIZE, DEFAULT_MAP_SIZE, MIN_MAP_SIZE, MAX_MAP_SIZE);
-        long maxReaders = number(settings, MAX_READERS, DEFAULT_MAX_READERS, 1, 1 << 20);
-        long waitMillis = number(settings, RESIZE_WAIT_MILLIS, DEFAULT_RESIZE_WAIT_MILLIS, 0, Long.MAX_VALUE / 1_000_000);
+        BackendSettings.requireKnown(settings, KEYS, "lmdb");
+        long mapSize = BackendSettings.number(settings, MAP_SIZE, DEFAULT_MAP_SIZE, MIN_MAP_SIZE, MAX_MAP_SIZE);
+        long maxReaders = BackendSettings.number(settings, MAX_READERS, DEFAULT_MAX_READERS, 1, 1 << 20);
+        long waitMillis = BackendSettings.number(settings, RESIZE_WAIT_MILLIS, DEFAULT_RESIZE_WAIT_MILLIS, 0, Long.MAX_VALUE / 1_000_000);
         return new LmdbSettings(mapSize, (int) maxReaders, Duration.ofMillis(waitMillis));
-    }
-
-    private static long number(Map<String, String> settings, String key, long fallback, long min, long max) {
-        String text = settings.get(key);
-        if (text == null) {
-            return fallback;
-        }
-        long value;
-        try {
-            value = Long.parseLong(text.trim());
-        } catch (NumberFormatException e) {
-            throw new StoreException(StoreError.INVALID_ARGUMENT,
-                    "setting " + key + " must be a whole number, was '" + text + "'", e);
-        }
-        if (value < min || value > max) {
-            throw new StoreException(StoreError.INVALID_ARGUMENT,
-                    "setting " + key + " must be between " + min + " and " + max + ", was " + value);
-        }
-        return value;
     }
 }

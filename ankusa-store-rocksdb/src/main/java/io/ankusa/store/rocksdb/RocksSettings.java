@@ -1,10 +1,9 @@
 package io.ankusa.store.rocksdb;
 
 import io.ankusa.store.StoreError;
-import io.ankusa.store.StoreException;
+import io.ankusa.store.spi.BackendSettings;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * The backend settings a {@link io.ankusa.store.StoreOptions#settings()} map may carry for this
@@ -45,35 +44,11 @@ record RocksSettings(long blockCacheBytes, long counterMaxSuccessiveMerges, int 
 
     /** Reads {@code settings}, refusing unknown keys and malformed values with {@link StoreError#INVALID_ARGUMENT}. */
     static RocksSettings parse(Map<String, String> settings) {
-        for (String key : settings.keySet()) {
-            if (!KNOWN.contains(key)) {
-                throw new StoreException(StoreError.INVALID_ARGUMENT, "unknown setting '" + key
-                        + "' for the rocksdb store backend; known: " + new TreeSet<>(KNOWN));
-            }
-        }
+        BackendSettings.requireKnown(settings, KNOWN, "rocksdb");
         return new RocksSettings(
-                number(settings, BLOCK_CACHE_BYTES, DEFAULT_BLOCK_CACHE_BYTES, 0, Long.MAX_VALUE),
-                number(settings, COUNTER_MAX_SUCCESSIVE_MERGES, DEFAULT_COUNTER_MAX_SUCCESSIVE_MERGES, 0,
+                BackendSettings.number(settings, BLOCK_CACHE_BYTES, DEFAULT_BLOCK_CACHE_BYTES, 0, Long.MAX_VALUE),
+                BackendSettings.number(settings, COUNTER_MAX_SUCCESSIVE_MERGES, DEFAULT_COUNTER_MAX_SUCCESSIVE_MERGES, 0,
                         1_000_000),
-                (int) number(settings, MAX_BACKGROUND_JOBS, DEFAULT_MAX_BACKGROUND_JOBS, 1, 256));
-    }
-
-    private static long number(Map<String, String> settings, String key, long fallback, long min, long max) {
-        String text = settings.get(key);
-        if (text == null) {
-            return fallback;
-        }
-        long value;
-        try {
-            value = Long.parseLong(text.trim());
-        } catch (NumberFormatException e) {
-            throw new StoreException(StoreError.INVALID_ARGUMENT,
-                    "setting " + key + " must be a whole number, got '" + text + "'", e);
-        }
-        if (value < min || value > max) {
-            throw new StoreException(StoreError.INVALID_ARGUMENT,
-                    "setting " + key + " must be in [" + min + ", " + max + "], got " + value);
-        }
-        return value;
+                (int) BackendSettings.number(settings, MAX_BACKGROUND_JOBS, DEFAULT_MAX_BACKGROUND_JOBS, 1, 256));
     }
 }

@@ -88,7 +88,9 @@ class NativeLeakTest {
         long files = openFileDescriptors();
         System.out.printf("NativeLeakTest: 300 open/close cycles grew RSS by %.1f MiB, fds %d -> %d%n",
                 growth / (double) MIB, filesBefore, files);
-        assertThat(files).as("open file descriptors").isLessThanOrEqualTo(filesBefore);
+        // A leaked store keeps several files open per cycle (a planted leak went from 204 to 3 016 over
+        // 200 cycles); the JVM itself may open a descriptor or two meanwhile (class loading, a timer).
+        assertThat(files).as("open file descriptors").isLessThanOrEqualTo(filesBefore + 8);
         assertThat(growth).as("RSS growth over 300 open/close cycles").isLessThan(6 * MIB);
     }
 

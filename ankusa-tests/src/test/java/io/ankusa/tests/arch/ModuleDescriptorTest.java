@@ -15,7 +15,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * The module descriptors of the keys and the queue, read from the built classes (this module runs
+ * The module descriptors of the keys, the queue and the command line, read from the built classes (this module runs
  * on the class path, so the descriptors are read from the artifacts with a {@link ModuleFinder}).
  * A careless edit of a {@code module-info.java} fails here.
  */
@@ -54,7 +54,22 @@ class ModuleDescriptorTest {
                 .extracting(ModuleDescriptor.Requires::name).containsExactlyInAnyOrder("io.ankusa.api", "io.ankusa.store");
         assertThat(queue.packages()).contains("io.ankusa.queue.deliveries", "io.ankusa.queue.ingest",
                 "io.ankusa.queue.tenants", "io.ankusa.queue.counters", "io.ankusa.queue.codec", "io.ankusa.queue.format",
-                "io.ankusa.queue.locks", "io.ankusa.queue.migration", "io.ankusa.queue.engine");
+                "io.ankusa.queue.locks", "io.ankusa.queue.migration", "io.ankusa.queue.engine",
+                "io.ankusa.queue.dlq", "io.ankusa.queue.purge", "io.ankusa.queue.reclaim", "io.ankusa.queue.archive",
+                "io.ankusa.queue.dedupe", "io.ankusa.queue.audit", "io.ankusa.queue.housekeeping");
         assertThat(queue.opens()).isEmpty();
+    }
+
+    @Test
+    void theCommandLineExportsNothingAndOpensItsCommandsToPicocliOnly() throws Exception {
+        ModuleDescriptor cli = descriptorOf(io.ankusa.cli.Ankusa.class, "io.ankusa.cli");
+        assertThat(cli.exports()).isEmpty();
+        assertThat(cli.opens()).singleElement().satisfies(o -> {
+            assertThat(o.source()).isEqualTo("io.ankusa.cli.command");
+            assertThat(o.targets()).containsExactly("info.picocli");
+        });
+        assertThat(cli.requires()).extracting(ModuleDescriptor.Requires::name)
+                .contains("info.picocli", "io.ankusa.queue", "io.ankusa.dispatch")
+                .noneMatch(name -> name.startsWith("io.ankusa.store.") || name.equals("io.ankusa.keys"));
     }
 }

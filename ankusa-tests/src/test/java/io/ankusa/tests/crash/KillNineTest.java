@@ -18,6 +18,7 @@ import io.ankusa.tests.queue.QueueUnderTest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -115,7 +116,8 @@ class KillNineTest {
             assertThat(lastSeq).as("m:last_seq covers every receipt")
                     .isGreaterThanOrEqualTo(acked.stream().mapToLong(AckedHook::seq).max().orElse(0));
         }
-        try (Queue queue = Queue.open(QueueConfig.builder(dir).backend(backend).build())) {
+        try (Queue queue = Queue.open(QueueConfig.builder(dir).backend(backend)
+                .housekeepingInterval(Duration.ZERO).build())) {
             Store store = QueueEngine.of(queue).store();
             CrashAudit audit = CrashAudit.of(store);
             EnumSet<CrashAudit.State> settled = EnumSet.of(CrashAudit.State.DUE_FIRST, CrashAudit.State.DUE_RETRY,

@@ -27,7 +27,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.DisplayName;
@@ -118,7 +117,7 @@ class PipelinePropertyTest {
         }
 
         void replayNewest(int limit) {
-            Replayer.of(f.queue()).replayPage(Optional.empty(), limit);
+            Replayer.of(f.queue()).replayPage(limit);
         }
 
         void loseHook(int k) {

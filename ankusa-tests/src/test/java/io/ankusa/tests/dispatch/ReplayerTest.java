@@ -1,8 +1,11 @@
 package io.ankusa.tests.dispatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.ankusa.dispatch.DeadLetterPosition;
+import io.ankusa.api.DeadLetterCursor;
+import io.ankusa.api.DeadLetterPage;
+import io.ankusa.api.DeadLetterQuery;
 import io.ankusa.dispatch.Pipeline;
 import io.ankusa.dispatch.ReplayPage;
 import io.ankusa.dispatch.Replayer;
@@ -80,22 +83,41 @@ class ReplayerTest {
             deadLetters(f, 5, 3);
             Replayer replayer = Replayer.of(f.queue());
 
-            ReplayPage first = replayer.replayPage(Optional.empty(), 4);
+            DeadLetterPage listed = f.queue().deadLetters(DeadLetterQuery.all().limit(4));
+            ReplayPage first = replayer.replayPage(4);
             assertThat(first.revived()).isEqualTo(4);
-            assertThat(first.next()).isPresent();
+            assertThat(first.next()).as("the cursor the listing of the same page gives").isEqualTo(listed.next()).isPresent();
             assertThat(f.ledger().deadPage(Optional.empty(), 10)).extracting(DeadEntry::hookId)
                     .as("the newest four (d4, d3 with both sinks) were revived").containsExactly("d2", "d2", "d1", "d1", "d0", "d0");
 
-            ReplayPage second = replayer.replayPage(first.next(), 4);
+            ReplayPage second = replayer.replayPage(DeadLetterCursor.parse(first.next().orElseThrow().token()), 4);
             assertThat(second.revived()).isEqualTo(4);
-            ReplayPage third = replayer.replayPage(second.next(), 4);
+            assertThat(second.next()).isPresent();
+            ReplayPage third = replayer.replayPage(second.next().orElseThrow(), 4);
             assertThat(third.revived()).isEqualTo(2);
-            assertThat(third.next()).isEmpty();
-            assertThat(replayer.replayPage(Optional.of(new DeadLetterPosition(0, 0, 0)), 4).revived()).isZero();
+            assertThat(third.next()).as("the oldest letter reached").isEmpty();
+            assertThat(replayer.replayPage(new DeadLetterCursor(0, 0, 0), 4).revived()).isZero();
 
             assertThat(f.queue().stats().dead()).isZero();
             assertThat(f.queue().stats().pending()).isEqualTo(10);
             f.assertConsistent();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    void aPageThatEndsOnTheOldestLetterHasNoNext(String backend) {
+        try (DispatchFixture f = DispatchFixture.open(backend, dir)) {
+            deadLetters(f, 2, 1);
+            Replayer replayer = Replayer.of(f.queue());
+
+            ReplayPage page = replayer.replayPage(4);
+
+            assertThat(page.revived()).isEqualTo(4);
+            assertThat(page.next()).as("exactly the limit, nothing older: no empty page to follow").isEmpty();
+            assertThatThrownBy(() -> replayer.replayPage(0)).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> replayer.replayPage(DeadLetterQuery.MAX_LIMIT + 1))
+                    .isInstanceOf(IllegalArgumentException.class);
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.ankusa.tests.queue;
 
+import io.ankusa.api.PurgeKind;
 import io.ankusa.tests.property.Action;
 import io.ankusa.tests.property.ActionSequenceCheck;
 import io.ankusa.tests.property.PropertyConfig;
@@ -7,6 +8,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.Set;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -100,7 +103,41 @@ class CounterFoldPropertyTest {
                     long ms = 1 + r.nextInt(3000);
                     return Action.of("tick " + ms + "ms", d -> d.tick(ms));
                 })
-                .invariant(d -> IndexFold.of(d.queue().store()).assertCountersMatch(d.queue().store()))
+                // The operator side (issue 4): the public purge, archive compaction, reclaim and dedupe.
+                .action(1, r -> {
+                    int k = r.nextInt(8);
+                    Set<PurgeKind> kinds = switch (r.nextInt(3)) {
+                        case 0 -> EnumSet.of(PurgeKind.PENDING);
+                        case 1 -> EnumSet.of(PurgeKind.DEAD);
+                        default -> EnumSet.allOf(PurgeKind.class);
+                    };
+                    return Action.of("purgeTenant #" + k + " " + kinds, d -> d.purgeTenant(k, kinds));
+                })
+                .action(2, r -> {
+                    int n = 1 + r.nextInt(4);
+                    boolean failing = r.nextBoolean();
+                    return Action.of("compact archive " + n + (failing ? " (archiver failing on seq 2 mod 3)" : ""),
+                            d -> d.compactArchive(n, failing));
+                })
+                .action(2, r -> {
+                    int n = 1 + r.nextInt(5);
+                    return Action.of("reclaim " + n, d -> d.reclaim(n));
+                })
+                .action(1, r -> Action.of("reclaim all", TransitionDriver::reclaimAll))
+                .action(3, r -> {
+                    int tenant = r.nextInt(3) - 1;
+                    int sinks = 1 + r.nextInt(2);
+                    String key = "key" + r.nextInt(4);
+                    return Action.of("ingest t" + tenant + " x" + sinks + " with " + key, d -> d.ingestKeyed(tenant, sinks, key));
+                })
+                .action(1, r -> {
+                    int n = 1 + r.nextInt(3);
+                    return Action.of("sweep dedupe " + n, d -> d.sweepDedupe(n));
+                })
+                .invariant(d -> {
+                    IndexFold.of(d.queue().store()).assertCountersMatch(d.queue().store());
+                    d.assertNoOwedHookReclaimed();
+                })
                 .run();
     }
 }

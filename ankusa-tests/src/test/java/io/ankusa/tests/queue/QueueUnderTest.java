@@ -6,15 +6,21 @@ import io.ankusa.api.Receipt;
 import io.ankusa.queue.Queue;
 import io.ankusa.queue.engine.QueueEngine;
 import io.ankusa.queue.ledger.DeliveryLedger;
+import io.ankusa.queue.migration.Migrations;
 import io.ankusa.store.Store;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.UnaryOperator;
 
-/** A queue opened on one backend in a test directory, with a hand-moved clock; can be closed and reopened. */
+/**
+ * A queue opened on one backend in a test directory, with a hand-moved clock and no housekeeping
+ * thread (tests run housekeeping themselves); can be closed and reopened, optionally over a
+ * wrapped store.
+ */
 public final class QueueUnderTest implements AutoCloseable {
 
     /** Where the test clock starts: 2026-01-01T00:00:00Z. */
@@ -22,12 +28,18 @@ public final class QueueUnderTest implements AutoCloseable {
 
     private final QueueConfig config;
     private final MutableClock clock;
+    private final UnaryOperator<Store> wrap;
     private Queue queue;
 
-    private QueueUnderTest(QueueConfig config, MutableClock clock) {
+    private QueueUnderTest(QueueConfig config, MutableClock clock, UnaryOperator<Store> wrap) {
         this.config = config;
         this.clock = clock;
-        this.queue = Queue.open(config);
+        this.wrap = wrap;
+        this.queue = openQueue();
+    }
+
+    private Queue openQueue() {
+        return wrap == null ? Queue.open(config) : QueueEngine.open(config, Migrations.NONE, wrap);
     }
 
     /** Opens a queue with the defaults. */
@@ -37,9 +49,16 @@ public final class QueueUnderTest implements AutoCloseable {
 
     /** Opens a queue with the defaults changed by {@code tweak}. */
     public static QueueUnderTest open(String backend, Path directory, UnaryOperator<QueueConfig.Builder> tweak) {
+        return open(backend, directory, tweak, null);
+    }
+
+    /** Opens a queue with the defaults changed by {@code tweak}, over its store wrapped by {@code wrap} (at every open). */
+    public static QueueUnderTest open(String backend, Path directory, UnaryOperator<QueueConfig.Builder> tweak,
+            UnaryOperator<Store> wrap) {
         MutableClock clock = new MutableClock(EPOCH);
-        QueueConfig.Builder builder = QueueConfig.builder(directory).backend(backend).clock(clock);
-        return new QueueUnderTest(tweak.apply(builder).build(), clock);
+        QueueConfig.Builder builder = QueueConfig.builder(directory).backend(backend).clock(clock)
+                .housekeepingInterval(Duration.ZERO);
+        return new QueueUnderTest(tweak.apply(builder).build(), clock, wrap);
     }
 
     /** The queue. */
@@ -94,7 +113,7 @@ public final class QueueUnderTest implements AutoCloseable {
     /** Closes and reopens the queue on the same directory (inflight rows come back as due). */
     public void reopen() {
         queue.close();
-        queue = Queue.open(config);
+        queue = openQueue();
     }
 
     /** A hook with {@code sinks} sinks, for {@code tenant} (null for none). */

@@ -1,7 +1,7 @@
 package io.ankusa.tests.queue;
 
-import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.store.Bytes;
+import io.ankusa.store.FamilySpec;
 import io.ankusa.store.KeyRange;
 import io.ankusa.store.KeyValue;
 import io.ankusa.store.Scan;
@@ -15,10 +15,10 @@ public final class StoreSnapshot {
     private StoreSnapshot() {
     }
 
-    /** One line per key: family, key and value in hex, in family and key order. */
+    /** Every entry of every family the store was opened with, as {@code family key = value} in hex, family by family in key order. */
     public static List<String> of(Store store) {
         List<String> out = new ArrayList<>();
-        for (String family : ColumnFamilies.ALL) {
+        for (String family : store.families().stream().map(FamilySpec::name).toList()) {
             try (Scan scan = store.scan(family, KeyRange.all())) {
                 while (scan.hasNext()) {
                     KeyValue kv = scan.next();

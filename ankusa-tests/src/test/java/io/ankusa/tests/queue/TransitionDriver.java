@@ -1,8 +1,17 @@
 package io.ankusa.tests.queue;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ankusa.api.ArchiveOutcome;
 import io.ankusa.api.Hook;
+import io.ankusa.api.PurgeKind;
+import io.ankusa.api.Receipt;
+import io.ankusa.keys.ArchiveKey;
 import io.ankusa.keys.ColumnFamilies;
+import io.ankusa.keys.DeliveryKey;
 import io.ankusa.keys.HookKey;
+import io.ankusa.keys.KeySpan;
+import io.ankusa.queue.ArchiveCompactor;
 import io.ankusa.queue.ledger.ActiveTenant;
 import io.ankusa.queue.ledger.Claim;
 import io.ankusa.queue.ledger.ClaimedDelivery;
@@ -15,11 +24,17 @@ import io.ankusa.store.KeyRange;
 import io.ankusa.store.Scan;
 import io.ankusa.store.WriteBatch;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
  * Drives every transition of the queue from an action sequence. Actions pick their target at
@@ -34,9 +49,19 @@ public final class TransitionDriver implements AutoCloseable {
     private final List<InflightRow> orphans = new ArrayList<>();
     private int hooks;
 
+    /** The dedupe window of the driven queue. */
+    public static final Duration DEDUPE_WINDOW = Duration.ofSeconds(5);
+
+    /** Model of the dedupe entries: "tenant/key" to the original receipt and when it expires. */
+    private final Map<String, Receipt> dedupeReceipts = new HashMap<>();
+    private final Map<String, Long> dedupeExpiry = new HashMap<>();
+    /** Hooks deleted behind the queue's back by {@link #loseHook}: the only hooks allowed to be missing while owed. */
+    private final Set<Long> lost = new HashSet<>();
+    private long highestSeq;
+
     /** A driver over a fresh queue on {@code backend} in {@code directory}, archive on. */
     public TransitionDriver(String backend, Path directory) {
-        this.q = QueueUnderTest.open(backend, directory, b -> b.archive(true));
+        this.q = QueueUnderTest.open(backend, directory, b -> b.archive(true).dedupeWindow(DEDUPE_WINDOW));
     }
 
     /** The queue under test. */
@@ -62,7 +87,99 @@ public final class TransitionDriver implements AutoCloseable {
         if (tenant >= 0) {
             b.tenantId("t" + tenant);
         }
-        q.ingest(b.build());
+        highestSeq = Math.max(highestSeq, q.ingest(b.build()).seq());
+    }
+
+    /**
+     * Ingests a hook with idempotency key {@code key} for tenant {@code t<tenant>}, and checks the
+     * dedupe model: within the window of the first acceptance the original receipt comes back,
+     * after it a new hook is queued.
+     */
+    public void ingestKeyed(int tenant, int sinkCount, String key) {
+        int[] sinks = new int[sinkCount];
+        for (int i = 0; i < sinkCount; i++) {
+            sinks[i] = i * 7;
+        }
+        Hook.Builder b = Hook.builder().id("k" + hooks++).sourceId("s").payload("{}").sinks(sinks).idempotencyKey(key);
+        if (tenant >= 0) {
+            b.tenantId("t" + tenant);
+        }
+        Hook hook = b.build();
+        Receipt receipt = q.ingest(hook);
+        String entry = hook.tenant() + "/" + key;
+        Long expiry = dedupeExpiry.get(entry);
+        if (expiry != null && now() < expiry) {
+            assertThat(receipt).as("a repeat of %s within the window", entry).isEqualTo(dedupeReceipts.get(entry));
+        } else {
+            assertThat(receipt.seq()).as("a new hook for %s", entry).isGreaterThan(highestSeq);
+            assertThat(receipt.hookId()).isEqualTo(hook.id());
+            highestSeq = receipt.seq();
+            dedupeReceipts.put(entry, receipt);
+            dedupeExpiry.put(entry, now() + DEDUPE_WINDOW.toMillis());
+        }
+    }
+
+    /** The writer's sweep of expired dedupe keys, up to {@code n}. */
+    public void sweepDedupe(int n) {
+        long now = now();
+        q.engine().writer().submitChore(() -> q.engine().idempotencyKeys().sweep(now, n)).join();
+    }
+
+    /** Purges the k-th tenant through the public API. */
+    public void purgeTenant(int k, Set<PurgeKind> kinds) {
+        long tenants = q.queue().tenantCount();
+        if (tenants > 0) {
+            String tenant = q.queue().name(1 + k % tenants).orElseThrow();
+            q.queue().purgeTenant(tenant, kinds);
+        }
+    }
+
+    /**
+     * One archive compaction round of up to {@code n} obligations; the archiver archives a hook
+     * whose seq is 0 mod 3, rejects 1 mod 3 and fails on 2 mod 3 when {@code failing}.
+     */
+    public void compactArchive(int n, boolean failing) {
+        ArchiveCompactor.manual(q.queue(), hook -> switch ((int) (hook.seq() % 3)) {
+            case 0 -> ArchiveOutcome.ARCHIVED;
+            case 1 -> ArchiveOutcome.REJECTED;
+            default -> {
+                if (failing) {
+                    throw new java.io.IOException("archive unavailable");
+                }
+                yield ArchiveOutcome.ARCHIVED;
+            }
+        }).compact(n);
+    }
+
+    /** One reclaim round over up to {@code n} cleared markers. */
+    public void reclaim(int n) {
+        q.engine().reclaimer().reclaim(n);
+    }
+
+    /** Reclaim until the markers are spent, then check its liveness: every hook left is still owed. */
+    public void reclaimAll() {
+        q.engine().housekeeping().reclaim();
+        Set<Long> owed = new TreeSet<>(seqs(ColumnFamilies.DELIVERIES, DeliveryKey.FAMILY.between(), k -> DeliveryKey.decode(k).seq()));
+        owed.addAll(seqs(ColumnFamilies.INDEX, ArchiveKey.FAMILY.between(), k -> ArchiveKey.decode(k).seq()));
+        assertThat(owed).as("hooks left after reclaim are owed").containsAll(
+                seqs(ColumnFamilies.HOOKS, HookKey.FAMILY.between(), k -> HookKey.decode(k).seq()));
+    }
+
+    /** Reclaim's safety: every hook a delivery row or an archive obligation needs is still stored (unless lost on purpose). */
+    public void assertNoOwedHookReclaimed() {
+        Set<Long> owed = new TreeSet<>(seqs(ColumnFamilies.DELIVERIES, DeliveryKey.FAMILY.between(), k -> DeliveryKey.decode(k).seq()));
+        owed.addAll(seqs(ColumnFamilies.INDEX, ArchiveKey.FAMILY.between(), k -> ArchiveKey.decode(k).seq()));
+        owed.removeAll(lost);
+        assertThat(seqs(ColumnFamilies.HOOKS, HookKey.FAMILY.between(), k -> HookKey.decode(k).seq()))
+                .as("hooks still owed").containsAll(owed);
+    }
+
+    private Set<Long> seqs(String family, KeySpan span, Function<byte[], Long> seqOf) {
+        Set<Long> out = new TreeSet<>();
+        try (Scan scan = q.store().scan(family, KeyRange.of(span.from(), span.to()))) {
+            scan.forEachRemaining(kv -> out.add(seqOf.apply(kv.key())));
+        }
+        return out;
     }
 
     /** Claims up to {@code n} due rows of the k-th active tenant. */
@@ -108,7 +225,9 @@ public final class TransitionDriver implements AutoCloseable {
             scan.forEachRemaining(kv -> keys.add(kv.key()));
         }
         if (!keys.isEmpty()) {
-            q.store().commit(new WriteBatch().delete(ColumnFamilies.HOOKS, keys.get(k % keys.size())), Durability.SYNC);
+            byte[] key = keys.get(k % keys.size());
+            q.store().commit(new WriteBatch().delete(ColumnFamilies.HOOKS, key), Durability.SYNC);
+            lost.add(HookKey.decode(key).seq());
         }
     }
 

@@ -1,5 +1,6 @@
 package io.ankusa.tests.upgrade;
 
+import io.ankusa.queue.migration.FormatTwoWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -15,7 +15,6 @@ import io.ankusa.keys.HookKey;
 import io.ankusa.keys.InflightKey;
 import io.ankusa.keys.MetaKeys;
 import io.ankusa.keys.Prefixes;
-import io.ankusa.keys.TenantByOrdKey;
 import io.ankusa.keys.v2.DueKeyV2;
 import io.ankusa.queue.Queue;
 import io.ankusa.queue.StoreUpgrade;
@@ -23,6 +22,7 @@ import io.ankusa.queue.codec.HookEnvelope;
 import io.ankusa.queue.counters.CounterValues;
 import io.ankusa.queue.engine.QueueEngine;
 import io.ankusa.queue.format.FormatGuard;
+import io.ankusa.queue.migration.FormatTwoWriter;
 import io.ankusa.queue.migration.Migrations;
 import io.ankusa.store.Bytes;
 import io.ankusa.store.KeyRange;
@@ -36,13 +36,11 @@ import io.ankusa.store.Stores;
 import io.ankusa.tests.queue.IndexFold;
 import io.ankusa.tests.queue.StoreSnapshot;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.CompletionException;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
@@ -160,6 +158,39 @@ class StoreUpgradeTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @DisplayName("damaged format-2 index values migrate with what the hook tells, stray keys are dropped")
+    void damagedIndexValuesMigrateWithWhatTheHookTells(String backend) {
+        Path store = dir.resolve("store");
+        long seq;
+        int envelopeSize;
+        try (FormatTwoWriter w = FormatTwoWriter.create(backend, store)) {
+            seq = w.hook(StoreFixtures.hook("h", "acme", 1, 2, 3), StoreFixtures.EPOCH);
+            envelopeSize = new HookEnvelope(StoreFixtures.hook("h", "acme", 1, 2, 3), StoreFixtures.EPOCH).encode().length;
+            w.due(seq, 1, StoreFixtures.EPOCH, 0);
+            w.raw(ColumnFamilies.INDEX, new DueKeyV2(StoreFixtures.EPOCH, seq, 1).encode(), new byte[] {9});
+            w.inflight(seq, 2);
+            w.dead(seq, 3, StoreFixtures.EPOCH, "src", "h");
+            w.raw(ColumnFamilies.INDEX, new DeadKey(StoreFixtures.EPOCH, seq, 3).encode(), new byte[] {1, 2, 3});
+            w.archive(seq);
+            w.raw(ColumnFamilies.INDEX, new byte[] {Prefixes.DUE_V2, 1, 2, 3}, new byte[0]);
+        }
+
+        Upgrades.migrate(Upgrades.config(backend, store));
+
+        try (Store s = Upgrades.openRaw(backend, store)) {
+            IndexFold.of(s).assertCountersMatch(s);
+            long acme = Upgrades.ordinals(s).get("acme");
+            CounterValues counters = Upgrades.countersByTenant(s).get("acme");
+            assertRows(counters, 1, 0, 1, 1, 1);
+            assertThat(counters.bytes()).isEqualTo(3L * envelopeSize);
+            assertThat(DeadKey.decodeValue(s.get(ColumnFamilies.INDEX, new DeadKey(StoreFixtures.EPOCH, seq, 3).encode())
+                    .orElseThrow())).as("ids from the envelope").isEqualTo(new DeadKey.Value(acme, "src", "h"));
+            assertThat(keysWithPrefix(s, Prefixes.DUE_V2)).as("the stray key is range-deleted").isZero();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
     @DisplayName("tenant migration allocates each ordinal once")
     void tenantMigrationAllocatesEachOrdinalOnce(String backend) {
         Path store = dir.resolve("store");
@@ -180,7 +211,7 @@ class StoreUpgradeTest {
             assertThat(new HashSet<>(ords.values())).as("ordinals 1..n, none twice")
                     .isEqualTo(LongStream.rangeClosed(1, n).boxed().collect(Collectors.toSet()));
             assertThat(ords.get(firstSeen)).as("first sight gets ordinal 1").isEqualTo(1);
-            Map<Long, String> byOrd = tenantsByOrd(s);
+            Map<Long, String> byOrd = Upgrades.tenantsByOrd(s);
             assertThat(byOrd).hasSize(n);
             ords.forEach((tenant, ord) -> assertThat(byOrd.get(ord)).isEqualTo(tenant));
             assertThat(MetaKeys.decodeU32("m:next_ord", s.get(ColumnFamilies.DEFAULT, MetaKeys.NEXT_ORD).orElseThrow()))
@@ -306,11 +337,11 @@ class StoreUpgradeTest {
     @DisplayName("the v3 fixture task writes a store that boots")
     void theV3FixtureTaskWritesAStoreThatBoots(String backend) {
         Path written = dir.resolve("written");
-        StoreFixtures.writeV3(backend, written);
-        Path archive = dir.resolve(StoreFixtures.archiveName(3, backend));
-        StoreFixtures.pack(written, archive);
+        List<Path> archives = io.ankusa.queue.StoreFixtures.write(written, backend);
+        assertThat(archives).containsExactly(written.resolve(StoreFixtures.archiveName(2, backend)),
+                written.resolve(StoreFixtures.archiveName(3, backend)));
         Path unpacked = dir.resolve("unpacked");
-        StoreFixtures.unpack(archive, unpacked);
+        StoreFixtures.unpack(archives.get(1), unpacked);
         assertTheV3FixtureBoots(backend, unpacked);
 
         Path committed = dir.resolve("committed");
@@ -393,9 +424,9 @@ class StoreUpgradeTest {
         Path store = dir.resolve("store");
         new FormatTwoBacklog(1800, 0, 0, 0, 5, 3).write(backend, store);
         QueueConfig config = Upgrades.config(backend, store);
-        InterruptingStore recorded;
+        ClosingAfterCommitsStore recorded;
         try (Store raw = Upgrades.openRaw(backend, store)) {
-            recorded = new InterruptingStore(raw, 0);
+            recorded = new ClosingAfterCommitsStore(raw, 0);
             FormatGuard.prepare(recorded, Migrations.standard(), config);
         }
         List<byte[]> starts = recorded.scans().stream()
@@ -469,19 +500,6 @@ class StoreUpgradeTest {
         return null;
     }
 
-    private static Map<Long, String> tenantsByOrd(Store s) {
-        Map<Long, String> out = new TreeMap<>();
-        try (Scan scan = s.scan(ColumnFamilies.TENANTS, KeyRange.prefix(new byte[] {Prefixes.TENANT_BY_ORD}))) {
-            while (scan.hasNext()) {
-                KeyValue kv = scan.next();
-                if (!TenantByOrdKey.FAMILY.isSentinel(kv.key())) {
-                    out.put(TenantByOrdKey.decode(kv.key()).ord(), TenantByOrdKey.decodeValue(kv.value()));
-                }
-            }
-        }
-        return out;
-    }
-
     /** The tenant of the hook of the first real key with {@code prefix} in a format-2 store. */
     private static String tenantOfFirst(Store s, byte[] prefix) {
         try (Scan scan = s.scan(ColumnFamilies.INDEX, KeyRange.prefix(prefix))) {
@@ -497,16 +515,10 @@ class StoreUpgradeTest {
         throw new AssertionError("no format-2 due row");
     }
 
+    /** Every key of a store opened as a format-2 release opens it (five column families). */
     private static List<String> format2Snapshot(String backend, Path store) {
         try (Store s = Stores.open(backend, StoreOptions.existing(store, FormatTwoWriter.families()))) {
-            List<String> out = new ArrayList<>();
-            for (var family : FormatTwoWriter.families()) {
-                try (Scan scan = s.scan(family.name(), KeyRange.all())) {
-                    scan.forEachRemaining(kv -> out.add(family.name() + " " + Bytes.hex(kv.key()) + " = "
-                            + Bytes.hex(kv.value())));
-                }
-            }
-            return out;
+            return StoreSnapshot.of(s);
         }
     }
 }

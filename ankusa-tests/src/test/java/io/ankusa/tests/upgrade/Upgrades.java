@@ -6,6 +6,7 @@ import io.ankusa.api.QueueConfig;
 import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.keys.OrdByTenantKey;
 import io.ankusa.keys.Prefixes;
+import io.ankusa.keys.TenantByOrdKey;
 import io.ankusa.queue.StoreUpgrade;
 import io.ankusa.queue.counters.CounterValues;
 import io.ankusa.queue.counters.Counters;
@@ -63,9 +64,9 @@ final class Upgrades {
      * Runs the migration and closes the store right after its {@code steps}-th step committed (the
      * first commit is the format-3 sentinels, then one per step), as if the process stopped there.
      */
-    static InterruptingStore interruptAfter(QueueConfig config, int steps) {
+    static ClosingAfterCommitsStore interruptAfter(QueueConfig config, int steps) {
         Store raw = openRaw(config.backend(), config.directory());
-        InterruptingStore store = new InterruptingStore(raw, steps + 1);
+        ClosingAfterCommitsStore store = new ClosingAfterCommitsStore(raw, steps + 1);
         try {
             assertThatThrownBy(() -> FormatGuard.prepare(store, Migrations.standard(), config))
                     .as("the migration stops when its store is closed after step %d", steps)
@@ -96,6 +97,20 @@ final class Upgrades {
                 KeyValue kv = scan.next();
                 if (!OrdByTenantKey.FAMILY.isSentinel(kv.key())) {
                     out.put(OrdByTenantKey.decode(kv.key()).tenant(), OrdByTenantKey.decodeValue(kv.value()));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Every allocated ordinal ({@code ?t} rows): ordinal to tenant id (empty for an erased tenant). */
+    static Map<Long, String> tenantsByOrd(Store store) {
+        Map<Long, String> out = new TreeMap<>();
+        try (Scan scan = store.scan(ColumnFamilies.TENANTS, KeyRange.prefix(new byte[] {Prefixes.TENANT_BY_ORD}))) {
+            while (scan.hasNext()) {
+                KeyValue kv = scan.next();
+                if (!TenantByOrdKey.FAMILY.isSentinel(kv.key())) {
+                    out.put(TenantByOrdKey.decode(kv.key()).ord(), TenantByOrdKey.decodeValue(kv.value()));
                 }
             }
         }

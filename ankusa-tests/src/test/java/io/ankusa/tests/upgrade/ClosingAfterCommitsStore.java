@@ -2,15 +2,13 @@ package io.ankusa.tests.upgrade;
 
 import io.ankusa.store.Direction;
 import io.ankusa.store.Durability;
-import io.ankusa.store.FamilySpec;
 import io.ankusa.store.KeyRange;
 import io.ankusa.store.Scan;
 import io.ankusa.store.Store;
 import io.ankusa.store.WriteBatch;
-import java.nio.file.Path;
+import io.ankusa.tests.support.ForwardingStore;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * A forwarding {@link Store} that closes the store it wraps right after its n-th commit, as an
@@ -18,7 +16,7 @@ import java.util.Optional;
  * Everything after the close fails with {@link io.ankusa.store.StoreClosedException}, exactly as
  * on a closed store.
  */
-final class InterruptingStore implements Store {
+final class ClosingAfterCommitsStore extends ForwardingStore {
 
     /**
      * One scan.
@@ -29,14 +27,13 @@ final class InterruptingStore implements Store {
     record ScanCall(String family, KeyRange range) {
     }
 
-    private final Store delegate;
     private final int closeAfterCommits;
     private final List<ScanCall> scans = new ArrayList<>();
     private int commits;
 
     /** Wraps {@code delegate}; closes it after commit number {@code closeAfterCommits} (never if 0 or less). */
-    InterruptingStore(Store delegate, int closeAfterCommits) {
-        this.delegate = delegate;
+    ClosingAfterCommitsStore(Store delegate, int closeAfterCommits) {
+        super(delegate);
         this.closeAfterCommits = closeAfterCommits;
     }
 
@@ -51,62 +48,17 @@ final class InterruptingStore implements Store {
     }
 
     @Override
-    public String backend() {
-        return delegate.backend();
-    }
-
-    @Override
-    public Path directory() {
-        return delegate.directory();
-    }
-
-    @Override
-    public List<FamilySpec> families() {
-        return delegate.families();
-    }
-
-    @Override
-    public Optional<byte[]> get(String family, byte[] key) {
-        return delegate.get(family, key);
-    }
-
-    @Override
-    public List<Optional<byte[]>> multiGet(String family, List<byte[]> keys) {
-        return delegate.multiGet(family, keys);
-    }
-
-    @Override
-    public long counter(String family, byte[] key) {
-        return delegate.counter(family, key);
-    }
-
-    @Override
-    public long[] counters(String family, List<byte[]> keys) {
-        return delegate.counters(family, keys);
-    }
-
-    @Override
     public Scan scan(String family, KeyRange range, Direction direction) {
         scans.add(new ScanCall(family, range));
-        return delegate.scan(family, range, direction);
+        return super.scan(family, range, direction);
     }
 
     @Override
     public void commit(WriteBatch batch, Durability durability) {
-        delegate.commit(batch, durability);
+        super.commit(batch, durability);
         commits++;
         if (commits == closeAfterCommits) {
-            delegate.close();
+            delegate().close();
         }
-    }
-
-    @Override
-    public void checkpoint(Path target) {
-        delegate.checkpoint(target);
-    }
-
-    @Override
-    public void close() {
-        delegate.close();
     }
 }

@@ -1,4 +1,4 @@
-package io.ankusa.tests.upgrade;
+package io.ankusa.queue.migration;
 
 import io.ankusa.api.Hook;
 import io.ankusa.keys.ArchiveKey;
@@ -38,6 +38,10 @@ import java.util.Map;
  * crash, a bug or reclaim would leave it.
  *
  * <p>Writes are buffered and committed in batches; {@link #close()} commits the rest synced.
+ *
+ * <p>Fixture and test support, not API: this package is not exported. It writes the committed
+ * format-2 fixture ({@link io.ankusa.queue.StoreFixtures}); the upgrade tests and the migration
+ * bench (on the class path) write their format-2 backlogs with it.
  */
 public final class FormatTwoWriter implements AutoCloseable {
 

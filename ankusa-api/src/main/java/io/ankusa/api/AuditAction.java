@@ -1,0 +1,34 @@
+package io.ankusa.api;
+
+/** What an audit entry records. {@link #code()} is what the store holds. */
+public enum AuditAction {
+    /** A tenant's due or dead deliveries were purged. */
+    PURGE("purge"),
+    /** Dead letters were revived (replayed). */
+    REPLAY("replay");
+
+    private final String code;
+
+    AuditAction(String code) {
+        this.code = code;
+    }
+
+    /** Stable machine-readable code, such as {@code "purge"}. */
+    public String code() {
+        return code;
+    }
+
+    /**
+     * The action with {@code code}.
+     *
+     * @throws IllegalArgumentException for an unknown code
+     */
+    public static AuditAction ofCode(String code) {
+        for (AuditAction action : values()) {
+            if (action.code.equals(code)) {
+                return action;
+            }
+        }
+        throw new IllegalArgumentException("unknown audit action '" + code + "'");
+    }
+}

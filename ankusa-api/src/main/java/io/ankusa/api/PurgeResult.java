@@ -1,0 +1,33 @@
+package io.ankusa.api;
+
+import java.util.Objects;
+
+/**
+ * What one {@code purgeTenant} call removed.
+ *
+ * @param tenantId  the tenant
+ * @param pending   first-attempt due deliveries removed
+ * @param scheduled retry due deliveries removed
+ * @param dead      dead letters removed
+ * @param bytes     envelope bytes no longer held (a hook with n removed deliveries counts n times)
+ */
+public record PurgeResult(String tenantId, long pending, long scheduled, long dead, long bytes) {
+
+    /** Checks the fields. */
+    public PurgeResult {
+        Objects.requireNonNull(tenantId, "tenantId");
+        if (pending < 0 || scheduled < 0 || dead < 0 || bytes < 0) {
+            throw new IllegalArgumentException("counts must be >= 0");
+        }
+    }
+
+    /** Nothing removed. */
+    public static PurgeResult none(String tenantId) {
+        return new PurgeResult(tenantId, 0, 0, 0, 0);
+    }
+
+    /** Every delivery removed. */
+    public long deliveries() {
+        return pending + scheduled + dead;
+    }
+}

@@ -1,0 +1,81 @@
+package io.ankusa.cli.command;
+
+import io.ankusa.api.DeadLetter;
+import io.ankusa.api.DeadLetterCursor;
+import io.ankusa.api.DeadLetterPage;
+import io.ankusa.api.DeadLetterQuery;
+import io.ankusa.cli.console.Figures;
+import io.ankusa.cli.console.Table;
+import io.ankusa.queue.Queue;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code ankusa dlq [--tenant T]… [--limit N] [--after CURSOR]}: one page of dead letters, newest
+ * first, with the cursor of the next page. Reads the dead-letter index only, never a hook.
+ */
+@Command(name = "dlq", mixinStandardHelpOptions = true,
+        description = {
+            "List dead letters, newest first, one page at a time: the whole store's, or some tenants'.",
+            "The last line gives the --after cursor of the next page."})
+final class DlqCommand implements Callable<Integer> {
+
+    @ParentCommand
+    AnkusaCommand root;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--tenant", paramLabel = "TENANT", description = "Only this tenant's (repeatable).")
+    List<String> tenants = List.of();
+
+    @Option(names = "--limit", paramLabel = "N", defaultValue = "50",
+            description = "Letters per page, 1..10000 (default: ${DEFAULT-VALUE}).")
+    int limit;
+
+    @Option(names = "--after", paramLabel = "CURSOR", description = "Continue after this cursor (from the previous page).")
+    String after;
+
+    @Override
+    public Integer call() {
+        DeadLetterQuery query = query();
+        PrintWriter out = spec.commandLine().getOut();
+        try (Queue queue = StoreAccess.openQueue(root)) {
+            for (String tenant : tenants) {
+                if (queue.ord(tenant).isEmpty()) {
+                    throw new CommandFailure(ExitCode.UNKNOWN_TENANT, "unknown tenant '" + tenant + "' in " + root.store());
+                }
+            }
+            DeadLetterPage page = queue.deadLetters(query);
+            if (page.letters().isEmpty()) {
+                out.println("no dead letters");
+                return ExitCode.OK.code();
+            }
+            Table table = Table.columns("dead at", "tenant", "hook", "sink", "attempts", "last error").leftAligned(1, 2, 5);
+            for (DeadLetter letter : page.letters()) {
+                table.row(letter.deadAt().toString(), letter.tenantId(), letter.hookId(), Integer.toString(letter.sink()),
+                        Integer.toString(letter.attempts()), letter.lastError());
+            }
+            out.print(table.render());
+            out.println(Figures.count(page.letters().size()) + " dead letters"
+                    + page.next().map(c -> "; next page: --after " + c.token()).orElse("; no more"));
+        }
+        return ExitCode.OK.code();
+    }
+
+    private DeadLetterQuery query() {
+        try {
+            DeadLetterQuery query = (tenants.isEmpty() ? DeadLetterQuery.all() : DeadLetterQuery.tenants(tenants)).limit(limit);
+            return after == null ? query : query.after(DeadLetterCursor.parse(after));
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package io.ankusa.cli.command;
+
+import io.ankusa.api.PurgeKind;
+import io.ankusa.api.PurgeResult;
+import io.ankusa.cli.console.Figures;
+import io.ankusa.cli.console.Table;
+import io.ankusa.queue.Queue;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code ankusa purge --tenant T --kinds pending,dead}: removes a tenant's due deliveries, dead
+ * letters or both ({@link Queue#purgeTenant}), audited; inflight deliveries are never touched.
+ */
+@Command(name = "purge", mixinStandardHelpOptions = true,
+        description = "Remove a tenant's waiting deliveries (pending: first attempts and retries) and/or dead letters.")
+final class PurgeCommand implements Callable<Integer> {
+
+    @ParentCommand
+    AnkusaCommand root;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--tenant", paramLabel = "TENANT", required = true, description = "The tenant to purge.")
+    String tenant;
+
+    @Option(names = "--kinds", paramLabel = "KINDS", required = true, split = ",",
+            description = "What to remove: pending, dead, or pending,dead.")
+    List<String> kinds;
+
+    @Override
+    public Integer call() {
+        Set<PurgeKind> what = kinds();
+        try (Queue queue = StoreAccess.openQueue(root)) {
+            if (queue.ord(tenant).isEmpty()) {
+                throw new CommandFailure(ExitCode.UNKNOWN_TENANT, "unknown tenant '" + tenant + "' in " + root.store());
+            }
+            PurgeResult result = queue.purgeTenant(tenant, what);
+            spec.commandLine().getOut().print(Table.keyValue()
+                    .title("purged tenant " + tenant)
+                    .row("pending", Figures.count(result.pending()))
+                    .row("scheduled", Figures.count(result.scheduled()))
+                    .row("dead", Figures.count(result.dead()))
+                    .row("bytes", Figures.bytes(result.bytes()))
+                    .render());
+        }
+        return ExitCode.OK.code();
+    }
+
+    private Set<PurgeKind> kinds() {
+        Set<PurgeKind> what = EnumSet.noneOf(PurgeKind.class);
+        for (String kind : kinds) {
+            try {
+                what.add(PurgeKind.valueOf(kind.trim().toUpperCase(Locale.ROOT)));
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), "--kinds takes pending and/or dead, not '" + kind + "'");
+            }
+        }
+        return what;
+    }
+}

@@ -1,0 +1,69 @@
+package io.ankusa.cli.command;
+
+import io.ankusa.cli.console.Figures;
+import io.ankusa.cli.console.Table;
+import io.ankusa.dispatch.Gauges;
+import io.ankusa.dispatch.Pipeline;
+import io.ankusa.dispatch.SinkOutcome;
+import io.ankusa.dispatch.TenantPending;
+import io.ankusa.queue.Queue;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code ankusa tenants [--top N]}: how many tenants the store has seen (one point read) and the
+ * tenants with the most pending deliveries (the dispatcher's {@code topTenantsByPending} gauge).
+ */
+@Command(name = "tenants", mixinStandardHelpOptions = true,
+        description = "Show how many tenants the store has seen and those with the most pending deliveries.")
+final class TenantsCommand implements Callable<Integer> {
+
+    @ParentCommand
+    AnkusaCommand root;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--top", paramLabel = "N", defaultValue = "10",
+            description = "How many of the tenants with the most pending deliveries to list, 0..100 (default: ${DEFAULT-VALUE}).")
+    int top;
+
+    @Override
+    public Integer call() {
+        if (top < 0 || top > 100) {
+            throw new ParameterException(spec.commandLine(), "--top must be within 0..100: " + top);
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        try (Queue queue = StoreAccess.openQueue(root)) {
+            out.println("tenants " + Figures.count(queue.tenantCount()));
+            if (top > 0) {
+                Gauges gauges = gauges(queue);
+                if (gauges.topTenantsByPending().isEmpty()) {
+                    out.println("no tenant has pending deliveries");
+                } else {
+                    Table table = Table.columns("tenant", "pending")
+                            .title("Top tenants by pending (among the 10,000 waiting longest):");
+                    gauges.topTenantsByPending().stream().limit(top)
+                            .forEach((TenantPending t) -> table.row(t.tenantId(), Figures.count(t.pending())));
+                    out.print(table.render());
+                }
+            }
+        }
+        return ExitCode.OK.code();
+    }
+
+    /** The gauges, measured by a pipeline that is never started, so its sink is never called. */
+    private static Gauges gauges(Queue queue) {
+        try (Pipeline pipeline = Pipeline.builder(queue,
+                delivery -> CompletableFuture.completedStage(SinkOutcome.retry("not started"))).build()) {
+            return pipeline.gauges();
+        }
+    }
+}

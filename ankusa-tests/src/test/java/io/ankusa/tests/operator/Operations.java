@@ -1,0 +1,39 @@
+package io.ankusa.tests.operator;
+
+import io.ankusa.queue.ledger.Claim;
+import io.ankusa.queue.ledger.ClaimedDelivery;
+import io.ankusa.queue.ledger.DeliveryLedger;
+import io.ankusa.tests.queue.QueueUnderTest;
+import java.util.List;
+
+/** What the dispatcher would do, in test-sized steps: claim a tenant's due rows, dead-letter or deliver them. */
+final class Operations {
+
+    private Operations() {
+    }
+
+    /** Claims up to {@code n} of {@code tenant}'s due rows. */
+    static List<ClaimedDelivery> claim(QueueUnderTest q, String tenant, int n) {
+        long ord = q.queue().ord(tenant).orElseThrow();
+        DeliveryLedger ledger = q.ledger();
+        Claim claim = ledger.claim(ord, ledger.dueForTenant(ord, q.clock().millis(), 0, n, Long.MAX_VALUE));
+        return claim.claimed();
+    }
+
+    /** Claims and dead-letters up to {@code n} of {@code tenant}'s due rows, one millisecond apart; returns how many. */
+    static int deadLetter(QueueUnderTest q, String tenant, int n) {
+        List<ClaimedDelivery> claimed = claim(q, tenant, n);
+        for (ClaimedDelivery d : claimed) {
+            q.clock().advance(1);
+            q.ledger().dead(d, "HTTP 410 from " + d.hookId());
+        }
+        return claimed.size();
+    }
+
+    /** Claims and delivers up to {@code n} of {@code tenant}'s due rows; returns how many. */
+    static int deliver(QueueUnderTest q, String tenant, int n) {
+        List<ClaimedDelivery> claimed = claim(q, tenant, n);
+        claimed.forEach(d -> q.ledger().delivered(d.row()));
+        return claimed.size();
+    }
+}

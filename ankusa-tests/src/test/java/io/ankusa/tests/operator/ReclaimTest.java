@@ -1,0 +1,214 @@
+package io.ankusa.tests.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ankusa.api.PurgeKind;
+import io.ankusa.api.Receipt;
+import io.ankusa.keys.ClearedKey;
+import io.ankusa.keys.ColumnFamilies;
+import io.ankusa.keys.DeliveryKey;
+import io.ankusa.keys.HookKey;
+import io.ankusa.keys.KeySpan;
+import io.ankusa.queue.ArchiveCompactor;
+import io.ankusa.api.ArchiveOutcome;
+import io.ankusa.queue.ledger.Claim;
+import io.ankusa.queue.ledger.ClaimedDelivery;
+import io.ankusa.queue.ledger.DueRow;
+import io.ankusa.queue.reclaim.HookReclaimer;
+import io.ankusa.store.Durability;
+import io.ankusa.store.KeyRange;
+import io.ankusa.store.Scan;
+import io.ankusa.store.Store;
+import io.ankusa.store.WriteBatch;
+import io.ankusa.tests.queue.IndexFold;
+import io.ankusa.tests.queue.QueueUnderTest;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Reclaim (issue 4, point 3): a hook goes once no delivery row and no archive obligation needs it. */
+class ReclaimTest {
+
+    @TempDir
+    Path dir;
+
+    static Set<Long> seqs(Store store, String family, KeySpan span, java.util.function.Function<byte[], Long> seqOf) {
+        Set<Long> out = new TreeSet<>();
+        try (Scan scan = store.scan(family, KeyRange.of(span.from(), span.to()))) {
+            scan.forEachRemaining(kv -> out.add(seqOf.apply(kv.key())));
+        }
+        return out;
+    }
+
+    static Set<Long> hooks(Store store) {
+        return seqs(store, ColumnFamilies.HOOKS, HookKey.FAMILY.between(), k -> HookKey.decode(k).seq());
+    }
+
+    static Set<Long> markers(Store store) {
+        return seqs(store, ColumnFamilies.INDEX, ClearedKey.FAMILY.between(), k -> ClearedKey.decode(k).seq());
+    }
+
+    static Set<Long> deliveryRows(Store store) {
+        return seqs(store, ColumnFamilies.DELIVERIES, DeliveryKey.FAMILY.between(), k -> DeliveryKey.decode(k).seq());
+    }
+
+    private static int drain(QueueUnderTest q) {
+        return q.engine().housekeeping().reclaim();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @DisplayName("reclaim removes a hook once no delivery row and no archive obligation needs it")
+    void reclaimRemovesAHookNobodyOwes(String backend) {
+        try (QueueUnderTest q = QueueUnderTest.open(backend, dir, b -> b.archive(true))) {
+            long seq = q.ingest(QueueUnderTest.hook("h", "acme", 0, 1)).seq();
+            Claim claim = q.ledger().claim(1, q.ledger().dueForTenant(1, q.clock().millis(), 0, 10, Long.MAX_VALUE));
+            ClaimedDelivery first = claim.claimed().get(0);
+            ClaimedDelivery second = claim.claimed().get(1);
+
+            q.ledger().delivered(first.row());
+            assertThat(markers(q.store())).containsExactly(seq);
+            assertThat(drain(q)).as("sink %d still owed", second.sink()).isZero();
+            assertThat(hooks(q.store())).containsExactly(seq);
+            assertThat(markers(q.store())).as("the marker is spent; the last removal writes a new one").isEmpty();
+
+            q.ledger().delivered(second.row());
+            assertThat(drain(q)).as("the archive obligation keeps it").isZero();
+            assertThat(hooks(q.store())).containsExactly(seq);
+
+            assertThat(ArchiveCompactor.manual(q.queue(), h -> ArchiveOutcome.ARCHIVED).compact(10)).isEqualTo(1);
+            assertThat(markers(q.store())).as("settling the obligation leaves a marker").containsExactly(seq);
+            assertThat(drain(q)).isEqualTo(1);
+            assertThat(hooks(q.store())).isEmpty();
+            assertThat(markers(q.store())).isEmpty();
+            IndexFold.of(q.store()).assertCountersMatch(q.store());
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @DisplayName("a dead letter keeps its hook until it is purged")
+    void aDeadLetterKeepsItsHook(String backend) {
+        try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
+            long dead = q.ingest(QueueUnderTest.hook("dead", "acme", 0)).seq();
+            Operations.deadLetter(q, "acme", 1);
+            long delivered = q.ingest(QueueUnderTest.hook("delivered", "acme", 0)).seq();
+            Operations.deliver(q, "acme", 1);
+            assertThat(drain(q)).isEqualTo(1);
+            assertThat(hooks(q.store())).containsExactly(dead).doesNotContain(delivered);
+
+            q.queue().purgeTenant("acme", Set.of(PurgeKind.DEAD));
+            assertThat(drain(q)).isEqualTo(1);
+            assertThat(hooks(q.store())).isEmpty();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @DisplayName("reclaim rounds are bounded and walk past a marker they must keep")
+    void roundsWalkPastMarkersTheyKeep(String backend) {
+        try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
+            long corrupt = q.ingest(QueueUnderTest.hook("corrupt", "acme", 0, 1)).seq();
+            for (int i = 0; i < 6; i++) {
+                q.ingest(QueueUnderTest.hook("ok" + i, "acme", 0));
+            }
+            // The first hook stops decoding: its tenant (and stripe) can no longer be learnt from it.
+            q.store().commit(new WriteBatch().put(ColumnFamilies.HOOKS, new HookKey(corrupt).encode(), new byte[] {42}),
+                    Durability.SYNC);
+            List<DueRow> due = q.ledger().dueForTenant(1, q.clock().millis(), 0, 100, Long.MAX_VALUE);
+            Claim claim = q.ledger().claim(1, due.stream().filter(r -> r.seq() != corrupt || r.sink() == 0).toList());
+            assertThat(claim.orphans()).hasSize(1);
+            q.ledger().dropOrphan(claim.orphans().get(0));
+            claim.claimed().forEach(d -> q.ledger().delivered(d.row()));
+            assertThat(markers(q.store())).hasSize(7).contains(corrupt);
+
+            HookReclaimer reclaimer = q.engine().reclaimer();
+            int removed = 0;
+            for (int round = 0; round < 7; round++) {
+                HookReclaimer.Round r = reclaimer.reclaim(1);
+                assertThat(r.markers()).isLessThanOrEqualTo(1);
+                removed += r.hooks();
+            }
+            assertThat(removed).as("every other hook is reclaimed although the first marker stays").isEqualTo(6);
+            assertThat(hooks(q.store())).containsExactly(corrupt);
+            assertThat(markers(q.store())).containsExactly(corrupt);
+
+            Claim rest = q.ledger().claim(1, q.ledger().dueForTenant(1, q.clock().millis(), 0, 100, Long.MAX_VALUE));
+            rest.orphans().forEach(q.ledger()::dropOrphan);
+            assertThat(drain(q)).isEqualTo(1);
+            assertThat(hooks(q.store())).isEmpty();
+            assertThat(markers(q.store())).isEmpty();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @DisplayName("reclaim racing deliveries and expansion never leaves a delivery row without its hook")
+    void reclaimRacingExpansion(String backend) throws Exception {
+        try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
+            List<CompletableFuture<Receipt>> futures = new ArrayList<>();
+            for (int i = 0; i < 200; i++) {
+                futures.add(q.queue().ingest(QueueUnderTest.hook("h" + i, "acme", 0)));
+            }
+            List<Long> seqs = futures.stream().map(QueueUnderTest::await).map(Receipt::seq).toList();
+            AtomicBoolean done = new AtomicBoolean();
+            CountDownLatch start = new CountDownLatch(1);
+            ExecutorService pool = Executors.newFixedThreadPool(2);
+            try {
+                Future<Integer> expanded = pool.submit(() -> {
+                    start.await();
+                    int n = 0;
+                    try {
+                        for (long seq : seqs) {
+                            Operations.deliver(q, "acme", 1);
+                            try {
+                                n += q.engine().expansion().expand(seq, List.of(9));
+                            } catch (IllegalArgumentException reclaimedFirst) {
+                                // the hook was delivered and reclaimed before the expansion: nothing to add to
+                            }
+                        }
+                    } finally {
+                        done.set(true);
+                    }
+                    return n;
+                });
+                Future<?> reclaiming = pool.submit(() -> {
+                    start.await();
+                    while (!done.get()) {
+                        q.engine().reclaimer().reclaim(7);
+                    }
+                    return null;
+                });
+                start.countDown();
+                int added = expanded.get(120, TimeUnit.SECONDS);
+                reclaiming.get(120, TimeUnit.SECONDS);
+                assertThat(added).isPositive();
+                assertThat(hooks(q.store())).as("every delivery row's hook is still there")
+                        .containsAll(deliveryRows(q.store()));
+                IndexFold.of(q.store()).assertCountersMatch(q.store());
+
+                while (Operations.deliver(q, "acme", 100) > 0) {
+                    // drain
+                }
+                drain(q);
+                assertThat(hooks(q.store())).isEmpty();
+                assertThat(markers(q.store())).isEmpty();
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+    }
+}
