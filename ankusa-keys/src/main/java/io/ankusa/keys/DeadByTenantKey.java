@@ -31,9 +31,7 @@ public record DeadByTenantKey(long ord, long at, long seq, int sink) {
         Ordinals.requireTenant(ord);
         Ordinals.requireNonNegative("at", at);
         Ordinals.requireNonNegative("seq", seq);
-        if (sink < 0 || sink > BigEndian.U16_MAX) {
-            throw new IllegalArgumentException("sink out of range 0..65535: " + sink);
-        }
+        Ordinals.requireSink(sink);
     }
 
     /** The key bytes. */

@@ -28,9 +28,7 @@ public record DeadKey(long at, long seq, int sink) {
     public DeadKey {
         Ordinals.requireNonNegative("at", at);
         Ordinals.requireNonNegative("seq", seq);
-        if (sink < 0 || sink > BigEndian.U16_MAX) {
-            throw new IllegalArgumentException("sink out of range 0..65535: " + sink);
-        }
+        Ordinals.requireSink(sink);
     }
 
     /** The key bytes. */

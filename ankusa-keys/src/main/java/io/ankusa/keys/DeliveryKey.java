@@ -24,9 +24,7 @@ public record DeliveryKey(long seq, int sink) {
     /** Checks the ranges. */
     public DeliveryKey {
         Ordinals.requireNonNegative("seq", seq);
-        if (sink < 0 || sink > BigEndian.U16_MAX) {
-            throw new IllegalArgumentException("sink out of range 0..65535: " + sink);
-        }
+        Ordinals.requireSink(sink);
     }
 
     /** The key bytes. */

@@ -27,9 +27,7 @@ public record InflightKey(long ord, long seq, int sink) {
     public InflightKey {
         Ordinals.requireTenant(ord);
         Ordinals.requireNonNegative("seq", seq);
-        if (sink < 0 || sink > BigEndian.U16_MAX) {
-            throw new IllegalArgumentException("sink out of range 0..65535: " + sink);
-        }
+        Ordinals.requireSink(sink);
     }
 
     /** The key bytes. */

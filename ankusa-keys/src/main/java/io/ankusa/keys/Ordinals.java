@@ -39,4 +39,11 @@ public final class Ordinals {
             throw new IllegalArgumentException(what + " must be >= 0: " + value);
         }
     }
+
+    /** Refuses a sink number outside u16. */
+    static void requireSink(int sink) {
+        if (sink < 0 || sink > BigEndian.U16_MAX) {
+            throw new IllegalArgumentException("sink out of range 0..65535: " + sink);
+        }
+    }
 }
