@@ -5,7 +5,7 @@ module io.ankusa.dispatch {
 
     requires transitive io.ankusa.api;
     requires transitive io.ankusa.queue;
-    requires transitive io.ankusa.store;
+    requires io.ankusa.store;
 
     exports io.ankusa.dispatch;
     exports io.ankusa.dispatch.http;

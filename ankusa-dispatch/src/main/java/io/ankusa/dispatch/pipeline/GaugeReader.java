@@ -6,6 +6,7 @@ import io.ankusa.dispatch.TenantPending;
 import io.ankusa.queue.Queue;
 import io.ankusa.queue.ledger.ActiveTenant;
 import io.ankusa.queue.ledger.DeliveryLedger;
+import io.ankusa.queue.ledger.TenantDirectory;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -84,7 +85,7 @@ final class GaugeReader {
             if (top.size() == TOP_TENANTS) {
                 break;
             }
-            queue.name(c.ord()).ifPresent(name -> top.add(new TenantPending(name, c.pending())));
+            TenantDirectory.of(queue).name(c.ord()).ifPresent(name -> top.add(new TenantPending(name, c.pending())));
         }
         return top;
     }

@@ -47,9 +47,9 @@ class OperatorKeyOwnershipTest {
 
     @ArchTest
     static void the_rules_saw_the_owners(JavaClasses classes) {
-        assertThat(classes.contain("io.ankusa.queue.dedupe.IdempotencyKeys")).isTrue();
-        assertThat(classes.contain("io.ankusa.queue.audit.AuditLog")).isTrue();
-        assertThat(classes.get("io.ankusa.queue.dedupe.IdempotencyKeys").getCodeUnits().stream()
+        assertThat(classes.contain("io.ankusa.queue.intake.IdempotencyKeys")).isTrue();
+        assertThat(classes.contain("io.ankusa.queue.upkeep.AuditLog")).isTrue();
+        assertThat(classes.get("io.ankusa.queue.intake.IdempotencyKeys").getCodeUnits().stream()
                 .flatMap(u -> u.getCallsFromSelf().stream())
                 .filter(buildingA(DedupeKey.class, DedupeExpiryKey.class))).isNotEmpty();
     }
