@@ -1,6 +1,6 @@
-package io.ankusa.dispatch.pipeline;
+package io.ankusa.dispatch;
 
-import io.ankusa.dispatch.TickReport;
+import io.ankusa.dispatch.pipeline.MarkerCleanup;
 import io.ankusa.queue.ledger.ActiveTenant;
 import io.ankusa.queue.ledger.Claim;
 import io.ankusa.queue.ledger.DeliveryLedger;

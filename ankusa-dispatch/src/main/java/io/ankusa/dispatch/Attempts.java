@@ -1,8 +1,5 @@
-package io.ankusa.dispatch.pipeline;
+package io.ankusa.dispatch;
 
-import io.ankusa.dispatch.Delivery;
-import io.ankusa.dispatch.Sink;
-import io.ankusa.dispatch.SinkOutcome;
 import io.ankusa.queue.ledger.ClaimedDelivery;
 import java.time.Duration;
 import java.time.Instant;

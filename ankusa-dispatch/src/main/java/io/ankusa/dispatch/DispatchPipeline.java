@@ -1,11 +1,6 @@
-package io.ankusa.dispatch.pipeline;
+package io.ankusa.dispatch;
 
-import io.ankusa.dispatch.GaugeListener;
-import io.ankusa.dispatch.Gauges;
-import io.ankusa.dispatch.Pipeline;
-import io.ankusa.dispatch.RetryPolicy;
-import io.ankusa.dispatch.Sink;
-import io.ankusa.dispatch.TickReport;
+import io.ankusa.dispatch.pipeline.MarkerCleanup;
 import io.ankusa.queue.Queue;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import java.time.Duration;
@@ -30,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * and whatever threads the sink completes its stages on. Inflight rows belong to the pipeline
  * from claim to settle; marker deletes are made by the tick only.
  */
-public final class DispatchPipeline implements Pipeline {
+final class DispatchPipeline implements Pipeline {
 
     private static final Logger LOG = LoggerFactory.getLogger(DispatchPipeline.class);
 
@@ -50,12 +45,12 @@ public final class DispatchPipeline implements Pipeline {
      * @param gaugeInterval  how often gauges are reported
      * @param gaugeListeners who gets them
      */
-    public record Settings(Queue queue, Sink sink, RetryPolicy retryPolicy, Optional<InstantSource> clock,
+    record Settings(Queue queue, Sink sink, RetryPolicy retryPolicy, Optional<InstantSource> clock,
             RandomGenerator random, int rowsPerTick, long bytesPerTick, int concurrency, Duration tickInterval,
             Duration sinkDeadline, Duration gaugeInterval, List<GaugeListener> gaugeListeners) {
 
         /** Copies the listeners. */
-        public Settings {
+        Settings {
             gaugeListeners = List.copyOf(gaugeListeners);
         }
     }
@@ -72,7 +67,7 @@ public final class DispatchPipeline implements Pipeline {
     private ScheduledExecutorService gaugeSchedule;
 
     /** A pipeline with {@code settings}; not started. */
-    public DispatchPipeline(Settings settings) {
+    DispatchPipeline(Settings settings) {
         this.settings = settings;
         DeliveryLedger ledger = DeliveryLedger.of(settings.queue());
         InstantSource clock = settings.clock().orElse(ledger.clock());

@@ -1,8 +1,5 @@
-package io.ankusa.dispatch.pipeline;
+package io.ankusa.dispatch;
 
-import io.ankusa.dispatch.RetryDecision;
-import io.ankusa.dispatch.RetryPolicy;
-import io.ankusa.dispatch.SinkOutcome;
 import io.ankusa.queue.ledger.ClaimedDelivery;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.InflightRow;

@@ -1,4 +1,4 @@
-package io.ankusa.dispatch.pipeline;
+package io.ankusa.dispatch;
 
 /** How one claimed row was settled. */
 enum Settled {

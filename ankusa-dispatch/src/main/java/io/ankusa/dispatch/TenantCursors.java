@@ -1,5 +1,6 @@
-package io.ankusa.dispatch.pipeline;
+package io.ankusa.dispatch;
 
+import io.ankusa.dispatch.pipeline.MarkerCleanup;
 import io.ankusa.queue.ledger.DueRow;
 import java.util.HashMap;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package io.ankusa.dispatch.pipeline;
+package io.ankusa.dispatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,8 +1,6 @@
-package io.ankusa.dispatch.pipeline;
+package io.ankusa.dispatch;
 
 import io.ankusa.api.QueueStats;
-import io.ankusa.dispatch.Gauges;
-import io.ankusa.dispatch.TenantPending;
 import io.ankusa.queue.Queue;
 import io.ankusa.queue.ledger.ActiveTenant;
 import io.ankusa.queue.ledger.DeliveryLedger;
