@@ -47,7 +47,7 @@ import org.slf4j.LoggerFactory;
  * Either way the attempts and last error come from one multi-get of the page's delivery rows.
  * One more entry than the limit is read to know whether the listing goes on.
  */
-public final class DeadLetters {
+final class DeadLetters {
 
     private static final Logger LOG = LoggerFactory.getLogger(DeadLetters.class);
 
@@ -60,7 +60,7 @@ public final class DeadLetters {
     private final DeadIndex index;
 
     /** Dead letters of {@code store}; the node's pages are the ledger's {@link DeliveryLedger#deadPage}. */
-    public DeadLetters(Store store, TenantOrdinals ordinals, DeliveryLedger ledger) {
+    DeadLetters(Store store, TenantOrdinals ordinals, DeliveryLedger ledger) {
         this.store = Objects.requireNonNull(store, "store");
         this.ordinals = Objects.requireNonNull(ordinals, "ordinals");
         this.ledger = Objects.requireNonNull(ledger, "ledger");
@@ -68,7 +68,7 @@ public final class DeadLetters {
     }
 
     /** One page for {@code query}. */
-    public DeadLetterPage page(DeadLetterQuery query) {
+    DeadLetterPage page(DeadLetterQuery query) {
         return query.tenants().isEmpty() ? allTenants(query) : someTenants(query);
     }
 
