@@ -5,6 +5,7 @@ import io.ankusa.cli.console.Figures;
 import io.ankusa.dispatch.ReplayPage;
 import io.ankusa.dispatch.Replayer;
 import io.ankusa.queue.Queue;
+import io.ankusa.queue.ledger.TenantDirectory;
 import java.io.PrintWriter;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -68,7 +69,7 @@ final class ReplayCommand implements Callable<Integer> {
                         + page.next().map(c -> "; next page: --after " + c.token()).orElse("; no more"));
                 return ExitCode.OK.code();
             }
-            if (queue.ord(scope.tenant).isEmpty()) {
+            if (TenantDirectory.of(queue).ord(scope.tenant).isEmpty()) {
                 throw new CommandFailure(ExitCode.UNKNOWN_TENANT, "unknown tenant '" + scope.tenant + "' in " + root.store());
             }
             long revived = hookId == null ? replayer.replayTenant(scope.tenant) : replayer.replayHook(scope.tenant, hookId);

@@ -8,7 +8,7 @@ import io.ankusa.api.QueueConfig;
 import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.keys.MetaKeys;
 import io.ankusa.queue.Queue;
-import io.ankusa.queue.format.StoreLayout;
+import io.ankusa.queue.migration.StoreLayout;
 import io.ankusa.store.Durability;
 import io.ankusa.store.Store;
 import io.ankusa.store.StoreOptions;
