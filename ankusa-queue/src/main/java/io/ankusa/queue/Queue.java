@@ -67,6 +67,16 @@ public interface Queue extends AutoCloseable {
     Optional<Duration> oldestDueAge();
 
     /**
+     * Says that {@code tenant}'s {@link io.ankusa.api.TenantPolicy} changed: the queue forgets its
+     * cached copy, and the scheduler and ingest admission read the application's
+     * {@link io.ankusa.api.TenantPolicies} again for it.
+     */
+    void tenantPolicyChanged(String tenant);
+
+    /** Says that any tenant's policy may have changed: every cached policy is forgotten. */
+    void tenantPoliciesChanged();
+
+    /**
      * Writes a consistent copy of the store into {@code target} (which must not exist) while the
      * queue keeps running: a backup that opens as a store. Take one before upgrading to a release
      * with a newer store format; it is the only way back (docs/deployment.md).

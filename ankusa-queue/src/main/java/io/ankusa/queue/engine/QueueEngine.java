@@ -28,6 +28,7 @@ import io.ankusa.queue.intake.IngestWriter;
 import io.ankusa.queue.intake.LastSeq;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.AuditRecorder;
+import io.ankusa.queue.admission.PolicyCache;
 import io.ankusa.queue.ledger.LedgerSource;
 import io.ankusa.queue.ledger.TenantDirectory;
 import io.ankusa.queue.deliveries.TenantStripes;
@@ -78,6 +79,7 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
     private final Housekeeping housekeeping;
     private final DeadLetters deadLetters;
     private final AuditedPurge auditedPurge;
+    private final PolicyCache tenantPolicies;
     private volatile boolean closed;
 
     /**
@@ -108,6 +110,7 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
     protected QueueEngine(QueueConfig config, Store store) {
         this.config = config;
         this.store = store;
+        this.tenantPolicies = new PolicyCache(config.tenantPolicies());
         this.ordinals = TenantOrdinals.load(store, config.tenantsMax());
         this.stripes = new TenantStripes(TenantStripes.DEFAULT_STRIPES);
         this.ledger = new StoreDeliveryLedger(store, stripes, config.clock());
@@ -268,6 +271,25 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
     @Override
     public DeliveryLedger deliveryLedger() {
         return ledger;
+    }
+
+    @Override
+    public PolicyCache tenantPolicies() {
+        return tenantPolicies;
+    }
+
+    /**
+     * Forgets the cached policy of {@code tenant}: the scheduler and the writer read it again.
+     *
+     * @param tenant the tenant whose policy changed
+     */
+    public void tenantPolicyChanged(String tenant) {
+        tenantPolicies.invalidate(tenant);
+    }
+
+    /** Forgets every cached tenant policy. */
+    public void tenantPoliciesChanged() {
+        tenantPolicies.invalidateAll();
     }
 
     /** The configuration. */

@@ -45,18 +45,20 @@ class ModuleDescriptorTest {
     }
 
     @Test
-    void theQueueExportsItsApiItsLedgerToTheDispatcherAndCliAndItsFixturesToTheCliOnly() throws Exception {
+    void theQueueExportsItsApiItsLedgerAndAdmissionToTheDispatcherAndItsFixturesToTheCliOnly() throws Exception {
         ModuleDescriptor queue = descriptorOf(Queue.class, "io.ankusa.queue");
         assertThat(exports(queue)).containsOnly(
                 Map.entry("io.ankusa.queue", Set.of()),
                 Map.entry("io.ankusa.queue.ledger", Set.of("io.ankusa.dispatch", "io.ankusa.cli")),
+                Map.entry("io.ankusa.queue.admission", Set.of("io.ankusa.dispatch")),
                 Map.entry("io.ankusa.queue.fixtures", Set.of("io.ankusa.cli")));
         // Queue's signatures use io.ankusa.api types only; the store SPI stays out of users' reach.
         assertThat(queue.requires()).filteredOn(r -> r.modifiers().contains(ModuleDescriptor.Requires.Modifier.TRANSITIVE))
                 .extracting(ModuleDescriptor.Requires::name).containsExactly("io.ankusa.api");
         assertThat(queue.packages()).containsExactlyInAnyOrder("io.ankusa.queue", "io.ankusa.queue.intake",
                 "io.ankusa.queue.deliveries", "io.ankusa.queue.ledger", "io.ankusa.queue.upkeep",
-                "io.ankusa.queue.migration", "io.ankusa.queue.engine", "io.ankusa.queue.fixtures");
+                "io.ankusa.queue.migration", "io.ankusa.queue.engine", "io.ankusa.queue.fixtures",
+                "io.ankusa.queue.admission");
         assertThat(queue.opens()).isEmpty();
     }
 
