@@ -2,6 +2,7 @@ package io.ankusa.cli.command;
 
 import io.ankusa.api.DeadLetterCursor;
 import io.ankusa.cli.console.Figures;
+import io.ankusa.cli.console.TerminalText;
 import io.ankusa.dispatch.ReplayPage;
 import io.ankusa.dispatch.Replayer;
 import io.ankusa.queue.Queue;
@@ -73,8 +74,8 @@ final class ReplayCommand implements Callable<Integer> {
                 throw new CommandFailure(ExitCode.UNKNOWN_TENANT, "unknown tenant '" + scope.tenant + "' in " + root.store());
             }
             long revived = hookId == null ? replayer.replayTenant(scope.tenant) : replayer.replayHook(scope.tenant, hookId);
-            out.println("revived " + Figures.count(revived) + " dead letters of tenant " + scope.tenant
-                    + (hookId == null ? "" : ", hook " + hookId));
+            out.println("revived " + Figures.count(revived) + " dead letters of tenant " + TerminalText.escape(scope.tenant)
+                    + (hookId == null ? "" : ", hook " + TerminalText.escape(hookId)));
         }
         return ExitCode.OK.code();
     }

@@ -26,10 +26,40 @@ public record DeliveryRow(long size, int attempts, long lastAttemptAt, String la
 
     /** Checks the fields. */
     public DeliveryRow {
-        Objects.requireNonNull(lastError, "lastError");
+        lastError = wellFormed(Objects.requireNonNull(lastError, "lastError"));
         if (size < 0 || size > 0xFFFF_FFFFL || attempts < 0) {
             throw new IllegalArgumentException("size must be a u32 and attempts >= 0");
         }
+    }
+
+    /**
+     * {@code text} with each unpaired surrogate replaced by U+FFFD: the last error is a sink's
+     * diagnostic, not an identity, so it is stored as near as UTF-8 allows rather than refused
+     * (the strict encoder would refuse it, and with it the settlement).
+     */
+    private static String wellFormed(String text) {
+        StringBuilder out = null;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            boolean pair = Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1));
+            if (!pair && Character.isSurrogate(c)) {
+                if (out == null) {
+                    out = new StringBuilder(text.length()).append(text, 0, i);
+                }
+                out.append('\uFFFD');
+                continue;
+            }
+            if (out != null) {
+                out.append(c);
+                if (pair) {
+                    out.append(text.charAt(i + 1));
+                }
+            }
+            if (pair) {
+                i++;
+            }
+        }
+        return out == null ? text : out.toString();
     }
 
     /** A row not yet attempted. */

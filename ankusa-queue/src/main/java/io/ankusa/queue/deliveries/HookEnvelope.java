@@ -1,6 +1,7 @@
 package io.ankusa.queue.deliveries;
 
 import io.ankusa.api.Hook;
+import io.ankusa.api.stored.StoredHooks;
 import io.ankusa.store.StoreCorruptionException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -22,8 +23,11 @@ import java.util.Optional;
  * | payload length u32 | payload bytes |
  * flags: bit 0 tenant id present, bit 1 idempotency key present; other bits must be 0
  * </pre>
- * A decoder refuses an unknown version, unknown flags, an overrun and trailing bytes with
- * {@link StoreCorruptionException}.
+ * A decoder refuses an unknown version, unknown flags, an overrun, trailing bytes, a string that
+ * is not well-formed UTF-8 and a hook that breaks the storage rules with
+ * {@link StoreCorruptionException}. The encoder writes strings strictly (a string that is not
+ * valid UTF-16 is refused, never replaced by {@code '?'}); the sink count is a u16, so a hook has
+ * at most 65 535 sinks ({@code Hook.SINKS_MAX}, enforced when the hook is built).
  *
  * @param hook       the hook
  * @param receivedAt when the queue accepted it, epoch milliseconds
@@ -98,7 +102,8 @@ public record HookEnvelope(Hook hook, long receivedAt) {
         b.payload(in.bytes());
         in.end();
         try {
-            return new HookEnvelope(b.build(), receivedAt);
+            // The storage rules only: a hook acknowledged under older input rules still reads.
+            return new HookEnvelope(StoredHooks.restore(b), receivedAt);
         } catch (RuntimeException e) {
             throw new StoreCorruptionException("hook envelope: decodes to an invalid hook: " + e.getMessage(), e);
         }

@@ -2,7 +2,8 @@ package io.ankusa.queue.deliveries;
 
 import io.ankusa.store.StoreCorruptionException;
 import java.io.ByteArrayOutputStream;
-import java.nio.charset.StandardCharsets;
+import io.ankusa.keys.StrictUtf8;
+import java.nio.charset.CharacterCodingException;
 
 /** Big-endian primitives of the queue's binary codecs: a writer and a strict bounds-checked reader. */
 final class Wire {
@@ -49,8 +50,9 @@ final class Wire {
             return this;
         }
 
+        /** Appends {@code s} as {@code u32 length, UTF-8}; refuses a string that is not valid UTF-16. */
         Out string(String s) {
-            return bytes(s.getBytes(StandardCharsets.UTF_8));
+            return bytes(StrictUtf8.encode("a string of the envelope", s));
         }
 
         byte[] toByteArray() {
@@ -116,8 +118,15 @@ final class Wire {
             return out;
         }
 
+        /** A string; bytes that are not well-formed UTF-8 are corruption, never replaced by U+FFFD. */
         String string() {
-            return new String(bytes(), StandardCharsets.UTF_8);
+            int at = pos;
+            byte[] b = bytes();
+            try {
+                return StrictUtf8.decode(b, 0, b.length);
+            } catch (CharacterCodingException e) {
+                throw corrupt("malformed UTF-8 in the string at byte " + at);
+            }
         }
 
         void end() {

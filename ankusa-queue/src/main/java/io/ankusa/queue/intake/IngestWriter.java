@@ -1,5 +1,6 @@
 package io.ankusa.queue.intake;
 
+import io.ankusa.api.ClockBeforeEpochException;
 import io.ankusa.api.Hook;
 import io.ankusa.api.IngestOverloadedException;
 import io.ankusa.api.QueueClosedException;
@@ -58,6 +59,9 @@ import org.slf4j.LoggerFactory;
  *     chains in-batch repeats to their leader; the keys of accepted hooks ride in the batch.
  *     Work that must not race the writer (the dedupe sweep) runs on this thread between batches
  *     ({@link #submitChore}).</li>
+ * <li><b>A clock before the epoch writes nothing.</b> Stored times are unsigned; a clock that
+ *     reads a negative time fails the hooks that needed it with {@link ClockBeforeEpochException}
+ *     (at submit, or the whole batch before any seq is taken), and the writer carries on.</li>
  * </ul>
  */
 public final class IngestWriter implements AutoCloseable {
@@ -131,7 +135,11 @@ public final class IngestWriter implements AutoCloseable {
         if (closing) {
             return CompletableFuture.failedFuture(new QueueClosedException("queue is closed"));
         }
-        byte[] envelope = new HookEnvelope(hook, clock.millis()).encode();
+        long receivedAt = clock.millis();
+        if (receivedAt < 0) {
+            return CompletableFuture.failedFuture(new ClockBeforeEpochException(receivedAt));
+        }
+        byte[] envelope = new HookEnvelope(hook, receivedAt).encode();
         Pending pending = new Pending(hook, envelope, new CompletableFuture<>());
         if (queue.size() >= limits.capacity() || !queue.offer(pending)) {
             return CompletableFuture.failedFuture(new IngestOverloadedException(limits.capacity()));
@@ -211,6 +219,12 @@ public final class IngestWriter implements AutoCloseable {
 
     private void commit(List<Pending> all) {
         long now = clock.millis();
+        if (now < 0) {
+            // Every stored time is unsigned: refuse the batch before a seq or an ordinal is taken.
+            ClockBeforeEpochException refusal = new ClockBeforeEpochException(now);
+            all.forEach(p -> p.future().completeExceptionally(refusal));
+            return;
+        }
         List<IdempotencyKeys.Verdict> verdicts = idempotencyKeys.screen(all.stream().map(Pending::hook).toList(), now);
         List<Pending> batch = new ArrayList<>(all.size());
         List<IdempotencyKeys.Verdict> kept = new ArrayList<>(all.size());

@@ -6,7 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.ankusa.api.Hook;
 import io.ankusa.store.StoreCorruptionException;
 import java.util.Arrays;
+import java.util.Map;
 import java.util.Random;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 class CodecTest {
@@ -36,6 +39,64 @@ class CodecTest {
                 assertThat(back.hook().tenantId().isPresent()).isEqualTo(tenant);
             }
         }
+    }
+
+    /** An envelope as an older release wrote it, of a hook today's input rules refuse. */
+    private static byte[] olderEnvelope(String id, String tenant, String headerName, String headerValue) {
+        Wire.Out out = new Wire.Out(64).u8(1).u8(1).u64(7).string(id).string("src\nforged").string(tenant);
+        out.u32(1).string(headerName).string(headerValue);
+        return out.u16(1).u16(4).bytes(new byte[] {1}).toByteArray();
+    }
+
+    @Test
+    @DisplayName("a hook stored under older input rules still decodes")
+    void aHookStoredUnderOlderRulesStillDecodes() {
+        String id = "i".repeat(300);
+        HookEnvelope back = HookEnvelope.decode(olderEnvelope(id, "evil\u001b[2J", "bad name", "v\r\nx: 1"));
+
+        assertThat(back.hook().id()).isEqualTo(id);
+        assertThat(back.hook().sourceId()).isEqualTo("src\nforged");
+        assertThat(back.hook().tenant()).isEqualTo("evil\u001b[2J");
+        assertThat(back.hook().headers()).containsExactly(Map.entry("bad name", "v\r\nx: 1"));
+        assertThat(HookEnvelope.decode(back.encode())).as("and encodes again").isEqualTo(back);
+    }
+
+    @Test
+    @DisplayName("a hook with 65 535 sinks round-trips")
+    void theMostSinksRoundTrip() {
+        Hook most = Hook.builder().id("i").sourceId("s").sinks(IntStream.rangeClosed(1, 0xFFFF).toArray()).build();
+        HookEnvelope envelope = new HookEnvelope(most, 1);
+        assertThat(HookEnvelope.decode(envelope.encode()).hook().sinks()).hasSize(0xFFFF).isEqualTo(most.sinks());
+    }
+
+    @Test
+    @DisplayName("malformed UTF-8 in a stored string is corruption, not U+FFFD")
+    void malformedUtf8IsCorruption() {
+        byte[] bytes = olderEnvelope("id", "ab", "h", "v");
+        int tenant = indexOf(bytes, new byte[] {'a', 'b'});
+        bytes[tenant] = (byte) 0xC3; // a lead byte followed by ASCII
+        assertThatThrownBy(() -> HookEnvelope.decode(bytes)).isInstanceOf(StoreCorruptionException.class)
+                .hasMessageContaining("malformed UTF-8");
+    }
+
+    @Test
+    @DisplayName("strings are encoded strictly and a last error's unpaired surrogates become U+FFFD")
+    void stringsAreEncodedStrictly() {
+        assertThatThrownBy(() -> new Wire.Out(8).string("x\uD800")).isInstanceOf(IllegalArgumentException.class);
+        assertThat(new DeliveryRow(1, 1, 1, "a\uD800b\uDC00\uD83D\uDE00").lastError()).isEqualTo("a\uFFFDb\uFFFD\uD83D\uDE00");
+    }
+
+    private static int indexOf(byte[] haystack, byte[] needle) {
+        outer:
+        for (int i = 0; i + needle.length <= haystack.length; i++) {
+            for (int j = 0; j < needle.length; j++) {
+                if (haystack[i + j] != needle[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        throw new AssertionError("not found");
     }
 
     @Test

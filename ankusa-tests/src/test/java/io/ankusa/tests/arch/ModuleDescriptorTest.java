@@ -15,7 +15,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * The module descriptors of the keys, the queue and the command line, read from the built classes (this module runs
+ * The module descriptors of the API, the keys, the queue and the command line, read from the built classes (this module runs
  * on the class path, so the descriptors are read from the artifacts with a {@link ModuleFinder}).
  * A careless edit of a {@code module-info.java} fails here.
  */
@@ -42,6 +42,15 @@ class ModuleDescriptorTest {
         assertThat(exports(keys).keySet()).containsExactlyInAnyOrder("io.ankusa.keys", "io.ankusa.keys.v2");
         assertThat(keys.requires()).extracting(ModuleDescriptor.Requires::name).containsExactly("java.base");
         assertThat(keys.opens()).isEmpty();
+    }
+
+    @Test
+    void theApiExportsItsTypesAndTheStoredHookRestorerToTheQueueOnly() throws Exception {
+        ModuleDescriptor api = descriptorOf(io.ankusa.api.Hook.class, "io.ankusa.api");
+        assertThat(exports(api)).containsOnly(
+                Map.entry("io.ankusa.api", Set.of()),
+                Map.entry("io.ankusa.api.stored", Set.of("io.ankusa.queue")));
+        assertThat(api.requires()).extracting(ModuleDescriptor.Requires::name).containsExactly("java.base");
     }
 
     @Test
