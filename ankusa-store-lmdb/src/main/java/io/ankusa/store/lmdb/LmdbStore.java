@@ -170,7 +170,7 @@ final class LmdbStore implements Store {
             return store;
         } catch (LmdbException e) {
             abandon(env, lock);
-            throw LmdbErrors.translate(e, "open LMDB store " + directory);
+            throw LmdbErrors.translate(e, "open LMDB store " + directory, directory);
         } catch (LinkageError e) {
             abandon(env, lock);
             throw new StoreException(StoreError.IO, "cannot load the LMDB native library: " + e, e);
@@ -315,7 +315,7 @@ final class LmdbStore implements Store {
             }
             growAheadIfHalfFull();
         } catch (LmdbException e) {
-            throw LmdbErrors.translate(e, "commit to " + directory);
+            throw LmdbErrors.translate(e, "commit to " + directory, directory);
         } finally {
             commitLock.unlock();
         }
@@ -403,8 +403,9 @@ final class LmdbStore implements Store {
             env.sync(true);
         } catch (LmdbException e) {
             writeRefusal = "a sync failed: " + e.getMessage();
-            throw new StoreException(StoreError.IO, "sync of " + directory + " failed; " + whatIfFailed
-                    + ": " + e.getMessage(), e);
+            StoreException cause = LmdbErrors.translate(e, "sync", directory);
+            throw new StoreException(cause.reason() == StoreError.NO_SPACE ? StoreError.NO_SPACE : StoreError.IO,
+                    "sync of " + directory + " failed; " + whatIfFailed + ": " + cause.getMessage(), e);
         }
     }
 

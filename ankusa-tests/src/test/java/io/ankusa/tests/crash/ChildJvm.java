@@ -93,6 +93,30 @@ final class ChildJvm implements AutoCloseable {
         }
     }
 
+    /** Everything a child printed before it exited by itself, and its exit status. */
+    record Finished(int exitCode, List<String> lines) {
+    }
+
+    /** Reads every line until the child exits by itself; fails if it runs longer than two minutes. */
+    Finished awaitExit() {
+        try {
+            List<String> lines = new ArrayList<>();
+            String line;
+            while ((line = stdout.readLine()) != null) {
+                lines.add(line);
+            }
+            if (!process.waitFor(120, TimeUnit.SECONDS)) {
+                throw new AssertionError("child did not exit within 120 s\n" + stderrTail());
+            }
+            return new Finished(process.exitValue(), lines);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted waiting for the child", e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     private String exitCode() {
         try {
             return process.waitFor(10, TimeUnit.SECONDS) ? String.valueOf(process.exitValue()) : "still running";
