@@ -74,6 +74,10 @@ import java.util.zip.CRC32C;
  * &#64;crc32c HEX        CRC-32C of every byte before this line, 8 lowercase hex digits
  * </pre>
  *
+ * <p>Every catalog format, this one and any later, ends with the {@code @crc32c} line over the
+ * bytes before it, and the checksum is verified before the header's format number is believed:
+ * a damaged number reads as damage, an intact higher one as a newer release.
+ *
  * <p>Lines end with {@code \n}; the file is UTF-8 and written atomically (temporary file, fsync,
  * rename, directory fsync). Catalogs of earlier builds (no header: an optional {@code @backend}
  * line, then the family lines, no checksum) are still read, strictly, as stores in state
@@ -204,13 +208,7 @@ public final class FamilyCatalog {
         } catch (NumberFormatException e) {
             throw corrupt(file, "its header '" + printable(header) + "' does not parse", e);
         }
-        if (format > FORMAT) {
-            throw new StoreException(StoreError.FAMILY_MISMATCH, "the family catalog " + file + " is at catalog format "
-                    + format + "; this release reads up to " + FORMAT + " (written by a newer release?)");
-        }
-        if (format < FORMAT) {
-            throw corrupt(file, "its header names catalog format " + format + ", which never existed", null);
-        }
+        // The checksum first: a damaged format number must read as damage, not as a newer release.
         int crcAt = text.lastIndexOf("\n" + CRC + " ");
         if (crcAt < 0 || !text.endsWith("\n")) {
             throw corrupt(file, "its checksum line is missing (cut short?)", null);
@@ -220,6 +218,13 @@ public final class FamilyCatalog {
         if (!stored.equals(crc(body))) {
             throw corrupt(file, "its checksum does not match (stored " + printable(stored) + ", computed "
                     + crc(body) + ")", null);
+        }
+        if (format > FORMAT) {
+            throw new StoreException(StoreError.FAMILY_MISMATCH, "the family catalog " + file + " is at catalog format "
+                    + format + "; this release reads up to " + FORMAT + " (written by a newer release?)");
+        }
+        if (format < FORMAT) {
+            throw corrupt(file, "its header names catalog format " + format + ", which never existed", null);
         }
         String writer = null;
         String state = null;

@@ -36,6 +36,8 @@ final class ChildJvm implements AutoCloseable {
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xmx512m");
         command.add("-XX:+UseSerialGC");
+        // a child that crashes writes its crash log beside its stderr, not into the build's working directory
+        command.add("-XX:ErrorFile=" + stderr.toAbsolutePath().getParent().resolve("hs_err_pid%p.log"));
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(main.getName());
