@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code ankusa stats} and {@code ankusa tenants} on an LMDB store whose {@code data.mdb} was cut in
+ * {@code ankusa stats}, {@code tenants} and {@code dlq} on an LMDB store whose {@code data.mdb} was cut in
  * half: before the meta-page check they died with SIGBUS (exit 135); now they exit 8 and say so.
  */
 class CliTruncatedStoreTest {
@@ -41,7 +41,7 @@ class CliTruncatedStoreTest {
             file.setLength(Files.size(data) / 2);
         }
         CliLauncher ankusa = new CliLauncher();
-        for (String command : List.of("stats", "tenants")) {
+        for (String command : List.of("stats", "tenants", "dlq")) {
             CliLauncher.Result result = ankusa.run(command, "--store", store.toString(), "--backend", "lmdb");
             assertThat(result.exitCode()).as("ankusa %s: %s", command, result.err()).isEqualTo(8);
             assertThat(result.err()).contains("data.mdb").contains("truncated");
