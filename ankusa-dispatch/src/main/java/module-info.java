@@ -1,6 +1,9 @@
 /** The Ankusa dispatcher: pipeline tick, sinks, retries, dead letters, marker cleanup, replay, HTTP sink. */
+@SuppressWarnings("requires-automatic") // httpclient5 and httpcore5 ship no module descriptor; their types stay internal
 module io.ankusa.dispatch {
-    requires java.net.http;
+    requires org.apache.httpcomponents.client5.httpclient5;
+    requires org.apache.httpcomponents.core5.httpcore5;
+    requires org.apache.httpcomponents.core5.httpcore5.h2;
     requires org.slf4j;
 
     requires transitive io.ankusa.api;
