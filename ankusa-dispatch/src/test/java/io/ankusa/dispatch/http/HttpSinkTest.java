@@ -22,6 +22,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -43,6 +44,8 @@ class HttpSinkTest {
     private static final String SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
     private static final Instant NOW = Instant.parse("2026-03-04T05:06:07Z");
     private static final Duration WAIT = Duration.ofSeconds(30);
+    private static final AddressGuard LOOPBACK_ALLOWED = AddressGuard.builder()
+            .allowRange("127.0.0.0/8").allowHost("localhost").build();
 
     /** A request as the receiver saw it. */
     private record Received(String method, String path, com.sun.net.httpserver.Headers headers, byte[] body) {
@@ -53,6 +56,8 @@ class HttpSinkTest {
     private final CountDownLatch release = new CountDownLatch(1);
     private ExecutorService handlers;
     private HttpServer server;
+    /** The tests' shared client: the guard lets loopback through, on purpose. */
+    private WebhookClient client;
 
     @BeforeEach
     void startReceiver() throws IOException {
@@ -81,10 +86,12 @@ class HttpSinkTest {
             }
         });
         server.start();
+        client = WebhookClient.builder().guard(LOOPBACK_ALLOWED).build();
     }
 
     @AfterEach
     void stopReceiver() {
+        client.close();
         release.countDown();
         server.stop(0);
         handlers.shutdownNow();
@@ -122,6 +129,16 @@ class HttpSinkTest {
         headers.put("Webhook-Signature", "v1,Zm9yZ2Vk");
         headers.put("webhook-timestamp", "1");
         headers.put("Content-Type", "application/cloudevents+json");
+        headers.put("svix-id", "msg_forged");
+        headers.put("Svix-Signature", "v1,Zm9yZ2Vk");
+        headers.put("User-Agent", "curl/8");
+        headers.put("Keep-Alive", "timeout=5");
+        headers.put("Proxy-Authorization", "Basic Zm9v");
+        headers.put("TE", "trailers");
+        headers.put("Trailer", "X-Checksum");
+        headers.put("Upgrade", "h2c");
+        headers.put("Expect", "100-continue");
+        headers.put("X-Kept", "yes");
         Delivery delivery = delivery("msg_1", headers, "{}");
 
         SinkOutcome outcome = deliver(sink("/ok").build(), delivery);
@@ -135,6 +152,13 @@ class HttpSinkTest {
         assertThat(request.headers().get("webhook-timestamp")).containsExactly(Long.toString(NOW.getEpochSecond()));
         assertThat(request.headers().get("content-type")).containsExactly("application/cloudevents+json");
         assertThat(request.headers().get("transfer-encoding")).isNull();
+        for (String stripped : new String[] {"svix-id", "svix-signature", "keep-alive", "proxy-authorization", "te",
+                "trailer", "upgrade", "expect"}) {
+            assertThat(request.headers().get(stripped)).as(stripped).isNull();
+        }
+        assertThat(request.headers().get("user-agent")).containsExactly(HttpSink.USER_AGENT);
+        assertThat(HttpSink.USER_AGENT).isEqualTo("Ankusa/0.1.0-SNAPSHOT");
+        assertThat(request.headers().getFirst("x-kept")).isEqualTo("yes");
         assertThat(receiverAcceptsSignature(request)).isTrue();
     }
 
@@ -159,8 +183,8 @@ class HttpSinkTest {
     void a_410_is_dead() throws Exception {
         SinkOutcome outcome = deliver(sink("/gone").build(), delivery("msg_1", Map.of(), "{}"));
 
-        assertThat(outcome).isInstanceOf(SinkOutcome.Dead.class);
-        assertThat(((SinkOutcome.Dead) outcome).reason()).contains("410");
+        assertThat(outcome).isInstanceOf(SinkOutcome.EndpointGone.class);
+        assertThat(outcome.reason()).startsWith("endpoint_gone").contains("410");
     }
 
     @Test
@@ -171,11 +195,11 @@ class HttpSinkTest {
     }
 
     @Test
-    void another_4xx_is_dead_unless_configured_as_a_retry() throws Exception {
+    void a_4xx_is_retried_unless_configured_as_permanent() throws Exception {
         assertThat(deliver(sink("/missing").build(), delivery("msg_1", Map.of(), "{}")))
-                .isEqualTo(SinkOutcome.dead("http 404"));
-        assertThat(deliver(sink("/missing").retryClientErrors(true).build(), delivery("msg_1", Map.of(), "{}")))
                 .isEqualTo(SinkOutcome.retry("http 404"));
+        assertThat(deliver(sink("/missing").deadStatuses(Set.of(404)).build(), delivery("msg_1", Map.of(), "{}")))
+                .isEqualTo(SinkOutcome.dead("http 404 (configured as permanent)"));
     }
 
     @Test
@@ -204,7 +228,7 @@ class HttpSinkTest {
             closedPort = socket.getLocalPort();
         }
         HttpSink sink = HttpSink.builder(URI.create("http://127.0.0.1:" + closedPort + "/hooks"),
-                WebhookSecret.parse(SECRET)).clock(InstantSource.fixed(NOW)).build();
+                WebhookSecret.parse(SECRET)).client(client).clock(InstantSource.fixed(NOW)).build();
 
         SinkOutcome outcome = deliver(sink, delivery("msg_1", Map.of(), "{}"));
 
@@ -254,6 +278,7 @@ class HttpSinkTest {
     private HttpSink.Builder sink(String path) {
         return HttpSink.builder(URI.create("http://127.0.0.1:" + server.getAddress().getPort() + path),
                         WebhookSecret.parse(SECRET))
+                .client(client)
                 .clock(InstantSource.fixed(NOW));
     }
 
