@@ -8,6 +8,7 @@ import io.ankusa.api.Hook;
 import io.ankusa.dispatch.Pipeline;
 import io.ankusa.dispatch.Sinks;
 import io.ankusa.dispatch.TickReport;
+import io.ankusa.dispatch.http.AddressGuard;
 import io.ankusa.dispatch.http.HttpSink;
 import io.ankusa.dispatch.http.WebhookSecret;
 import io.ankusa.keys.ColumnFamilies;
@@ -121,6 +122,7 @@ class HttpSinkPipelineTest {
     private HttpSink sink(String path, DispatchFixture f) {
         Duration timeout = path.equals("/slow") ? Duration.ofMillis(300) : Duration.ofSeconds(30);
         return HttpSink.builder(URI.create("http://127.0.0.1:" + server.getAddress().getPort() + path), WebhookSecret.parse(SECRET))
+                .guard(AddressGuard.builder().allowRange("127.0.0.1").build()) // the local receiver, on purpose
                 .requestTimeout(timeout).clock(f.clock()).build();
     }
 
@@ -158,7 +160,7 @@ class HttpSinkPipelineTest {
                 assertThat(d.row().sink()).isEqualTo(2);
                 assertThat(d.hookId()).isEqualTo("msg_2WxY");
             });
-            assertThat(lastError(f, seq, 2)).startsWith("http 410");
+            assertThat(lastError(f, seq, 2)).startsWith("endpoint_gone: http 410");
             assertThat(f.store().get(ColumnFamilies.DELIVERIES, new DeliveryKey(seq, 0).encode())).as("delivered: row gone").isEmpty();
             f.assertConsistent();
         }
