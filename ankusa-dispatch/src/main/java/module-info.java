@@ -4,6 +4,7 @@ module io.ankusa.dispatch {
     requires org.apache.httpcomponents.client5.httpclient5;
     requires org.apache.httpcomponents.core5.httpcore5;
     requires org.apache.httpcomponents.core5.httpcore5.h2;
+    requires jdk.net; // httpcore5 uses jdk.net.Sockets, and an automatic module cannot require it itself
     requires org.slf4j;
 
     requires transitive io.ankusa.api;
