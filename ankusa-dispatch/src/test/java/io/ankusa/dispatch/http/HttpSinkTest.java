@@ -52,6 +52,8 @@ class HttpSinkTest {
     }
 
     private final BlockingQueue<Received> received = new LinkedBlockingQueue<>();
+    /** Path → the client's port of the connection its last request came over. */
+    private final Map<String, Integer> clientPorts = new java.util.concurrent.ConcurrentHashMap<>();
     /** Holds the slow handlers until the test is over; counted down in teardown, never awaited by the test. */
     private final CountDownLatch release = new CountDownLatch(1);
     private ExecutorService handlers;
@@ -214,6 +216,22 @@ class HttpSinkTest {
     }
 
     @Test
+    void the_shared_client_opens_no_more_connections_to_one_host_than_its_limit() throws Exception {
+        try (WebhookClient limited = WebhookClient.builder().guard(LOOPBACK_ALLOWED).maxConnectionsPerHost(1).build()) {
+            var held = sink("/slow").client(limited).build().deliver(delivery("msg_1", Map.of(), "{}")).toCompletableFuture();
+            assertThat(received.poll(WAIT.toSeconds(), TimeUnit.SECONDS)).isNotNull();
+            // The one connection is held by the receiver: this request waits for it instead of opening another.
+            var queued = sink("/ok").client(limited).build().deliver(delivery("msg_2", Map.of(), "{}")).toCompletableFuture();
+            release.countDown();
+
+            assertThat(held.get(WAIT.toSeconds(), TimeUnit.SECONDS)).isEqualTo(SinkOutcome.delivered());
+            assertThat(queued.get(WAIT.toSeconds(), TimeUnit.SECONDS)).isEqualTo(SinkOutcome.delivered());
+            assertThat(clientPorts.get("/ok")).as("the second request came over the first one's connection")
+                    .isEqualTo(clientPorts.get("/slow"));
+        }
+    }
+
+    @Test
     void a_stalled_response_body_does_not_hold_the_outcome() throws Exception {
         HttpSink sink = sink("/stalled-body").requestTimeout(Duration.ofSeconds(20)).build();
 
@@ -310,6 +328,7 @@ class HttpSinkTest {
     }
 
     private void record(HttpExchange exchange) throws IOException {
+        clientPorts.put(exchange.getRequestURI().getPath(), exchange.getRemoteAddress().getPort());
         received.add(new Received(exchange.getRequestMethod(), exchange.getRequestURI().getPath(),
                 exchange.getRequestHeaders(), exchange.getRequestBody().readAllBytes()));
     }
