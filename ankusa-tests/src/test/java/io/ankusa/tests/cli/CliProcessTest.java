@@ -272,6 +272,7 @@ class CliProcessTest {
             assertThat(result.exitCode()).as(result.err()).isZero();
             assertThat(result.out()).containsPattern("(?m)^delivered\\s+60$").containsPattern("(?m)^dead\\s+0 ")
                     .contains("HTTP sink to " + url);
+            assertThat(result.err()).contains("the SSRF guard allows loopback (127.0.0.0/8, ::1) for this demo");
             assertThat(verifiedIds).hasSize(60).allMatch(id -> id.startsWith("demo-"));
         } finally {
             receiver.stop(0);
