@@ -84,13 +84,16 @@ final class TenantKeys implements Migration {
     /** Old rows visited per step at most. */
     static final int ROWS_PER_STEP = 500;
 
-    /** Hooks a {@link HookDirectory} holds at most (16 bytes each: 128 MiB). */
+    /** Hooks a {@link HookDirectory} and rows {@link DeliverySizes} hold at most (16 and 18 bytes each). */
     static final int MAX_DIRECTORY_HOOKS = 8 << 20;
 
     private final int maxDirectoryHooks;
     /** The run the directory was scanned for: one scan per run (a resumed run is a new one). */
     private MigrationContext scannedFor;
     private Optional<HookDirectory> directory = Optional.empty();
+    /** The run the delivery sizes were scanned for (at its first step with dead rows). */
+    private MigrationContext sizesScannedFor;
+    private Optional<DeliverySizes> deliverySizes = Optional.empty();
 
     /** The migration with a hook directory of at most {@code maxDirectoryHooks} hooks (0: none). */
     TenantKeys(int maxDirectoryHooks) {
@@ -140,7 +143,10 @@ final class TenantKeys implements Migration {
         Optional<HookDirectory> directory = directory(context);
         HookTenants hooks = directory.isPresent() ? HookTenants.lookUp(directory.get(), store, seqs, envelopeSeqs)
                 : HookTenants.read(store, seqs);
-        DeadRowSizes deadSizes = DeadRowSizes.read(store, rows);
+        Optional<DeliverySizes> deliverySizes = rows.stream().anyMatch(OldRow.Dead.class::isInstance)
+                ? deliverySizes(context) : Optional.empty();
+        DeadRowSizes deadSizes = deliverySizes.isPresent() ? DeadRowSizes.lookUp(deliverySizes.get(), rows)
+                : DeadRowSizes.read(store, rows);
         Set<String> tenants = new LinkedHashSet<>();
         rows.forEach(r -> r.hookSeq().ifPresent(seq -> tenants.add(hooks.tenant(seq))));
 
@@ -225,6 +231,19 @@ final class TenantKeys implements Migration {
             }
         }
         return directory;
+    }
+
+    /** The run's delivery sizes, scanned at its first step with dead rows; empty past {@code maxDirectoryHooks} rows. */
+    private synchronized Optional<DeliverySizes> deliverySizes(MigrationContext context) {
+        if (sizesScannedFor != context) {
+            long start = System.nanoTime();
+            deliverySizes = maxDirectoryHooks == 0 ? Optional.empty()
+                    : DeliverySizes.scan(context.store(), maxDirectoryHooks);
+            sizesScannedFor = context;
+            deliverySizes.ifPresent(d -> LOG.info("2 -> 3 migration: read {} delivery rows' sizes in key order in {} ms",
+                    d.size(), (System.nanoTime() - start) / 1_000_000));
+        }
+        return deliverySizes;
     }
 
     private static boolean isKeptFamily(OldRow.Stray stray) {
