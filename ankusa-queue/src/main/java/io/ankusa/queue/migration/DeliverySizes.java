@@ -3,7 +3,7 @@ package io.ankusa.queue.migration;
 import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.keys.DeliveryKey;
 import io.ankusa.keys.KeyFormatException;
-import io.ankusa.queue.codec.DeliveryRow;
+import io.ankusa.queue.deliveries.DeliveryRow;
 import io.ankusa.store.KeyRange;
 import io.ankusa.store.KeyValue;
 import io.ankusa.store.Scan;

@@ -3,7 +3,7 @@ package io.ankusa.queue.migration;
 import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.keys.HookKey;
 import io.ankusa.keys.KeyFormatException;
-import io.ankusa.queue.codec.HookEnvelope;
+import io.ankusa.queue.deliveries.HookEnvelope;
 import io.ankusa.store.KeyRange;
 import io.ankusa.store.KeyValue;
 import io.ankusa.store.Scan;

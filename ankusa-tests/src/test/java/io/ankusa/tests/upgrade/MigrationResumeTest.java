@@ -6,7 +6,7 @@ import io.ankusa.api.QueueConfig;
 import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.keys.MetaKeys;
 import io.ankusa.queue.StoreUpgrade;
-import io.ankusa.queue.format.FormatGuard;
+import io.ankusa.queue.migration.FormatGuard;
 import io.ankusa.queue.migration.Migrations;
 import io.ankusa.store.Store;
 import io.ankusa.tests.property.PropertyConfig;
