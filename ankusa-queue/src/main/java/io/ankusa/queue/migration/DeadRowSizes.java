@@ -5,15 +5,18 @@ import io.ankusa.keys.DeliveryKey;
 import io.ankusa.queue.deliveries.DeliveryRow;
 import io.ankusa.store.Store;
 import io.ankusa.store.StoreCorruptionException;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * The sizes of one step's dead rows, from their delivery rows (one multi-get): a format-2 dead
- * value does not carry the size the {@code bytes} counter needs. A delivery row that is gone or
- * does not decode counts 0 bytes, as the fold of the families does.
+ * value does not carry the size the {@code bytes} counter needs. Looked up in the run's
+ * {@link DeliverySizes}, or, when the rows were too many for it, read with one multi-get in key
+ * order. A delivery row that is gone or does not decode counts 0 bytes, as the fold of the families does.
  */
 final class DeadRowSizes {
 
@@ -27,7 +30,8 @@ final class DeadRowSizes {
 
     static DeadRowSizes read(Store store, List<OldRow> rows) {
         List<DeliveryKey> keys = rows.stream().filter(OldRow.Dead.class::isInstance).map(OldRow.Dead.class::cast)
-                .map(DeadRowSizes::keyOf).toList();
+                .map(DeadRowSizes::keyOf).distinct()
+                .sorted(Comparator.comparingLong(DeliveryKey::seq).thenComparingInt(DeliveryKey::sink)).toList();
         Map<DeliveryKey, Long> sizes = new HashMap<>();
         int unreadable = 0;
         if (!keys.isEmpty()) {
@@ -45,6 +49,20 @@ final class DeadRowSizes {
                     unreadable++;
                 }
                 sizes.put(keys.get(i), size);
+            }
+        }
+        return new DeadRowSizes(sizes, unreadable);
+    }
+
+    /** The sizes of the dead rows among {@code rows}, looked up in {@code directory}. */
+    static DeadRowSizes lookUp(DeliverySizes directory, List<OldRow> rows) {
+        Map<DeliveryKey, Long> sizes = new HashMap<>();
+        int unreadable = 0;
+        for (OldRow row : rows) {
+            if (row instanceof OldRow.Dead dead) {
+                OptionalLong size = directory.sizeOf(dead.seq(), dead.sink());
+                unreadable += size.isEmpty() ? 1 : 0;
+                sizes.put(keyOf(dead), size.orElse(0));
             }
         }
         return new DeadRowSizes(sizes, unreadable);

@@ -60,7 +60,16 @@ public final class Migrations {
 
     /** The migrations this release ships: {@code {2, 3, TenantKeys}}. */
     public static Migrations standard() {
-        return NONE.with(new TenantKeys());
+        return NONE.with(new TenantKeys(TenantKeys.MAX_DIRECTORY_HOOKS));
+    }
+
+    /**
+     * The standard migrations with the 2 → 3 migration's hook directory capped at
+     * {@code maxDirectoryHooks} hooks (0: every step reads its hooks with a multi-get, as for a
+     * store with more hooks than the default cap). For tests of that path; the result must not differ.
+     */
+    public static Migrations standardWithHookDirectoryCap(int maxDirectoryHooks) {
+        return NONE.with(new TenantKeys(maxDirectoryHooks));
     }
 
     /** This registry plus {@code migration}; refuses a second migration from the same format. */

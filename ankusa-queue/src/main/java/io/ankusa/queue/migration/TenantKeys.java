@@ -84,6 +84,22 @@ final class TenantKeys implements Migration {
     /** Old rows visited per step at most. */
     static final int ROWS_PER_STEP = 500;
 
+    /** Hooks a {@link HookDirectory} and rows {@link DeliverySizes} hold at most (16 and 18 bytes each). */
+    static final int MAX_DIRECTORY_HOOKS = 8 << 20;
+
+    private final int maxDirectoryHooks;
+    /** The run the directory was scanned for: one scan per run (a resumed run is a new one). */
+    private MigrationContext scannedFor;
+    private Optional<HookDirectory> directory = Optional.empty();
+    /** The run the delivery sizes were scanned for (at its first step with dead rows). */
+    private MigrationContext sizesScannedFor;
+    private Optional<DeliverySizes> deliverySizes = Optional.empty();
+
+    /** The migration with a hook directory of at most {@code maxDirectoryHooks} hooks (0: none). */
+    TenantKeys(int maxDirectoryHooks) {
+        this.maxDirectoryHooks = maxDirectoryHooks;
+    }
+
     /** The dry run's line after {@code "2 -> 3: "}. */
     static final String DESCRIPTION = "re-key due/inflight/dead by tenant ordinal, seed per-tenant counters";
 
@@ -122,8 +138,15 @@ final class TenantKeys implements Migration {
 
         List<Long> seqs = new ArrayList<>();
         rows.forEach(r -> r.hookSeq().ifPresent(seqs::add));
-        HookTenants hooks = HookTenants.read(store, seqs);
-        DeadRowSizes deadSizes = DeadRowSizes.read(store, rows);
+        List<Long> envelopeSeqs = rows.stream().filter(r -> r instanceof OldRow.Dead dead && dead.value().isEmpty())
+                .map(r -> r.hookSeq().orElseThrow()).toList();
+        Optional<HookDirectory> directory = directory(context);
+        HookTenants hooks = directory.isPresent() ? HookTenants.lookUp(directory.get(), store, seqs, envelopeSeqs)
+                : HookTenants.read(store, seqs);
+        Optional<DeliverySizes> deliverySizes = rows.stream().anyMatch(OldRow.Dead.class::isInstance)
+                ? deliverySizes(context) : Optional.empty();
+        DeadRowSizes deadSizes = deliverySizes.isPresent() ? DeadRowSizes.lookUp(deliverySizes.get(), rows)
+                : DeadRowSizes.read(store, rows);
         Set<String> tenants = new LinkedHashSet<>();
         rows.forEach(r -> r.hookSeq().ifPresent(seq -> tenants.add(hooks.tenant(seq))));
 
@@ -187,6 +210,40 @@ final class TenantKeys implements Migration {
         LOG.debug("2 -> 3 migration step: {} rows ({} stray), {} tenants, {} new ordinals, now at {}", rows.size(),
                 strays, tenants.size(), resolution.allocated().size(), position);
         return new MigrationStep(batch, new TenantKeysCursor(phase, after).encode(), rows.size(), position, done);
+    }
+
+    /**
+     * The run's hook directory, scanned at its first step (steps run one after another on the
+     * runner's thread); empty when the hooks are more than {@code maxDirectoryHooks}.
+     */
+    private synchronized Optional<HookDirectory> directory(MigrationContext context) {
+        if (scannedFor != context) {
+            long start = System.nanoTime();
+            directory = maxDirectoryHooks == 0 ? Optional.empty()
+                    : HookDirectory.scan(context.store(), maxDirectoryHooks);
+            scannedFor = context;
+            if (directory.isPresent()) {
+                LOG.info("2 -> 3 migration: read {} hooks in seq order in {} ms", directory.get().size(),
+                        (System.nanoTime() - start) / 1_000_000);
+            } else {
+                LOG.info("2 -> 3 migration: more than {} hooks; each step reads its hooks with a multi-get",
+                        maxDirectoryHooks);
+            }
+        }
+        return directory;
+    }
+
+    /** The run's delivery sizes, scanned at its first step with dead rows; empty past {@code maxDirectoryHooks} rows. */
+    private synchronized Optional<DeliverySizes> deliverySizes(MigrationContext context) {
+        if (sizesScannedFor != context) {
+            long start = System.nanoTime();
+            deliverySizes = maxDirectoryHooks == 0 ? Optional.empty()
+                    : DeliverySizes.scan(context.store(), maxDirectoryHooks);
+            sizesScannedFor = context;
+            deliverySizes.ifPresent(d -> LOG.info("2 -> 3 migration: read {} delivery rows' sizes in key order in {} ms",
+                    d.size(), (System.nanoTime() - start) / 1_000_000));
+        }
+        return deliverySizes;
     }
 
     private static boolean isKeptFamily(OldRow.Stray stray) {

@@ -20,6 +20,7 @@ import java.util.stream.Collectors;
  * <pre>
  * ./mvnw -B -Pbench verify -pl ankusa-tests -am -DskipTests
  * ./mvnw -B -Pbench verify -pl ankusa-tests -am -DskipTests -Dankusa.bench.only=TickBench,ThroughputBench
+ * ./mvnw -B -Pbench verify -pl ankusa-tests -am -DskipTests -Dankusa.bench.only=PostgresOutboxBench
  * </pre>
  *
  * <p>System properties: {@code ankusa.bench.only} (comma-separated simple class names; default all),
@@ -33,6 +34,7 @@ public final class BenchSuite {
             "io.ankusa.tests.queue.IngestBench",
             "io.ankusa.tests.dispatch.PipelineBench",
             "io.ankusa.tests.bench.ThroughputBench",
+            "io.ankusa.tests.bench.outbox.PostgresOutboxBench",
             "io.ankusa.tests.bench.TickBench",
             "io.ankusa.tests.upgrade.MigrationBench");
 

@@ -22,8 +22,9 @@ import java.util.Map;
  * of 10⁵ and 10⁶ index rows (60 % due, a quarter of them retries, 10 % inflight, 15 % dead, 15 %
  * archive obligations; one single-sink hook per row; 10 000 tenants plus default), on lmdb and on
  * rocksdb twice: with the default 64 MiB block cache and with 256 MiB
- * ({@code rocksdb.blockCacheBytes}), because the migration reads one hook per row at random and
- * at 10⁶ rows the hooks no longer fit the default cache. Each cell writes the backlog, then times
+ * ({@code rocksdb.blockCacheBytes}): at 10⁶ rows the hooks no longer fit the default cache, which
+ * made the migration's one random hook read per row its whole cost until it read the hooks and
+ * delivery sizes in key order, once per run. Each cell writes the backlog, then times
  * {@link StoreUpgrade#run} (opening the store, creating the new families and sentinels, every
  * synced step).
  *

@@ -6,6 +6,8 @@ import io.ankusa.api.QueueConfig;
 import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.keys.MetaKeys;
 import io.ankusa.queue.StoreUpgrade;
+import io.ankusa.queue.migration.FormatGuard;
+import io.ankusa.queue.migration.Migrations;
 import io.ankusa.store.Store;
 import io.ankusa.tests.property.PropertyConfig;
 import io.ankusa.tests.queue.IndexFold;
@@ -122,6 +124,28 @@ class MigrationResumeTest {
         assertThat(Upgrades.snapshot(backend, victim)).as("store after kill -9 and resume (%s)", replay).isEqualTo(expected);
         try (Store s = Upgrades.openRaw(backend, victim)) {
             IndexFold.of(s).assertCountersMatch(s);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @DisplayName("a migration reading its hooks by multi-get (more hooks than the hook directory holds) ends as one that scans them")
+    void hooksReadByMultiGetEndAsScannedOnes(String backend) {
+        Path template = dir.resolve("template");
+        BACKLOG.write(backend, template);
+        Path scanned = copy(template, "scanned");
+        Upgrades.migrate(Upgrades.config(backend, scanned));
+        List<String> expected = Upgrades.snapshot(backend, scanned);
+
+        // 0: no directory at all; 1 000: the scan meets more hooks (1 400) than the cap and gives up.
+        for (int cap : new int[] {0, 1_000}) {
+            Path run = copy(template, "cap-" + cap);
+            QueueConfig config = Upgrades.config(backend, run);
+            try (Store s = Upgrades.openRaw(backend, run)) {
+                FormatGuard.prepare(s, Migrations.standardWithHookDirectoryCap(cap), config);
+            }
+            assertThat(Upgrades.snapshot(backend, run)).as("store migrated with the hook directory capped at %d", cap)
+                    .isEqualTo(expected);
         }
     }
 
