@@ -140,7 +140,10 @@ class HttpSinkPipelineTest {
                 tick = DispatchFixture.await(pipeline.tick());
             }
 
-            assertThat(verified.keySet()).containsExactlyInAnyOrder("/ok", "/busy", "/gone", "/error", "/slow");
+            // "/slow" is reached only if the request got out within its 300 ms timeout, which depends on the
+            // machine's load; its outcome (a timeout, retried) is asserted below either way.
+            assertThat(verified.keySet()).contains("/ok", "/busy", "/gone", "/error")
+                    .isSubsetOf("/ok", "/busy", "/gone", "/error", "/slow");
             assertThat(verified.values().stream().flatMap(List::stream)).as("the receiver verified every signature").containsOnly(true);
             assertThat(tick.delivered()).as("2xx").isEqualTo(1);
             assertThat(tick.dead()).as("410").isEqualTo(1);
