@@ -18,6 +18,11 @@ public enum StoreError {
     LOCKED,
     /** Data on disk failed a checksum or could not be decoded. */
     CORRUPTION,
+    /**
+     * The file system holding the store is full. Nothing acknowledged is lost; the failed commit
+     * did not happen. Free space, then retry: the store resumes by itself once there is room.
+     */
+    NO_SPACE,
     /** An I/O or backend failure that is none of the above. */
     IO
 }
