@@ -36,7 +36,9 @@ import java.util.function.ToDoubleFunction;
  * that resident growth is native growth). Argument: the backend. System properties:
  * {@code ankusa.soak.minutes} (30), {@code ankusa.soak.warmupMinutes} (5), {@code ankusa.soak.rate}
  * (hooks per second, 300), {@code ankusa.soak.tenants} (1 000), {@code ankusa.soak.sampleSeconds}
- * (10), {@code ankusa.soak.dir} (the parent of the store directory).
+ * (10), {@code ankusa.soak.dir} (the parent of the store directory), {@code ankusa.soak.storeSettings}
+ * (comma-separated {@code key=value} store settings; each backend takes those under its own prefix,
+ * e.g. {@code rocksdb.blockCacheBytes=8388608}).
  */
 public final class SoakRun {
 
@@ -69,7 +71,15 @@ public final class SoakRun {
         Path root = Files.createDirectories(Path.of(System.getProperty("ankusa.soak.dir",
                 System.getProperty("java.io.tmpdir"))));
         Path dir = Files.createTempDirectory(root, "soak-" + backend + "-");
-        QueueConfig config = QueueConfig.builder(dir).backend(backend).build();
+        QueueConfig.Builder builder = QueueConfig.builder(dir).backend(backend);
+        String storeSettings = System.getProperty("ankusa.soak.storeSettings", "");
+        for (String setting : storeSettings.split(",")) {
+            if (setting.startsWith(backend + ".")) {
+                String[] keyValue = setting.split("=", 2);
+                builder.storeSetting(keyValue[0], keyValue[1]);
+            }
+        }
+        QueueConfig config = builder.build();
 
         List<Sample> samples = new ArrayList<>();
         AtomicLong ingested = new AtomicLong();
@@ -147,8 +157,9 @@ public final class SoakRun {
         System.out.println(REPORT_MARK + ": " + backend);
         System.out.printf(Locale.ROOT, "%s: %.0f min at %d hooks/s over %,d tenants, %d B payload, no-op sink; "
                 + "samples every %.0f s, slopes fitted after a %.0f min warm-up; %,d ingested, %,d refused, "
-                + "%,d deliveries; Java %s%n%n", backend, minutes, rate, tenants, PAYLOAD, sampleSeconds, warmUp,
-                ingested.get(), refused.get(), delivered.get(), System.getProperty("java.version"));
+                + "%,d deliveries; store settings [%s]; Java %s%n%n", backend, minutes, rate, tenants, PAYLOAD,
+                sampleSeconds, warmUp, ingested.get(), refused.get(), delivered.get(), storeSettings,
+                System.getProperty("java.version"));
         List<Sample> steady = samples.stream().filter(s -> s.minute() >= warmUp).toList();
         if (steady.size() < 3) {
             failures.add("only " + steady.size() + " samples after the warm-up: run longer");
