@@ -10,6 +10,7 @@ module io.ankusa.cli {
     requires info.picocli;
     requires io.ankusa.dispatch;
     requires io.ankusa.queue;
+    requires io.ankusa.store;
 
     // picocli builds the commands and sets their @Option fields by reflection.
     opens io.ankusa.cli.command to info.picocli;

@@ -1,17 +1,23 @@
 /**
- * The Ankusa queue: format guard, tenant ordinals, the ingest writer, the Deliveries op builders
- * with their counters, reads, purge, archive obligations, and the delivery ledger the dispatcher
- * drives.
+ * The Ankusa queue. Packages in the order data flows: {@code intake} (ingest writer, tenant
+ * ordinals, dedupe) writes through {@code deliveries} (op builders, counters, codecs) into the
+ * store; {@code ledger} is the dispatcher's port; {@code upkeep} reclaims, purges, audits;
+ * {@code migration} guards and upgrades the store format; {@code engine} wires them; the API
+ * package {@code io.ankusa.queue} sits on top.
  */
-@SuppressWarnings("module") // io.ankusa.dispatch is compiled after this module
+@SuppressWarnings("module") // io.ankusa.dispatch and io.ankusa.cli are compiled after this module
 module io.ankusa.queue {
     requires io.ankusa.keys;
     requires org.slf4j;
 
     requires transitive io.ankusa.api;
-    requires transitive io.ankusa.store;
+    requires io.ankusa.store;
 
     exports io.ankusa.queue;
-    // The dispatcher's port: decoded rows and transitions, never a key.
-    exports io.ankusa.queue.ledger to io.ankusa.dispatch;
+    // The dispatcher's port: decoded rows and transitions, never a key; ordinals and the audit hook.
+    exports io.ankusa.queue.ledger to io.ankusa.dispatch, io.ankusa.cli;
+    // The one admission step's parts: cached tenant policies and token buckets (the scheduler's).
+    exports io.ankusa.queue.admission to io.ankusa.dispatch;
+    // The test-fixture writer behind the CLI's fixture command.
+    exports io.ankusa.queue.fixtures to io.ankusa.cli;
 }

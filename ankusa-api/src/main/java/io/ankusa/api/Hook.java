@@ -1,5 +1,6 @@
 package io.ankusa.api;
 
+import io.ankusa.api.stored.StoredHooks;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -17,13 +18,27 @@ import java.util.Set;
  * {@value #DEFAULT_TENANT}), headers, a payload, an optional idempotency key, and the sinks it fans
  * out to (u16 numbers, one delivery each).
  *
- * <p>Valid by construction: {@link Builder#build()} refuses with {@link InvalidHookException} a
- * missing or empty id or source, an id with anything but printable ASCII or with a space or a full
- * stop (the id is signed as the Standard Webhooks {@code webhook-id}), a tenant id that is empty,
- * longer than 255 UTF-8 bytes or contains NUL, an idempotency key that is empty or longer than 255
- * UTF-8 bytes, no sinks, a duplicate sink and a sink outside 0..65535. The payload limit is the
- * queue's configuration and is checked by {@code Queue.ingest}. Immutable; the payload is copied
- * in and out.
+ * <p>Valid by construction: {@link Builder#build()} refuses with {@link InvalidHookException}
+ * (whose {@code reason()} names the rule and the field):
+ * <ul>
+ * <li>a missing or empty id or source, an id with anything but printable ASCII or with a space or
+ *     a full stop (the id is signed as the Standard Webhooks {@code webhook-id}), an id over
+ *     {@value #ID_MAX_BYTES} bytes, a source id over {@value #SOURCE_MAX_BYTES} UTF-8 bytes;</li>
+ * <li>a tenant id that is empty, longer than {@value #TENANT_MAX_BYTES} UTF-8 bytes or contains NUL;
+ *     an idempotency key that is empty or longer than {@value #IDEMPOTENCY_KEY_MAX_BYTES} UTF-8
+ *     bytes, or with the tenant id over {@value #TENANT_AND_KEY_MAX_BYTES} bytes together (both go
+ *     into one store key, and LMDB keys hold at most 511 bytes);</li>
+ * <li>any string that is not valid UTF-16 (an unpaired surrogate would encode as {@code '?'} and
+ *     merge with another string), and tenant or source ids with control, format or line-separator
+ *     characters (they are printed to operators' terminals);</li>
+ * <li>more than {@value #HEADERS_MAX} headers, or over {@value #HEADERS_MAX_BYTES} UTF-8 bytes of
+ *     names and values, a header name that is not an RFC 9110 token, a value with a character other
+ *     than tab, space, visible ASCII and U+0080..U+00FF (no CR, LF or NUL);</li>
+ * <li>no sinks, a duplicate sink, a sink outside 0..65535, and more than {@value #SINKS_MAX} sinks
+ *     (the stored count is 16 bits).</li>
+ * </ul>
+ * The payload limit is the queue's configuration and is checked by {@code Queue.ingest}. Immutable;
+ * the payload is copied in and out.
  */
 public final class Hook {
 
@@ -35,6 +50,31 @@ public final class Hook {
 
     /** Longest idempotency key in UTF-8 bytes. */
     public static final int IDEMPOTENCY_KEY_MAX_BYTES = 255;
+
+    /**
+     * Longest tenant id and idempotency key together, in UTF-8 bytes: the dedupe expiry key holds
+     * both plus 10 bytes, and LMDB keys hold at most 511.
+     */
+    public static final int TENANT_AND_KEY_MAX_BYTES = 501;
+
+    /** Longest hook id in bytes (it is printable ASCII). */
+    public static final int ID_MAX_BYTES = 255;
+
+    /** Longest source id in UTF-8 bytes. */
+    public static final int SOURCE_MAX_BYTES = 255;
+
+    /** Most headers on one hook. */
+    public static final int HEADERS_MAX = 64;
+
+    /** Most UTF-8 bytes of header names and values together. */
+    public static final int HEADERS_MAX_BYTES = 16 * 1024;
+
+    /** Most sinks on one hook (the stored sink count is 16 bits). */
+    public static final int SINKS_MAX = 0xFFFF;
+
+    static {
+        StoredHooks.register(Builder::buildStored);
+    }
 
     private final String id;
     private final String sourceId;
@@ -174,8 +214,17 @@ public final class Hook {
             return this;
         }
 
-        /** The payload as UTF-8 text. */
+        /**
+         * The payload as UTF-8 text.
+         *
+         * @throws InvalidHookException ({@code payload_invalid}) if the text is not valid UTF-16
+         */
         public Builder payload(String payload) {
+            int at = HookInputRules.unpairedSurrogate(payload);
+            if (at >= 0) {
+                throw new InvalidHookException(InvalidHookException.Reason.PAYLOAD_INVALID,
+                        "payload text is not valid UTF-16: unpaired surrogate at index " + at);
+            }
             return payload(payload.getBytes(StandardCharsets.UTF_8));
         }
 
@@ -209,6 +258,19 @@ public final class Hook {
          * @throws InvalidHookException if a rule is broken (see {@link Hook})
          */
         public Hook build() {
+            checkStorable();
+            HookInputRules.check(id, sourceId, tenantId, idempotencyKey, headers);
+            return new Hook(this);
+        }
+
+        /** The hook as read back from a store: checked against what its stored form can hold only. */
+        private Hook buildStored() {
+            checkStorable();
+            return new Hook(this);
+        }
+
+        /** The rules every stored hook meets, whichever release wrote it. */
+        private void checkStorable() {
             if (id == null || id.isEmpty()) {
                 throw new InvalidHookException(InvalidHookException.Reason.MISSING_ID, "a hook needs a non-empty id");
             }
@@ -229,6 +291,10 @@ public final class Hook {
             if (sinks.isEmpty()) {
                 throw new InvalidHookException(InvalidHookException.Reason.NO_SINKS, "hook '" + id + "' has no sinks");
             }
+            if (sinks.size() > SINKS_MAX) {
+                throw new InvalidHookException(InvalidHookException.Reason.TOO_MANY_SINKS,
+                        "hook '" + id + "' has " + sinks.size() + " sinks; at most " + SINKS_MAX);
+            }
             Set<Integer> seen = new HashSet<>();
             for (int sink : sinks) {
                 if (sink < 0 || sink > 0xFFFF) {
@@ -240,7 +306,6 @@ public final class Hook {
                             "sink " + sink + " appears twice in hook '" + id + "'");
                 }
             }
-            return new Hook(this);
         }
 
         /** Printable ASCII (0x21..0x7E) except the full stop that separates the signed parts. */

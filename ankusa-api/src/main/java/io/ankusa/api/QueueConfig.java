@@ -30,11 +30,13 @@ import java.util.Objects;
  * @param housekeepingInterval how often the queue's housekeeping thread reclaims hooks nobody owes, sweeps
  *                            expired dedupe keys and prunes the audit trail (default 1 s;
  *                            {@link Duration#ZERO} runs no housekeeping thread)
+ * @param tenantPolicies      each tenant's share of dispatch and limits (default
+ *                            {@link TenantPolicy#DEFAULT} for every tenant: weight 1, no limits)
  */
 public record QueueConfig(Path directory, String backend, long tenantsMax, int batchMaxHooks, long batchMaxBytes,
         int payloadMaxBytes, int ingestQueueCapacity, boolean archive, InstantSource clock,
         Map<String, String> storeSettings, Duration dedupeWindow, Duration auditRetention,
-        Duration housekeepingInterval) {
+        Duration housekeepingInterval, TenantPolicies tenantPolicies) {
 
     /** Default {@code tenants.max}. */
     public static final long DEFAULT_TENANTS_MAX = 1_000_000;
@@ -60,6 +62,7 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
         Objects.requireNonNull(dedupeWindow, "dedupeWindow");
         Objects.requireNonNull(auditRetention, "auditRetention");
         Objects.requireNonNull(housekeepingInterval, "housekeepingInterval");
+        Objects.requireNonNull(tenantPolicies, "tenantPolicies");
         if (dedupeWindow.toMillis() < 1 || auditRetention.toMillis() < 1 || housekeepingInterval.isNegative()) {
             throw new IllegalArgumentException("dedupe window and audit retention must be at least 1 ms, "
                     + "the housekeeping interval >= 0");
@@ -86,6 +89,7 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
         private Duration dedupeWindow = Duration.ofHours(24);
         private Duration auditRetention = Duration.ofDays(90);
         private Duration housekeepingInterval = Duration.ofSeconds(1);
+        private TenantPolicies tenantPolicies = TenantPolicies.uniform(TenantPolicy.DEFAULT);
 
         private Builder(Path directory) {
             this.directory = Objects.requireNonNull(directory, "directory");
@@ -163,11 +167,17 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
             return this;
         }
 
+        /** Each tenant's share of dispatch and limits. */
+        public Builder tenantPolicies(TenantPolicies tenantPolicies) {
+            this.tenantPolicies = tenantPolicies;
+            return this;
+        }
+
         /** The config. */
         public QueueConfig build() {
             return new QueueConfig(directory, backend, tenantsMax, batchMaxHooks, batchMaxBytes, payloadMaxBytes,
                     ingestQueueCapacity, archive, clock, storeSettings, dedupeWindow, auditRetention,
-                    housekeepingInterval);
+                    housekeepingInterval, tenantPolicies);
         }
     }
 }

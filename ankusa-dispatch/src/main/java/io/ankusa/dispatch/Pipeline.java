@@ -1,6 +1,6 @@
 package io.ankusa.dispatch;
 
-import io.ankusa.dispatch.pipeline.DispatchPipeline;
+import io.ankusa.dispatch.DispatchPipeline;
 import io.ankusa.queue.Queue;
 import java.time.Duration;
 import java.time.InstantSource;

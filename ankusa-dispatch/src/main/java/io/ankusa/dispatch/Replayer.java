@@ -4,9 +4,11 @@ import io.ankusa.api.AuditAction;
 import io.ankusa.api.DeadLetterCursor;
 import io.ankusa.api.DeadLetterQuery;
 import io.ankusa.queue.Queue;
+import io.ankusa.queue.ledger.AuditRecorder;
 import io.ankusa.queue.ledger.DeadEntry;
 import io.ankusa.queue.ledger.DeadRow;
 import io.ankusa.queue.ledger.DeliveryLedger;
+import io.ankusa.queue.ledger.TenantDirectory;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -55,7 +57,7 @@ public final class Replayer {
      * tenant (no scan). Audited as one entry for {@code tenant} when it revived any.
      */
     public long replayTenant(String tenant) {
-        OptionalLong ord = queue.ord(Objects.requireNonNull(tenant, "tenant"));
+        OptionalLong ord = TenantDirectory.of(queue).ord(Objects.requireNonNull(tenant, "tenant"));
         if (ord.isEmpty()) {
             return 0;
         }
@@ -83,7 +85,7 @@ public final class Replayer {
      */
     public long replayHook(String tenant, String hookId) {
         Objects.requireNonNull(hookId, "hookId");
-        OptionalLong ord = queue.ord(Objects.requireNonNull(tenant, "tenant"));
+        OptionalLong ord = TenantDirectory.of(queue).ord(Objects.requireNonNull(tenant, "tenant"));
         if (ord.isEmpty()) {
             return 0;
         }
@@ -148,7 +150,7 @@ public final class Replayer {
         long revived = 0;
         for (Map.Entry<Long, List<DeadRow>> tenant : byTenant.entrySet()) {
             long ord = tenant.getKey();
-            String name = queue.name(ord).orElse("#" + ord);
+            String name = TenantDirectory.of(queue).name(ord).orElse("#" + ord);
             revived += audited(name, count -> count.add(ledger.revive(ord, tenant.getValue())));
         }
         if (read.size() <= limit) {
@@ -189,7 +191,7 @@ public final class Replayer {
         if (interrupted) {
             counts.put("interrupted", 1L);
         }
-        queue.recordAudit(AuditAction.REPLAY, tenant, counts);
+        AuditRecorder.of(queue).recordAudit(AuditAction.REPLAY, tenant, counts);
     }
 
     /** The rows a replay has revived so far, kept up to date batch by batch so an interruption knows. */

@@ -24,13 +24,13 @@ class DispatchModuleTest {
         assertThat(exports).map(ModuleDescriptor.Exports::source)
                 .containsExactlyInAnyOrder("io.ankusa.dispatch", "io.ankusa.dispatch.http");
         assertThat(exports).noneMatch(ModuleDescriptor.Exports::isQualified);
-        assertThat(descriptor().packages()).as("the pipeline's parts are in the module, not exported")
+        assertThat(descriptor().packages()).as("marker cleanup is in the module, not exported")
                 .contains("io.ankusa.dispatch.pipeline");
         assertThat(descriptor().opens()).isEmpty();
     }
 
     @Test
-    void requires_the_queue_modules_transitively_and_the_http_client_and_logging_plainly() {
+    void requires_the_api_and_the_queue_transitively_and_the_http_client_and_logging_plainly() {
         var requires = descriptor().requires().stream()
                 .filter(r -> !r.name().equals("java.base"))
                 .collect(Collectors.toMap(ModuleDescriptor.Requires::name,
@@ -40,8 +40,7 @@ class DispatchModuleTest {
                 Map.entry("java.net.http", false),
                 Map.entry("org.slf4j", false),
                 Map.entry("io.ankusa.api", true),
-                Map.entry("io.ankusa.queue", true),
-                Map.entry("io.ankusa.store", true));
+                Map.entry("io.ankusa.queue", true));
         assertThat(descriptor().provides()).isEmpty();
     }
 }

@@ -55,8 +55,8 @@ public record DeadKey(long at, long seq, int sink) {
 
     /** The value: owner tenant ordinal, source id and hook id. */
     public static byte[] value(long ord, String sourceId, String hookId) {
-        byte[] source = sourceId.getBytes(StandardCharsets.UTF_8);
-        byte[] id = hookId.getBytes(StandardCharsets.UTF_8);
+        byte[] source = StrictUtf8.encode("source id", sourceId);
+        byte[] id = StrictUtf8.encode("hook id", hookId);
         byte[] out = new byte[4 + 4 + source.length + 4 + id.length];
         BigEndian.putU32(out, 0, Ordinals.requireTenant(ord));
         BigEndian.putU32(out, 4, source.length);

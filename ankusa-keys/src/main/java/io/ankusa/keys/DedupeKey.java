@@ -37,7 +37,7 @@ public record DedupeKey(String tenant, String key) {
         TenantIds.problem(tenant).ifPresent(p -> {
             throw new IllegalArgumentException(p);
         });
-        int length = key.getBytes(StandardCharsets.UTF_8).length;
+        int length = StrictUtf8.encode("idempotency key", key).length;
         if (length < 1 || length > KEY_MAX_BYTES) {
             throw new IllegalArgumentException("idempotency key must be 1.." + KEY_MAX_BYTES + " UTF-8 bytes: " + length);
         }
@@ -49,8 +49,8 @@ public record DedupeKey(String tenant, String key) {
     }
 
     static byte[] encode(byte prefix, byte[] between, String tenant, String key) {
-        byte[] t = tenant.getBytes(StandardCharsets.UTF_8);
-        byte[] k = key.getBytes(StandardCharsets.UTF_8);
+        byte[] t = StrictUtf8.encode("tenant id", tenant);
+        byte[] k = StrictUtf8.encode("idempotency key", key);
         byte[] out = new byte[1 + between.length + t.length + 1 + k.length];
         out[0] = prefix;
         System.arraycopy(between, 0, out, 1, between.length);
@@ -91,7 +91,7 @@ public record DedupeKey(String tenant, String key) {
         TenantIds.problem(tenant).ifPresent(p -> {
             throw new IllegalArgumentException(p);
         });
-        byte[] t = tenant.getBytes(StandardCharsets.UTF_8);
+        byte[] t = StrictUtf8.encode("tenant id", tenant);
         byte[] prefix = new byte[t.length + 2];
         prefix[0] = Prefixes.DEDUPE;
         System.arraycopy(t, 0, prefix, 1, t.length);
@@ -102,7 +102,7 @@ public record DedupeKey(String tenant, String key) {
     public static byte[] value(long seq, long expiresAt, String hookId) {
         Ordinals.requireNonNegative("seq", seq);
         Ordinals.requireNonNegative("expiresAt", expiresAt);
-        byte[] id = hookId.getBytes(StandardCharsets.UTF_8);
+        byte[] id = StrictUtf8.encode("hook id", hookId);
         byte[] out = new byte[20 + id.length];
         BigEndian.putU64(out, 0, seq);
         BigEndian.putU64(out, 8, expiresAt);

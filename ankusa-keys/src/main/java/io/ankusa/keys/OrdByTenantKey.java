@@ -30,7 +30,7 @@ public record OrdByTenantKey(String tenant) {
 
     /** The key bytes. */
     public byte[] encode() {
-        byte[] id = tenant.getBytes(StandardCharsets.UTF_8);
+        byte[] id = StrictUtf8.encode("tenant id", tenant);
         byte[] out = new byte[1 + id.length];
         out[0] = Prefixes.ORD_BY_TENANT;
         System.arraycopy(id, 0, out, 1, id.length);

@@ -45,7 +45,7 @@ public record TenantByOrdKey(long ord) {
 
     /** The value: the tenant id. */
     public static byte[] value(String tenant) {
-        return tenant.getBytes(StandardCharsets.UTF_8);
+        return StrictUtf8.encode("tenant id", tenant);
     }
 
     /** The tenant id of a value (empty string for an erased tenant). */

@@ -3,7 +3,7 @@ package io.ankusa.keys;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
-/** What a tenant id may be: 1 to 255 UTF-8 bytes, no NUL. The rule lives here because keys embed it. */
+/** What a tenant id may be: valid UTF-16, 1 to 255 UTF-8 bytes, no NUL. The rule lives here because keys embed it. */
 public final class TenantIds {
 
     /** The tenant of a hook without a tenant id. */
@@ -22,6 +22,15 @@ public final class TenantIds {
         }
         if (tenant.indexOf('\0') >= 0) {
             return Optional.of("tenant id contains NUL");
+        }
+        for (int i = 0; i < tenant.length(); i++) {
+            char c = tenant.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < tenant.length() && Character.isLowSurrogate(tenant.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                // Encoded leniently it would be '?': another tenant's id.
+                return Optional.of("tenant id is not valid UTF-16 (unpaired surrogate at index " + i + ")");
+            }
         }
         int bytes = tenant.getBytes(StandardCharsets.UTF_8).length;
         if (bytes > MAX_BYTES) {

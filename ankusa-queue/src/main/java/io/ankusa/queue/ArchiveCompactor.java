@@ -1,7 +1,6 @@
 package io.ankusa.queue;
 
 import io.ankusa.api.Archiver;
-import io.ankusa.queue.archive.Compactor;
 import io.ankusa.queue.engine.QueueEngine;
 import java.time.Duration;
 

@@ -1,6 +1,5 @@
 package io.ankusa.queue;
 
-import io.ankusa.api.AuditAction;
 import io.ankusa.api.AuditEntry;
 import io.ankusa.api.DeadLetterPage;
 import io.ankusa.api.DeadLetterQuery;
@@ -12,13 +11,10 @@ import io.ankusa.api.QueueConfig;
 import io.ankusa.api.QueueStats;
 import io.ankusa.api.Receipt;
 import io.ankusa.api.TenantStats;
-import io.ankusa.queue.engine.QueueEngine;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
@@ -41,7 +37,7 @@ public interface Queue extends AutoCloseable {
      * rows left by a crash back to due, and starts the writer.
      */
     static Queue open(QueueConfig config) {
-        return QueueEngine.open(config);
+        return EngineQueue.open(config);
     }
 
     /**
@@ -67,14 +63,18 @@ public interface Queue extends AutoCloseable {
     /** How many tenants were ever seen (ordinals allocated), one point read. */
     long tenantCount();
 
-    /** A tenant's ordinal, if it has one. */
-    OptionalLong ord(String tenant);
-
-    /** The tenant id of an ordinal, if allocated and not erased. */
-    Optional<String> name(long ord);
-
     /** How long the oldest due row has been due (zero if it is not yet due), from the active index. */
     Optional<Duration> oldestDueAge();
+
+    /**
+     * Says that {@code tenant}'s {@link io.ankusa.api.TenantPolicy} changed: the queue forgets its
+     * cached copy, and the scheduler and ingest admission read the application's
+     * {@link io.ankusa.api.TenantPolicies} again for it.
+     */
+    void tenantPolicyChanged(String tenant);
+
+    /** Says that any tenant's policy may have changed: every cached policy is forgotten. */
+    void tenantPoliciesChanged();
 
     /**
      * Writes a consistent copy of the store into {@code target} (which must not exist) while the
@@ -107,13 +107,6 @@ public interface Queue extends AutoCloseable {
 
     /** Up to {@code limit} audit entries recorded before entry {@code beforeSeq}, newest first (to page back). */
     List<AuditEntry> auditTrail(long beforeSeq, int limit);
-
-    /**
-     * Records an operator action in the audit trail (synced). The queue records its own purges;
-     * a replayer records its revivals here ({@link AuditAction#REPLAY}, counts such as
-     * {@code revived}).
-     */
-    AuditEntry recordAudit(AuditAction action, String tenantId, Map<String, Long> counts);
 
     /** Commits what the writer holds, stops it and closes the store. Idempotent. */
     @Override

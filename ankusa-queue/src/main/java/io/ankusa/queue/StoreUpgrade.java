@@ -3,8 +3,8 @@ package io.ankusa.queue;
 import io.ankusa.api.QueueConfig;
 import io.ankusa.api.StoreFormatNewerException;
 import io.ankusa.keys.StoreFormat;
-import io.ankusa.queue.format.FormatGuard;
-import io.ankusa.queue.format.StoreLayout;
+import io.ankusa.queue.migration.FormatGuard;
+import io.ankusa.queue.migration.StoreLayout;
 import io.ankusa.queue.migration.Migrations;
 import io.ankusa.store.FamilyKind;
 import io.ankusa.store.FamilySpec;
@@ -120,7 +120,9 @@ public final class StoreUpgrade {
             if (stamp.getAsInt() == StoreFormat.CURRENT) {
                 return List.of();
             }
-            return Migrations.standard().pending(store, stamp.getAsInt(), StoreFormat.CURRENT);
+            return Migrations.standard().pending(store, stamp.getAsInt(), StoreFormat.CURRENT).stream()
+                    .map(m -> new Step(m.from(), m.to(), m.description(), m.resuming()))
+                    .toList();
         }
     }
 
@@ -139,7 +141,8 @@ public final class StoreUpgrade {
         Objects.requireNonNull(listener, "listener");
         List<Step> pending = dryRun(config);
         try (Store store = Stores.open(config.backend(), options(config, StoreLayout.families(), false))) {
-            FormatGuard.prepare(store, Migrations.standard().withListener(listener), config);
+            FormatGuard.prepare(store, Migrations.standard().withListener(p -> listener.progress(new Progress(p.from(), p.to(),
+                    p.steps(), p.rows(), p.elapsed(), p.position(), p.done()))), config);
         }
         return pending;
     }

@@ -19,8 +19,8 @@ public enum StoreError {
     /** Data on disk failed a checksum or could not be decoded. */
     CORRUPTION,
     /**
-     * The file system holding the store is full. Nothing acknowledged is lost; the failed commit
-     * did not happen. Free space, then retry: the store resumes by itself once there is room.
+     * The device holding the store is full; the failed call wrote nothing, earlier commits stand.
+     * Free space, then retry (RocksDB resumes writing by itself once there is room).
      */
     NO_SPACE,
     /** An I/O or backend failure that is none of the above. */

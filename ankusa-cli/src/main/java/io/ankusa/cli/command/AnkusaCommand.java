@@ -1,6 +1,7 @@
 package io.ankusa.cli.command;
 
 import io.ankusa.api.QueueConfig;
+import io.ankusa.cli.console.TerminalText;
 import io.ankusa.store.Stores;
 import io.ankusa.store.spi.StoreProvider;
 import java.io.PrintWriter;
@@ -8,13 +9,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * The {@code ankusa} command: the global options every subcommand inherits ({@code --store},
@@ -107,12 +108,14 @@ public final class AnkusaCommand implements Callable<Integer> {
         });
         commandLine.setParameterExceptionHandler((e, ignored) -> {
             CommandSpec at = e.getCommandLine().getCommandSpec();
-            err.println(at.qualifiedName() + ": " + e.getMessage() + " (see '" + at.qualifiedName() + " --help')");
+            err.println(at.qualifiedName() + ": " + TerminalText.escape(String.valueOf(e.getMessage()))
+                    + " (see '" + at.qualifiedName() + " --help')");
             return ExitCode.USAGE.code();
         });
         commandLine.setExecutionExceptionHandler((e, at, parsed) -> {
             CommandFailure failure = Failures.translate(e);
-            err.println("ankusa: " + failure.getMessage());
+            // Messages quote tenant ids, paths and store errors: untrusted text.
+            err.println("ankusa: " + TerminalText.escape(String.valueOf(failure.getMessage())));
             if (System.getenv(DEBUG_ENV) != null) {
                 e.printStackTrace(err);
             }

@@ -7,6 +7,7 @@ import io.ankusa.api.DeadLetterQuery;
 import io.ankusa.cli.console.Figures;
 import io.ankusa.cli.console.Table;
 import io.ankusa.queue.Queue;
+import io.ankusa.queue.ledger.TenantDirectory;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -49,7 +50,7 @@ final class DlqCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         try (Queue queue = StoreAccess.openQueue(root)) {
             for (String tenant : tenants) {
-                if (queue.ord(tenant).isEmpty()) {
+                if (TenantDirectory.of(queue).ord(tenant).isEmpty()) {
                     throw new CommandFailure(ExitCode.UNKNOWN_TENANT, "unknown tenant '" + tenant + "' in " + root.store());
                 }
             }

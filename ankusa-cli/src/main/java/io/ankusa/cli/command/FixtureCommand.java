@@ -1,7 +1,7 @@
 package io.ankusa.cli.command;
 
 import io.ankusa.cli.console.Figures;
-import io.ankusa.queue.StoreFixtures;
+import io.ankusa.queue.fixtures.StoreFixtures;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;

@@ -2,9 +2,11 @@ package io.ankusa.cli.command;
 
 import io.ankusa.api.DeadLetterCursor;
 import io.ankusa.cli.console.Figures;
+import io.ankusa.cli.console.TerminalText;
 import io.ankusa.dispatch.ReplayPage;
 import io.ankusa.dispatch.Replayer;
 import io.ankusa.queue.Queue;
+import io.ankusa.queue.ledger.TenantDirectory;
 import java.io.PrintWriter;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -68,12 +70,12 @@ final class ReplayCommand implements Callable<Integer> {
                         + page.next().map(c -> "; next page: --after " + c.token()).orElse("; no more"));
                 return ExitCode.OK.code();
             }
-            if (queue.ord(scope.tenant).isEmpty()) {
+            if (TenantDirectory.of(queue).ord(scope.tenant).isEmpty()) {
                 throw new CommandFailure(ExitCode.UNKNOWN_TENANT, "unknown tenant '" + scope.tenant + "' in " + root.store());
             }
             long revived = hookId == null ? replayer.replayTenant(scope.tenant) : replayer.replayHook(scope.tenant, hookId);
-            out.println("revived " + Figures.count(revived) + " dead letters of tenant " + scope.tenant
-                    + (hookId == null ? "" : ", hook " + hookId));
+            out.println("revived " + Figures.count(revived) + " dead letters of tenant " + TerminalText.escape(scope.tenant)
+                    + (hookId == null ? "" : ", hook " + TerminalText.escape(hookId)));
         }
         return ExitCode.OK.code();
     }

@@ -6,6 +6,7 @@ import io.ankusa.api.TenantStats;
 import io.ankusa.cli.console.Figures;
 import io.ankusa.cli.console.Table;
 import io.ankusa.queue.Queue;
+import io.ankusa.queue.ledger.TenantDirectory;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -54,13 +55,13 @@ final class StatsCommand implements Callable<Integer> {
     }
 
     private Table tenant(Queue queue) {
-        if (queue.ord(tenant).isEmpty()) {
+        if (TenantDirectory.of(queue).ord(tenant).isEmpty()) {
             throw new CommandFailure(ExitCode.UNKNOWN_TENANT, "unknown tenant '" + tenant + "' in " + root.store());
         }
         TenantStats stats = queue.pendingForTenant(tenant);
         DeadStats dead = queue.deadForTenant(tenant);
         return Table.keyValue()
-                .row("tenant", tenant + " (ordinal " + queue.ord(tenant).getAsLong() + ")")
+                .row("tenant", tenant + " (ordinal " + TenantDirectory.of(queue).ord(tenant).getAsLong() + ")")
                 .row("pending", Figures.count(stats.pending()))
                 .row("scheduled", Figures.count(stats.scheduled()))
                 .row("inflight", Figures.count(stats.inflight()))

@@ -8,7 +8,6 @@ import io.ankusa.store.Store;
 import io.ankusa.store.StoreOptions;
 import io.ankusa.store.Stores;
 import io.ankusa.store.spi.FamilyCatalog;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -17,17 +16,22 @@ import java.util.Map;
  * Opens the store a command works on, refusing a path with no store before anything is created
  * there (opening a queue creates a missing store, which a read command must never do).
  *
- * <p>A store is a directory with a family catalog ({@value FamilyCatalog#FILE_NAME}): every
- * backend writes one before it writes anything else.
+ * <p>Whether a directory holds a store is decided by {@link FamilyCatalog#inspect}, the same
+ * decision every backend takes when the library opens a store: a damaged catalog, or data files
+ * without one, is corruption ({@link ExitCode#STORE_CORRUPT}) here as there.
  */
 final class StoreAccess {
 
     private StoreAccess() {
     }
 
-    /** Whether {@code directory} holds a store. */
+    /**
+     * Whether {@code directory} holds a store whose creation finished.
+     *
+     * @throws io.ankusa.store.StoreCorruptionException when its catalog is damaged, or missing next to data files
+     */
     static boolean holdsStore(Path directory) {
-        return Files.isRegularFile(directory.resolve(FamilyCatalog.FILE_NAME));
+        return FamilyCatalog.inspect(directory).filter(FamilyCatalog::created).isPresent();
     }
 
     /**

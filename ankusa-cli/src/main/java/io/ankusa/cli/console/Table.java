@@ -7,7 +7,8 @@ import java.util.Objects;
 
 /**
  * A plain-text table for a terminal: a header row (optional), aligned columns separated by two
- * spaces, numbers right-aligned. Not thread-safe.
+ * spaces, numbers right-aligned. Cells and the title are untrusted text and are printed through
+ * {@link TerminalText#escape}. Not thread-safe.
  */
 public final class Table {
 
@@ -44,7 +45,7 @@ public final class Table {
 
     /** A line above the table. */
     public Table title(String title) {
-        this.title = Objects.requireNonNull(title, "title");
+        this.title = TerminalText.escape(Objects.requireNonNull(title, "title"));
         return this;
     }
 
@@ -53,7 +54,7 @@ public final class Table {
         if (cells.length != rightAligned.length) {
             throw new IllegalArgumentException("a row of " + rightAligned.length + " cells expected: " + Arrays.toString(cells));
         }
-        rows.add(List.of(cells));
+        rows.add(Arrays.stream(cells).map(TerminalText::escape).toList());
         return this;
     }
 

@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code ankusa fixture}: the archives it writes unzip to stores that boot. The rows per tenant are
- * {@code io.ankusa.queue.StoreFixtures}' tables (ankusa-tests checks them tenant by tenant).
+ * {@code io.ankusa.queue.fixtures.StoreFixtures}' tables (ankusa-tests checks them tenant by tenant).
  */
 class FixtureCommandTest {
 

@@ -138,8 +138,13 @@ public final class MarkerCleanup {
         return earliest;
     }
 
-    /** The marker bucket (second) of an epoch-millisecond time. */
-    static long bucketOf(long at) {
+    /**
+     * The marker bucket (second) of an epoch-millisecond time.
+     *
+     * @param at epoch milliseconds
+     * @return the second it falls in
+     */
+    public static long bucketOf(long at) {
         return Math.floorDiv(at, 1000);
     }
 }

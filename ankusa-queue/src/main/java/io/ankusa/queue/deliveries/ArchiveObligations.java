@@ -2,7 +2,6 @@ package io.ankusa.queue.deliveries;
 
 import io.ankusa.keys.ArchiveKey;
 import io.ankusa.keys.ColumnFamilies;
-import io.ankusa.queue.locks.TenantStripes;
 import io.ankusa.store.Durability;
 import io.ankusa.store.Scan;
 import io.ankusa.store.Store;

@@ -9,8 +9,6 @@ import io.ankusa.keys.DeadKey;
 import io.ankusa.keys.DeliveryKey;
 import io.ankusa.keys.DueKey;
 import io.ankusa.keys.InflightKey;
-import io.ankusa.queue.codec.DeliveryRow;
-import io.ankusa.queue.counters.CounterField;
 import io.ankusa.queue.ledger.DeadRow;
 import io.ankusa.queue.ledger.DueKind;
 import io.ankusa.queue.ledger.DueRow;
@@ -21,7 +19,7 @@ import java.util.Collection;
  * The op builders: the only code that builds {@code ?D ?F ?X ?A} keys, and the only way to put or
  * delete a {@code ?D ?F ?x ?X ?a} key. Each adds a transition's row changes <em>and</em> its
  * counter deltas to a {@link DeliveryBatch}; the batch turns the deltas into merge operands through
- * {@link io.ankusa.queue.counters.Counters#ops} when it is committed.
+ * {@link io.ankusa.queue.deliveries.Counters#ops} when it is committed.
  *
  * <p>The builders are pure: they read nothing. A caller that consumes an existing row reads it
  * first (under the tenant's stripe) and passes the decoded row in.

@@ -3,8 +3,6 @@ package io.ankusa.queue.deliveries;
 import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.keys.DeliveryKey;
 import io.ankusa.keys.HookKey;
-import io.ankusa.queue.codec.HookEnvelope;
-import io.ankusa.queue.locks.TenantStripes;
 import io.ankusa.store.Durability;
 import io.ankusa.store.Store;
 import java.time.InstantSource;

@@ -1,5 +1,9 @@
 /**
- * The Deliveries op builders and the transitions built on them. The only package that constructs
+ * Rows and counters: the Deliveries op builders and the transitions built on them, the per-tenant
+ * counters (blind merge operands, coalesced per (ord, field) and summed into the aggregate,
+ * ordinal 0), the versioned binary codecs (hook envelope, delivery row, audit record; garbage is
+ * refused as {@link io.ankusa.store.StoreCorruptionException}, never misread), the striped tenant
+ * locks, and the store-backed delivery ledger. The only package that constructs
  * {@code ?D ?F ?X ?A} keys (an architecture rule checks), and the only way to write a
  * {@code ?D ?F ?x ?X ?a} key: every builder adds its counter deltas to the same batch.
  */

@@ -14,27 +14,28 @@ import io.ankusa.api.QueueStats;
 import io.ankusa.api.Receipt;
 import io.ankusa.api.TenantStats;
 import io.ankusa.keys.Ordinals;
-import io.ankusa.queue.Queue;
-import io.ankusa.queue.audit.AuditLog;
-import io.ankusa.queue.counters.Counters;
-import io.ankusa.queue.dedupe.IdempotencyKeys;
+import io.ankusa.queue.upkeep.AuditLog;
+import io.ankusa.queue.deliveries.Counters;
+import io.ankusa.queue.intake.IdempotencyKeys;
 import io.ankusa.queue.deliveries.ArchiveObligations;
 import io.ankusa.queue.deliveries.Expansion;
 import io.ankusa.queue.deliveries.StoreDeliveryLedger;
 import io.ankusa.queue.deliveries.TenantPurge;
-import io.ankusa.queue.dlq.DeadLetters;
-import io.ankusa.queue.format.FormatGuard;
-import io.ankusa.queue.format.StoreLayout;
-import io.ankusa.queue.housekeeping.Housekeeping;
-import io.ankusa.queue.ingest.IngestWriter;
-import io.ankusa.queue.ingest.LastSeq;
+import io.ankusa.queue.migration.FormatGuard;
+import io.ankusa.queue.migration.StoreLayout;
+import io.ankusa.queue.upkeep.Housekeeping;
+import io.ankusa.queue.intake.IngestWriter;
+import io.ankusa.queue.intake.LastSeq;
 import io.ankusa.queue.ledger.DeliveryLedger;
+import io.ankusa.queue.ledger.AuditRecorder;
+import io.ankusa.queue.admission.PolicyCache;
 import io.ankusa.queue.ledger.LedgerSource;
-import io.ankusa.queue.locks.TenantStripes;
+import io.ankusa.queue.ledger.TenantDirectory;
+import io.ankusa.queue.deliveries.TenantStripes;
 import io.ankusa.queue.migration.Migrations;
-import io.ankusa.queue.purge.AuditedPurge;
-import io.ankusa.queue.reclaim.HookReclaimer;
-import io.ankusa.queue.tenants.TenantOrdinals;
+import io.ankusa.queue.upkeep.AuditedPurge;
+import io.ankusa.queue.upkeep.HookReclaimer;
+import io.ankusa.queue.intake.TenantOrdinals;
 import io.ankusa.store.Store;
 import io.ankusa.store.StoreOptions;
 import io.ankusa.store.Stores;
@@ -53,10 +54,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The queue over one store: wires the format guard, tenant ordinals, stripes, the ledger, the
- * maintenance transitions and the ingest writer, and owns their lifecycle. Siblings inside the
- * queue module (admin, archive, migration) reach the parts through {@link #of(Queue)}.
+ * maintenance transitions and the ingest writer, and owns their lifecycle. It holds every method
+ * of {@code io.ankusa.queue.Queue} but does not name that interface (the API package depends on
+ * this one, never the reverse): the API's package-private {@code EngineQueue} is the subclass that
+ * adds the interface, and a test may add it the same way through {@link Factory}. The API package
+ * reaches the parts through {@link #of(AutoCloseable)}.
  */
-public final class QueueEngine implements Queue, LedgerSource {
+public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(QueueEngine.class);
 
@@ -75,11 +79,38 @@ public final class QueueEngine implements Queue, LedgerSource {
     private final Housekeeping housekeeping;
     private final DeadLetters deadLetters;
     private final AuditedPurge auditedPurge;
+    private final PolicyCache tenantPolicies;
     private volatile boolean closed;
 
-    private QueueEngine(QueueConfig config, Store store) {
+    /**
+     * Builds the queue object over an opened, format-checked store: a subclass that adds the
+     * {@code Queue} interface.
+     *
+     * @param <Q> the queue type
+     */
+    @FunctionalInterface
+    public interface Factory<Q extends QueueEngine> {
+
+        /**
+         * Calls the subclass constructor.
+         *
+         * @param config the configuration
+         * @param store  the opened store, at the current format
+         * @return the queue, running
+         */
+        Q create(QueueConfig config, Store store);
+    }
+
+    /**
+     * Wires the parts over {@code store} (open, at the current format) and starts the writer.
+     *
+     * @param config the configuration
+     * @param store  the store; closed by {@link #close()}
+     */
+    protected QueueEngine(QueueConfig config, Store store) {
         this.config = config;
         this.store = store;
+        this.tenantPolicies = new PolicyCache(config.tenantPolicies());
         this.ordinals = TenantOrdinals.load(store, config.tenantsMax());
         this.stripes = new TenantStripes(TenantStripes.DEFAULT_STRIPES);
         this.ledger = new StoreDeliveryLedger(store, stripes, config.clock());
@@ -104,21 +135,20 @@ public final class QueueEngine implements Queue, LedgerSource {
         }
     }
 
-    /** Opens a queue (see {@link Queue#open}), running the migrations this release ships on an older store. */
-    public static QueueEngine open(QueueConfig config) {
-        return open(config, Migrations.standard());
-    }
-
-    /** Opens a queue, running {@code migrations} on an older store. */
-    public static QueueEngine open(QueueConfig config, Migrations migrations) {
-        return open(config, migrations, UnaryOperator.identity());
-    }
-
     /**
-     * Opens a queue whose store, once opened, is wrapped by {@code wrap} before the queue uses it
-     * (tests: a store that records or fails calls). Closing the queue closes the wrapper.
+     * Opens a queue: opens the store, refuses a newer format, runs {@code migrations} on an older
+     * one, wraps it with {@code wrap} (tests: a store that records or fails calls; closing the queue
+     * closes the wrapper) and builds the queue with {@code factory}.
+     *
+     * @param <Q>        the queue type
+     * @param config     the configuration
+     * @param migrations the migrations an older store may need
+     * @param wrap       applied to the opened store before the queue uses it
+     * @param factory    the subclass constructor
+     * @return the running queue
      */
-    public static QueueEngine open(QueueConfig config, Migrations migrations, UnaryOperator<Store> wrap) {
+    public static <Q extends QueueEngine> Q open(QueueConfig config, Migrations migrations, UnaryOperator<Store> wrap,
+            Factory<Q> factory) {
         Objects.requireNonNull(config, "config");
         StoreOptions options = StoreOptions.create(config.directory(), StoreLayout.families());
         for (var setting : config.storeSettings().entrySet()) {
@@ -134,22 +164,29 @@ public final class QueueEngine implements Queue, LedgerSource {
         }
         try {
             FormatGuard.prepare(store, migrations, config);
-            return new QueueEngine(config, store);
+            return Objects.requireNonNull(factory.create(config, store), "queue");
         } catch (RuntimeException e) {
             store.close();
             throw e;
         }
     }
 
-    /** The engine behind {@code queue}. */
-    public static QueueEngine of(Queue queue) {
+    /**
+     * The engine behind {@code queue} (typed {@link AutoCloseable} because this package does not
+     * name the API's {@code Queue}).
+     *
+     * @param queue a queue from {@code Queue.open}
+     * @return its engine
+     * @throws IllegalArgumentException when it is not an Ankusa queue
+     */
+    public static QueueEngine of(AutoCloseable queue) {
         if (queue instanceof QueueEngine engine) {
             return engine;
         }
         throw new IllegalArgumentException("not an Ankusa queue engine: " + queue.getClass().getName());
     }
 
-    @Override
+    /** See {@code Queue}. */
     public CompletableFuture<Receipt> ingest(Hook hook) {
         Objects.requireNonNull(hook, "hook");
         if (hook.payloadLength() > config.payloadMaxBytes()) {
@@ -160,24 +197,24 @@ public final class QueueEngine implements Queue, LedgerSource {
         return writer.submit(hook);
     }
 
-    @Override
+    /** See {@code Queue}. */
     public TenantStats pendingForTenant(String tenant) {
         OptionalLong ord = ordinals.ord(tenant);
         return ord.isEmpty() ? TenantStats.EMPTY : Counters.read(store, ord.getAsLong()).tenantStats();
     }
 
-    @Override
+    /** See {@code Queue}. */
     public DeadStats deadForTenant(String tenant) {
         OptionalLong ord = ordinals.ord(tenant);
         return ord.isEmpty() ? DeadStats.EMPTY : Counters.read(store, ord.getAsLong()).deadStats();
     }
 
-    @Override
+    /** See {@code Queue}. */
     public QueueStats stats() {
         return Counters.read(store, Ordinals.AGGREGATE).queueStats();
     }
 
-    @Override
+    /** See {@code Queue}. */
     public long tenantCount() {
         return ordinals.tenantCount();
     }
@@ -192,7 +229,7 @@ public final class QueueEngine implements Queue, LedgerSource {
         return ordinals.name(ord);
     }
 
-    @Override
+    /** See {@code Queue}. */
     public Optional<Duration> oldestDueAge() {
         OptionalLong at = ledger.oldestDueAt();
         if (at.isEmpty()) {
@@ -201,27 +238,27 @@ public final class QueueEngine implements Queue, LedgerSource {
         return Optional.of(Duration.ofMillis(Math.max(0, config.clock().millis() - at.getAsLong())));
     }
 
-    @Override
+    /** See {@code Queue}. */
     public void checkpoint(Path target) {
         store.checkpoint(Objects.requireNonNull(target, "target"));
     }
 
-    @Override
+    /** See {@code Queue}. */
     public DeadLetterPage deadLetters(DeadLetterQuery query) {
         return deadLetters.page(Objects.requireNonNull(query, "query"));
     }
 
-    @Override
+    /** See {@code Queue}. */
     public PurgeResult purgeTenant(String tenant, Set<PurgeKind> kinds) {
         return auditedPurge.purge(tenant, kinds);
     }
 
-    @Override
+    /** See {@code Queue}. */
     public List<AuditEntry> auditTrail(int limit) {
         return audit.newestFirst(limit);
     }
 
-    @Override
+    /** See {@code Queue}. */
     public List<AuditEntry> auditTrail(long beforeSeq, int limit) {
         return audit.newestFirst(beforeSeq, limit);
     }
@@ -234,6 +271,25 @@ public final class QueueEngine implements Queue, LedgerSource {
     @Override
     public DeliveryLedger deliveryLedger() {
         return ledger;
+    }
+
+    @Override
+    public PolicyCache tenantPolicies() {
+        return tenantPolicies;
+    }
+
+    /**
+     * Forgets the cached policy of {@code tenant}: the scheduler and the writer read it again.
+     *
+     * @param tenant the tenant whose policy changed
+     */
+    public void tenantPolicyChanged(String tenant) {
+        tenantPolicies.invalidate(tenant);
+    }
+
+    /** Forgets every cached tenant policy. */
+    public void tenantPoliciesChanged() {
+        tenantPolicies.invalidateAll();
     }
 
     /** The configuration. */

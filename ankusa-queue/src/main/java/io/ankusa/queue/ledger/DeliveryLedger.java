@@ -2,7 +2,6 @@ package io.ankusa.queue.ledger;
 
 import io.ankusa.api.QueueStats;
 import io.ankusa.api.TenantStats;
-import io.ankusa.queue.Queue;
 import java.time.InstantSource;
 import java.util.Collection;
 import java.util.List;
@@ -25,8 +24,15 @@ import java.util.OptionalLong;
  */
 public interface DeliveryLedger {
 
-    /** The ledger of {@code queue}. */
-    static DeliveryLedger of(Queue queue) {
+    /**
+     * The ledger of {@code queue} (typed {@link AutoCloseable} because this package does not name
+     * the API's {@code Queue}: the API depends on it, never the reverse).
+     *
+     * @param queue a queue from {@code Queue.open}
+     * @return its ledger
+     * @throws IllegalArgumentException when it is not an Ankusa queue
+     */
+    static DeliveryLedger of(AutoCloseable queue) {
         if (queue instanceof LedgerSource source) {
             return source.deliveryLedger();
         }

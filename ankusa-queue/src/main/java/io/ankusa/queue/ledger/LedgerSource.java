@@ -1,8 +1,13 @@
 package io.ankusa.queue.ledger;
 
+import io.ankusa.queue.admission.PolicyCache;
+
 /** Implemented by the queue: where {@link DeliveryLedger#of} finds the ledger. Not for other implementations. */
 public interface LedgerSource {
 
     /** The queue's ledger. */
     DeliveryLedger deliveryLedger();
+
+    /** The queue's cached tenant policies, which the scheduler's admission reads. */
+    PolicyCache tenantPolicies();
 }

@@ -2,7 +2,7 @@ package io.ankusa.queue.migration;
 
 import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.keys.DeliveryKey;
-import io.ankusa.queue.codec.DeliveryRow;
+import io.ankusa.queue.deliveries.DeliveryRow;
 import io.ankusa.store.Store;
 import io.ankusa.store.StoreCorruptionException;
 import java.util.HashMap;

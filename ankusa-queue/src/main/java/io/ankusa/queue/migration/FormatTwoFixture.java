@@ -5,7 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
 /**
- * The contents of the format-2 fixture store ({@link io.ankusa.queue.StoreFixtures} packs it): the
+ * The contents of the format-2 fixture store ({@link io.ankusa.queue.fixtures.StoreFixtures} packs it): the
  * rows each tenant holds are tabled there. Besides what TEN-1 §7 asks of a fixture (at least three
  * tenants including {@code default}, pending, retrying, inflight and dead rows, archive obligations,
  * a tenant with only dead rows), it holds a hook that does not decode and rows of hooks that are

@@ -13,8 +13,8 @@ import io.ankusa.keys.v2.DeadValueV2;
 import io.ankusa.keys.v2.DueKeyV2;
 import io.ankusa.keys.v2.InflightKeyV2;
 import io.ankusa.keys.v2.LayoutV2;
-import io.ankusa.queue.codec.DeliveryRow;
-import io.ankusa.queue.codec.HookEnvelope;
+import io.ankusa.queue.deliveries.DeliveryRow;
+import io.ankusa.queue.deliveries.HookEnvelope;
 import io.ankusa.store.Durability;
 import io.ankusa.store.FamilySpec;
 import io.ankusa.store.Store;
@@ -40,7 +40,7 @@ import java.util.Map;
  * <p>Writes are buffered and committed in batches; {@link #close()} commits the rest synced.
  *
  * <p>Fixture and test support, not API: this package is not exported. It writes the committed
- * format-2 fixture ({@link io.ankusa.queue.StoreFixtures}); the upgrade tests and the migration
+ * format-2 fixture ({@link io.ankusa.queue.fixtures.StoreFixtures}); the upgrade tests and the migration
  * bench (on the class path) write their format-2 backlogs with it.
  */
 public final class FormatTwoWriter implements AutoCloseable {

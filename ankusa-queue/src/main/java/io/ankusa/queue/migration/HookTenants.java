@@ -3,7 +3,7 @@ package io.ankusa.queue.migration;
 import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.keys.HookKey;
 import io.ankusa.keys.TenantIds;
-import io.ankusa.queue.codec.HookEnvelope;
+import io.ankusa.queue.deliveries.HookEnvelope;
 import io.ankusa.store.Store;
 import io.ankusa.store.StoreCorruptionException;
 import java.util.Collection;

@@ -4,7 +4,6 @@ import io.ankusa.api.AnkusaException;
 import io.ankusa.api.QueueConfig;
 import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.keys.MetaKeys;
-import io.ankusa.queue.StoreUpgrade;
 import io.ankusa.queue.deliveries.DeliveryBatch;
 import io.ankusa.store.Durability;
 import io.ankusa.store.Store;
@@ -16,12 +15,13 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The migration runner: a registry of {@link Migration}s by the format they read, and the loop
- * that runs them. {@link io.ankusa.queue.format.FormatGuard} calls {@link #upgrade} for a store
+ * that runs them. {@link io.ankusa.queue.migration.FormatGuard} calls {@link #upgrade} for a store
  * stamped older than the current format, after writing the current format's sentinels; nothing
  * else uses the store until it returns.
  *
@@ -47,12 +47,13 @@ public final class Migrations {
     private static final long LOG_INTERVAL_NANOS = Duration.ofSeconds(5).toNanos();
 
     /** No migration registered: every older store is refused with {@code migration_missing}. */
-    public static final Migrations NONE = new Migrations(Map.of(), StoreUpgrade.Listener.NONE);
+    public static final Migrations NONE = new Migrations(Map.of(), progress -> {
+    });
 
     private final Map<Integer, Migration> byFrom;
-    private final StoreUpgrade.Listener listener;
+    private final Consumer<MigrationProgress> listener;
 
-    private Migrations(Map<Integer, Migration> byFrom, StoreUpgrade.Listener listener) {
+    private Migrations(Map<Integer, Migration> byFrom, Consumer<MigrationProgress> listener) {
         this.byFrom = Map.copyOf(byFrom);
         this.listener = Objects.requireNonNull(listener, "listener");
     }
@@ -75,7 +76,7 @@ public final class Migrations {
     }
 
     /** This registry reporting every committed step to {@code progress}. */
-    public Migrations withListener(StoreUpgrade.Listener progress) {
+    public Migrations withListener(Consumer<MigrationProgress> progress) {
         return new Migrations(byFrom, progress);
     }
 
@@ -101,11 +102,11 @@ public final class Migrations {
     }
 
     /** What {@link #upgrade} would run, as a dry run lists it; writes nothing. */
-    public List<StoreUpgrade.Step> pending(Store store, int from, int to) {
-        List<StoreUpgrade.Step> out = new ArrayList<>();
+    public List<PendingMigration> pending(Store store, int from, int to) {
+        List<PendingMigration> out = new ArrayList<>();
         for (Migration m : plan(store, from, to)) {
             boolean resuming = store.get(ColumnFamilies.DEFAULT, MetaKeys.migrating(m.to())).isPresent();
-            out.add(new StoreUpgrade.Step(m.from(), m.to(), m.description(), resuming));
+            out.add(new PendingMigration(m.from(), m.to(), m.description(), resuming));
         }
         return out;
     }
@@ -156,7 +157,7 @@ public final class Migrations {
             rows += step.rows();
             steps++;
             long now = System.nanoTime();
-            StoreUpgrade.Progress progress = new StoreUpgrade.Progress(migration.from(), migration.to(), steps, rows,
+            MigrationProgress progress = new MigrationProgress(migration.from(), migration.to(), steps, rows,
                     Duration.ofNanos(now - start), step.position(), step.done());
             LOG.debug("migration {}: step {} committed, {} rows so far, at {}", name, steps, rows, step.position());
             if (step.done()) {
@@ -167,7 +168,7 @@ public final class Migrations {
                 LOG.info("store {}: migration {}: {} rows in {} steps, {} rows/s, at {}", store.directory(), name, rows,
                         steps, Math.round(progress.rowsPerSecond()), step.position());
             }
-            listener.progress(progress);
+            listener.accept(progress);
             if (step.done()) {
                 return;
             }

@@ -8,7 +8,6 @@ import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.keys.CounterKey;
 import io.ankusa.keys.DueKey;
 import io.ankusa.keys.Prefixes;
-import io.ankusa.queue.codec.DeliveryRow;
 import io.ankusa.queue.ledger.DeadRow;
 import io.ankusa.queue.ledger.DueKind;
 import io.ankusa.queue.ledger.DueRow;

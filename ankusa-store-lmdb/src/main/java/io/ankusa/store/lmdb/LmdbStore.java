@@ -8,6 +8,7 @@ import io.ankusa.store.KeyRange;
 import io.ankusa.store.Scan;
 import io.ankusa.store.Store;
 import io.ankusa.store.StoreClosedException;
+import io.ankusa.store.StoreCorruptionException;
 import io.ankusa.store.StoreError;
 import io.ankusa.store.StoreException;
 import io.ankusa.store.StoreOptions;
@@ -91,7 +92,8 @@ final class LmdbStore implements Store {
     /** LMDB's key size limit with its default page size ({@code mdb_env_get_maxkeysize}). */
     static final int MAX_KEY_BYTES = 511;
 
-    private static final String DATA_FILE = "data.mdb";
+    /** LMDB's data file in the store directory. */
+    static final String DATA_FILE = "data.mdb";
 
     private final Path directory;
     private final List<FamilySpec> specs;
@@ -125,25 +127,42 @@ final class LmdbStore implements Store {
 
     /**
      * Opens or creates the store of {@code options}: settings first, then the directory lock, the
-     * family catalog, and only then the environment.
+     * family catalog (which decides whether the directory holds a store), the data file's meta
+     * pages, and only then the environment. A store the catalog says was created must still have
+     * its data file, intact up to the last page its newest meta page names: LMDB would create a
+     * missing one empty, and fault (SIGBUS, killing the JVM) on a truncated one.
      */
     static LmdbStore open(StoreOptions options) {
         LmdbSettings settings = LmdbSettings.parse(options.settings());
         Path directory = options.directory();
-        if (!options.createIfMissing() && !Files.isRegularFile(directory.resolve(DATA_FILE))) {
+        if (!options.createIfMissing() && FamilyCatalog.inspect(directory).filter(FamilyCatalog::created).isEmpty()) {
             throw new StoreException(StoreError.NOT_FOUND,
                     "no LMDB store in " + directory + " and createIfMissing is false");
         }
         DirectoryLock lock = DirectoryLock.acquire(directory);
         Env<byte[]> env = null;
         try {
-            FamilyCatalog.reconcile(directory, LmdbStoreProvider.NAME, options.families());
+            boolean created = FamilyCatalog.reconcile(directory, LmdbStoreProvider.NAME, options.families(),
+                    options.createIfMissing());
+            Path data = directory.resolve(DATA_FILE);
+            if (created && !Files.isRegularFile(data)) {
+                throw new StoreCorruptionException("the LMDB data file " + data + " is missing, but the family"
+                        + " catalog says the store was created: refusing to start it empty. Restore the store"
+                        + " directory from a backup or checkpoint");
+            }
+            if (Files.exists(data)) {
+                LmdbDataFile.requireIntact(data);
+            }
             env = Env.create(ByteArrayProxy.PROXY_BA)
                     .setMapSize(settings.mapSize())
                     .setMaxDbs(options.families().size())
                     .setMaxReaders(settings.maxReaders())
                     .open(directory.toFile(), EnvFlags.MDB_NOMETASYNC, EnvFlags.MDB_NOTLS);
             LmdbStore store = new LmdbStore(options, settings, lock, env, openFamilies(env, options.families()));
+            if (!created) {
+                env.sync(true);
+                FamilyCatalog.markCreated(directory);
+            }
             store.growAheadIfHalfFull();
             if (store.writeRefusal != null) {
                 throw new StoreException(StoreError.IO, "open LMDB store " + directory + ": " + store.writeRefusal);
@@ -151,7 +170,7 @@ final class LmdbStore implements Store {
             return store;
         } catch (LmdbException e) {
             abandon(env, lock);
-            throw LmdbErrors.translate(e, "open LMDB store " + directory);
+            throw LmdbErrors.translate(e, "open LMDB store " + directory, directory);
         } catch (LinkageError e) {
             abandon(env, lock);
             throw new StoreException(StoreError.IO, "cannot load the LMDB native library: " + e, e);
@@ -296,7 +315,7 @@ final class LmdbStore implements Store {
             }
             growAheadIfHalfFull();
         } catch (LmdbException e) {
-            throw LmdbErrors.translate(e, "commit to " + directory);
+            throw LmdbErrors.translate(e, "commit to " + directory, directory);
         } finally {
             commitLock.unlock();
         }
@@ -384,8 +403,9 @@ final class LmdbStore implements Store {
             env.sync(true);
         } catch (LmdbException e) {
             writeRefusal = "a sync failed: " + e.getMessage();
-            throw new StoreException(StoreError.IO, "sync of " + directory + " failed; " + whatIfFailed
-                    + ": " + e.getMessage(), e);
+            StoreException cause = LmdbErrors.translate(e, "sync", directory);
+            throw new StoreException(cause.reason() == StoreError.NO_SPACE ? StoreError.NO_SPACE : StoreError.IO,
+                    "sync of " + directory + " failed; " + whatIfFailed + ": " + cause.getMessage(), e);
         }
     }
 

@@ -3,6 +3,9 @@ package io.ankusa.store.lmdb;
 import io.ankusa.store.Store;
 import io.ankusa.store.StoreOptions;
 import io.ankusa.store.spi.StoreProvider;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 
 /**
  * The LMDB store backend, named {@value #NAME}: one LMDB named database per family, merges
@@ -36,5 +39,12 @@ public final class LmdbStoreProvider implements StoreProvider {
     @Override
     public Store open(StoreOptions options) {
         return LmdbStore.open(options);
+    }
+
+    /** {@code data.mdb}, when present. */
+    @Override
+    public List<Path> dataFiles(Path directory) {
+        Path data = directory.resolve(LmdbStore.DATA_FILE);
+        return Files.isRegularFile(data) ? List.of(data) : List.of();
     }
 }

@@ -101,8 +101,6 @@ import org.rocksdb.Snapshot;
  */
 final class RocksStore implements Store {
 
-    private static final String CURRENT = "CURRENT";
-
     private final Path directory;
     private final List<FamilySpec> families;
     private final Map<String, FamilyKind> kinds;
@@ -134,13 +132,16 @@ final class RocksStore implements Store {
     }
 
     /**
-     * Opens a store: lock the directory, reconcile the family catalog, then open RocksDB (which
-     * replays its WAL with every counter family's merge operator in place).
+     * Opens a store: lock the directory, reconcile the family catalog (which decides whether the
+     * directory holds a store), check that a created store still has its {@code CURRENT} file and
+     * the manifest it names, then open RocksDB (which replays its WAL with every counter family's
+     * merge operator in place). RocksDB would otherwise create a new empty database in place of a
+     * missing {@code CURRENT}.
      */
     static RocksStore open(StoreOptions options) {
         RocksSettings settings = RocksSettings.parse(options.settings());
         Path directory = options.directory();
-        if (!options.createIfMissing() && !Files.exists(directory.resolve(CURRENT))) {
+        if (!options.createIfMissing() && FamilyCatalog.inspect(directory).filter(FamilyCatalog::created).isEmpty()) {
             throw notFound(directory);
         }
         RocksDB.loadLibrary();
@@ -149,16 +150,19 @@ final class RocksStore implements Store {
         List<ColumnFamilyHandle> allHandles = new ArrayList<>();
         RocksDB db = null;
         try {
-            boolean exists = Files.exists(directory.resolve(CURRENT));
-            if (!options.createIfMissing() && !exists) {
-                throw notFound(directory);
+            boolean created = FamilyCatalog.reconcile(directory, RocksStoreProvider.NAME, options.families(),
+                    options.createIfMissing());
+            if (created) {
+                RocksDataFiles.requirePresent(directory);
             }
-            FamilyCatalog.reconcile(directory, RocksStoreProvider.NAME, options.families());
             natives = NativeOptions.build(options, settings);
-            if (exists) {
+            if (Files.exists(directory.resolve(RocksDataFiles.CURRENT))) {
                 refuseUndeclaredRocksFamilies(directory, options.families());
             }
             db = RocksDB.open(natives.db(), directory.toString(), natives.descriptors(), allHandles);
+            if (!created) {
+                FamilyCatalog.markCreated(directory);
+            }
             return new RocksStore(directory, options.families(), List.copyOf(allHandles), db, natives, lock);
         } catch (RocksDBException e) {
             release(allHandles, db, natives, lock);

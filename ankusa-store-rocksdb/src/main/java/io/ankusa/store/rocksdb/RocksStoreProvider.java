@@ -3,6 +3,8 @@ package io.ankusa.store.rocksdb;
 import io.ankusa.store.Store;
 import io.ankusa.store.StoreOptions;
 import io.ankusa.store.spi.StoreProvider;
+import java.nio.file.Path;
+import java.util.List;
 
 /**
  * The {@code rocksdb} store backend.
@@ -46,5 +48,11 @@ public final class RocksStoreProvider implements StoreProvider {
     @Override
     public Store open(StoreOptions options) {
         return RocksStore.open(options);
+    }
+
+    /** {@code CURRENT}, manifests and table files, when present. */
+    @Override
+    public List<Path> dataFiles(Path directory) {
+        return RocksDataFiles.present(directory);
     }
 }

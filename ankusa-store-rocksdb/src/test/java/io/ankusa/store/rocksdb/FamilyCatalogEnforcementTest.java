@@ -77,13 +77,16 @@ class FamilyCatalogEnforcementTest {
     }
 
     @Test
-    void rocksFamilyMissingFromTheCatalogIsRefused() throws Exception {
+    void storeWithoutItsCatalogIsRefusedAsCorrupt() throws Exception {
         create(dir).close();
         Files.delete(dir.resolve(FamilyCatalog.FILE_NAME));
         assertThatThrownBy(() -> open(existing(dir, ITEMS_PLAIN)))
                 .isInstanceOfSatisfying(StoreException.class,
-                        e -> assertThat(e.reason()).isEqualTo(StoreError.FAMILY_MISMATCH))
-                .hasMessageContaining(COUNTS);
+                        e -> assertThat(e.reason()).isEqualTo(StoreError.CORRUPTION))
+                .hasMessageContaining(FamilyCatalog.FILE_NAME).hasMessageContaining("CURRENT");
+        assertThatThrownBy(() -> open(StoreOptions.create(dir, FAMILIES)))
+                .isInstanceOfSatisfying(StoreException.class,
+                        e -> assertThat(e.reason()).isEqualTo(StoreError.CORRUPTION));
     }
 
     @Test

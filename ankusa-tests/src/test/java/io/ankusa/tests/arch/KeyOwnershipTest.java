@@ -60,7 +60,7 @@ class KeyOwnershipTest {
     static void the_rules_looked_at_the_queue_and_the_keys(JavaClasses classes) {
         assertThat(classes.size()).as("io.ankusa production classes imported").isGreaterThan(60);
         assertThat(classes.stream().map(JavaClass::getPackageName))
-                .contains("io.ankusa.queue.deliveries", "io.ankusa.queue.ingest", "io.ankusa.queue.migration",
+                .contains("io.ankusa.queue.deliveries", "io.ankusa.queue.intake", "io.ankusa.queue.migration",
                         "io.ankusa.keys", "io.ankusa.keys.v2", "io.ankusa.dispatch")
                 .noneMatch(name -> name.startsWith("io.ankusa.tests"));
         assertThat(classes.stream().filter(c -> KEY_BUILDERS.contains(c.getName())).map(HasName::getName))

@@ -15,7 +15,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * The module descriptors of the keys, the queue and the command line, read from the built classes (this module runs
+ * The module descriptors of the API, the keys, the queue and the command line, read from the built classes (this module runs
  * on the class path, so the descriptors are read from the artifacts with a {@link ModuleFinder}).
  * A careless edit of a {@code module-info.java} fails here.
  */
@@ -45,18 +45,29 @@ class ModuleDescriptorTest {
     }
 
     @Test
-    void theQueueExportsItsApiAndItsLedgerToTheDispatcherOnly() throws Exception {
+    void theApiExportsItsTypesAndTheStoredHookRestorerToTheQueueOnly() throws Exception {
+        ModuleDescriptor api = descriptorOf(io.ankusa.api.Hook.class, "io.ankusa.api");
+        assertThat(exports(api)).containsOnly(
+                Map.entry("io.ankusa.api", Set.of()),
+                Map.entry("io.ankusa.api.stored", Set.of("io.ankusa.queue")));
+        assertThat(api.requires()).extracting(ModuleDescriptor.Requires::name).containsExactly("java.base");
+    }
+
+    @Test
+    void theQueueExportsItsApiItsLedgerAndAdmissionToTheDispatcherAndItsFixturesToTheCliOnly() throws Exception {
         ModuleDescriptor queue = descriptorOf(Queue.class, "io.ankusa.queue");
         assertThat(exports(queue)).containsOnly(
                 Map.entry("io.ankusa.queue", Set.of()),
-                Map.entry("io.ankusa.queue.ledger", Set.of("io.ankusa.dispatch")));
+                Map.entry("io.ankusa.queue.ledger", Set.of("io.ankusa.dispatch", "io.ankusa.cli")),
+                Map.entry("io.ankusa.queue.admission", Set.of("io.ankusa.dispatch")),
+                Map.entry("io.ankusa.queue.fixtures", Set.of("io.ankusa.cli")));
+        // Queue's signatures use io.ankusa.api types only; the store SPI stays out of users' reach.
         assertThat(queue.requires()).filteredOn(r -> r.modifiers().contains(ModuleDescriptor.Requires.Modifier.TRANSITIVE))
-                .extracting(ModuleDescriptor.Requires::name).containsExactlyInAnyOrder("io.ankusa.api", "io.ankusa.store");
-        assertThat(queue.packages()).contains("io.ankusa.queue.deliveries", "io.ankusa.queue.ingest",
-                "io.ankusa.queue.tenants", "io.ankusa.queue.counters", "io.ankusa.queue.codec", "io.ankusa.queue.format",
-                "io.ankusa.queue.locks", "io.ankusa.queue.migration", "io.ankusa.queue.engine",
-                "io.ankusa.queue.dlq", "io.ankusa.queue.purge", "io.ankusa.queue.reclaim", "io.ankusa.queue.archive",
-                "io.ankusa.queue.dedupe", "io.ankusa.queue.audit", "io.ankusa.queue.housekeeping");
+                .extracting(ModuleDescriptor.Requires::name).containsExactly("io.ankusa.api");
+        assertThat(queue.packages()).containsExactlyInAnyOrder("io.ankusa.queue", "io.ankusa.queue.intake",
+                "io.ankusa.queue.deliveries", "io.ankusa.queue.ledger", "io.ankusa.queue.upkeep",
+                "io.ankusa.queue.migration", "io.ankusa.queue.engine", "io.ankusa.queue.fixtures",
+                "io.ankusa.queue.admission");
         assertThat(queue.opens()).isEmpty();
     }
 

@@ -4,14 +4,15 @@ import io.ankusa.api.Hook;
 import io.ankusa.api.QueueConfig;
 import io.ankusa.api.Receipt;
 import io.ankusa.queue.Queue;
-import io.ankusa.queue.codec.DeliveryRow;
 import io.ankusa.queue.deliveries.Deliveries;
 import io.ankusa.queue.deliveries.DeliveryBatch;
+import io.ankusa.queue.deliveries.DeliveryRow;
 import io.ankusa.queue.engine.QueueEngine;
 import io.ankusa.queue.ledger.ActiveTenant;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.DueRow;
 import io.ankusa.queue.ledger.InflightRow;
+import io.ankusa.queue.ledger.TenantDirectory;
 import io.ankusa.store.Durability;
 import io.ankusa.store.Store;
 import io.ankusa.store.WriteBatch;
@@ -116,7 +117,7 @@ final class BenchQueue implements AutoCloseable {
         DeliveryBatch batch = new DeliveryBatch();
         int inBatch = 0;
         for (Receipt receipt : receipts) {
-            long ord = queue.ord(receipt.tenantId()).orElseThrow();
+            long ord = TenantDirectory.of(queue).ord(receipt.tenantId()).orElseThrow();
             DueRow due = ledger.firstDue(ord).orElseThrow();
             InflightRow inflight = Deliveries.claimOps(batch, due);
             long tenant = Long.parseLong(receipt.tenantId().substring("idle-".length()));

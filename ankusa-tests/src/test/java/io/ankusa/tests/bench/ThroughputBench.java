@@ -7,13 +7,14 @@ import io.ankusa.dispatch.Pipeline;
 import io.ankusa.dispatch.SinkOutcome;
 import io.ankusa.queue.Queue;
 import io.ankusa.queue.engine.QueueEngine;
-import io.ankusa.queue.format.StoreLayout;
 import io.ankusa.queue.migration.Migrations;
+import io.ankusa.queue.migration.StoreLayout;
 import io.ankusa.store.Durability;
 import io.ankusa.store.Store;
 import io.ankusa.store.StoreOptions;
 import io.ankusa.store.Stores;
 import io.ankusa.store.WriteBatch;
+import io.ankusa.tests.queue.TestQueue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -145,7 +146,7 @@ public final class ThroughputBench {
         List<Cell> out = new ArrayList<>();
         CommitLog[] log = new CommitLog[1];
         QueueConfig config = QueueConfig.builder(dir.resolve("queue")).backend(backend).build();
-        try (Queue queue = QueueEngine.open(config, Migrations.NONE, s -> log[0] = new CommitLog(s))) {
+        try (Queue queue = TestQueue.open(config, Migrations.NONE, s -> log[0] = new CommitLog(s))) {
             CommitLog store = log[0];
             ingest(queue, 0, WARM_UP, tenants);
 

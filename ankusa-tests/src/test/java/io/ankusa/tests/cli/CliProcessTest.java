@@ -7,8 +7,9 @@ import io.ankusa.api.Hook;
 import io.ankusa.api.QueueConfig;
 import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.keys.MetaKeys;
+import io.ankusa.keys.TenantByOrdKey;
 import io.ankusa.queue.Queue;
-import io.ankusa.queue.format.StoreLayout;
+import io.ankusa.queue.migration.StoreLayout;
 import io.ankusa.store.Durability;
 import io.ankusa.store.Store;
 import io.ankusa.store.StoreOptions;
@@ -30,6 +31,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -191,6 +193,34 @@ class CliProcessTest {
 
         assertThat(result.exitCode()).isEqualTo(6);
         assertThat(result.errLines()).containsExactly("ankusa: unknown tenant 'initech' in " + store);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"rocksdb", "lmdb"})
+    @DisplayName("stored and typed tenant ids print escaped, never as terminal control codes")
+    void hostileTenantIdsPrintEscaped(String backend) throws Exception {
+        Path store = store(backend);
+        long acme;
+        try (Queue queue = Queue.open(QueueConfig.builder(store).backend(backend).build())) {
+            acme = queue.ord("acme").orElseThrow();
+        }
+        // A tenant id an older release accepted: the name row of acme's ordinal now holds escape codes.
+        String hostile = "evil\u001b[2J\u001b[H\ntenants 0";
+        try (Store raw = Stores.open(backend, StoreOptions.existing(store, StoreLayout.families()))) {
+            raw.commit(new WriteBatch().put(ColumnFamilies.TENANTS, new TenantByOrdKey(acme).encode(),
+                    TenantByOrdKey.value(hostile)), Durability.SYNC);
+        }
+
+        CliLauncher.Result tenants = ankusa.run("tenants", "--store", store.toString(), "--backend", backend);
+        CliLauncher.Result dlq = ankusa.run("dlq", "--store", store.toString(), "--backend", backend,
+                "--tenant", "typed\u001b]0;title\u0007\nx");
+
+        assertThat(tenants.exitCode()).as(tenants.err()).isZero();
+        assertThat(tenants.out()).doesNotContain("\u001b").contains("evil\\x1b[2J\\x1b[H\\ntenants 0  ")
+                .containsPattern("(?m)^tenants\\s+2$");
+        assertThat(dlq.exitCode()).isEqualTo(6);
+        assertThat(dlq.errLines()).containsExactly(
+                "ankusa: unknown tenant 'typed\\x1b]0;title\\x07\\nx' in " + store);
     }
 
     @Test

@@ -36,6 +36,8 @@ final class ChildJvm implements AutoCloseable {
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xmx512m");
         command.add("-XX:+UseSerialGC");
+        // a child that crashes writes its crash log beside its stderr, not into the build's working directory
+        command.add("-XX:ErrorFile=" + stderr.toAbsolutePath().getParent().resolve("hs_err_pid%p.log"));
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(main.getName());
@@ -85,6 +87,30 @@ final class ChildJvm implements AutoCloseable {
                 rest.add(line);
             }
             return rest;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted waiting for the child", e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Everything a child printed before it exited by itself, and its exit status. */
+    record Finished(int exitCode, List<String> lines) {
+    }
+
+    /** Reads every line until the child exits by itself; fails if it runs longer than two minutes. */
+    Finished awaitExit() {
+        try {
+            List<String> lines = new ArrayList<>();
+            String line;
+            while ((line = stdout.readLine()) != null) {
+                lines.add(line);
+            }
+            if (!process.waitFor(120, TimeUnit.SECONDS)) {
+                throw new AssertionError("child did not exit within 120 s\n" + stderrTail());
+            }
+            return new Finished(process.exitValue(), lines);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new AssertionError("interrupted waiting for the child", e);

@@ -14,7 +14,7 @@ import io.ankusa.keys.MetaKeys;
 import io.ankusa.keys.OrdByTenantKey;
 import io.ankusa.keys.Prefixes;
 import io.ankusa.keys.TenantByOrdKey;
-import io.ankusa.queue.codec.HookEnvelope;
+import io.ankusa.queue.deliveries.HookEnvelope;
 import io.ankusa.store.KeyRange;
 import io.ankusa.store.KeyValue;
 import io.ankusa.store.Scan;

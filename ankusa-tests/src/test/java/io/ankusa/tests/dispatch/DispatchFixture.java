@@ -14,6 +14,7 @@ import io.ankusa.store.Store;
 import io.ankusa.tests.queue.IndexFold;
 import io.ankusa.tests.queue.MutableClock;
 import io.ankusa.tests.queue.QueueUnderTest;
+import io.ankusa.tests.queue.TestQueue;
 import io.ankusa.tests.support.RecordingStore;
 import io.ankusa.tests.support.ScanCountingStore;
 import java.nio.file.Path;
@@ -32,7 +33,7 @@ final class DispatchFixture implements AutoCloseable {
 
     private final QueueConfig config;
     private final MutableClock clock;
-    private QueueEngine queue;
+    private TestQueue queue;
     private ScanCountingStore scans;
 
     private DispatchFixture(QueueConfig config, MutableClock clock) {
@@ -41,8 +42,8 @@ final class DispatchFixture implements AutoCloseable {
         this.queue = openQueue();
     }
 
-    private QueueEngine openQueue() {
-        return QueueEngine.open(config, Migrations.NONE, store -> {
+    private TestQueue openQueue() {
+        return TestQueue.open(config, Migrations.NONE, store -> {
             scans = new ScanCountingStore(store);
             return new RecordingStore(scans);
         });

@@ -12,7 +12,7 @@ import io.ankusa.dispatch.http.HttpSink;
 import io.ankusa.dispatch.http.WebhookSecret;
 import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.keys.DeliveryKey;
-import io.ankusa.queue.codec.DeliveryRow;
+import io.ankusa.queue.deliveries.DeliveryRow;
 import io.ankusa.queue.ledger.DeadEntry;
 import io.ankusa.queue.ledger.DueKind;
 import io.ankusa.queue.ledger.DueRow;

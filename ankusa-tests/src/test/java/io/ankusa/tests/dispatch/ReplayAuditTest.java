@@ -109,7 +109,7 @@ class ReplayAuditTest {
             futures.add(q.queue().ingest(QueueUnderTest.hook(tenant + "-" + i, tenant, 0, 1)));
         }
         futures.forEach(QueueUnderTest::await);
-        long ord = q.queue().ord(tenant).orElseThrow();
+        long ord = q.ord(tenant).orElseThrow();
         DeliveryLedger ledger = q.ledger();
         List<ClaimedDelivery> claimed = ledger.claim(ord,
                 ledger.dueForTenant(ord, q.clock().millis(), 0, 2 * hooks, Long.MAX_VALUE)).claimed();

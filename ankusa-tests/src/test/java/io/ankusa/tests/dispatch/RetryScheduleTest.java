@@ -11,7 +11,7 @@ import io.ankusa.dispatch.SinkOutcome;
 import io.ankusa.dispatch.TickReport;
 import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.keys.DeliveryKey;
-import io.ankusa.queue.codec.DeliveryRow;
+import io.ankusa.queue.deliveries.DeliveryRow;
 import io.ankusa.queue.ledger.DueKind;
 import io.ankusa.queue.ledger.DueRow;
 import java.nio.file.Path;

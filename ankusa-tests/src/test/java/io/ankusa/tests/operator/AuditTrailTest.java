@@ -35,7 +35,7 @@ class AuditTrailTest {
             q.clock().advance(1_000);
             q.queue().purgeTenant("acme", Set.of(PurgeKind.DEAD));
             q.clock().advance(1_000);
-            q.queue().recordAudit(AuditAction.REPLAY, "globex", Map.of("revived", 12L));
+            q.recordAudit(AuditAction.REPLAY, "globex", Map.of("revived", 12L));
             q.clock().advance(1_000);
             q.queue().purgeTenant("acme", Set.of(PurgeKind.PENDING, PurgeKind.DEAD));
 
@@ -65,10 +65,10 @@ class AuditTrailTest {
     void retentionPrunesAndSeqsAreNeverReused(String backend) {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir, b -> b.auditRetention(RETENTION))) {
             for (int i = 0; i < 5; i++) {
-                q.queue().recordAudit(AuditAction.REPLAY, "t" + i, Map.of("revived", (long) i));
+                q.recordAudit(AuditAction.REPLAY, "t" + i, Map.of("revived", (long) i));
             }
             q.clock().advance(RETENTION.toMillis());
-            q.queue().recordAudit(AuditAction.REPLAY, "young", Map.of());
+            q.recordAudit(AuditAction.REPLAY, "young", Map.of());
             q.clock().advance(1);
 
             assertThat(q.engine().audit().prune(q.clock().millis() - RETENTION.toMillis(), 2)).isEqualTo(2);
@@ -79,7 +79,7 @@ class AuditTrailTest {
             assertThat(q.engine().housekeeping().pruneAudit()).isEqualTo(1);
             assertThat(q.queue().auditTrail(10)).isEmpty();
             q.reopen();
-            assertThat(q.queue().recordAudit(AuditAction.REPLAY, "after", Map.of()).seq())
+            assertThat(q.recordAudit(AuditAction.REPLAY, "after", Map.of()).seq())
                     .as("numbering goes on after the whole trail was pruned").isEqualTo(7);
         }
     }

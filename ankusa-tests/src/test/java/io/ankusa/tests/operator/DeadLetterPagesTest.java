@@ -116,7 +116,7 @@ class DeadLetterPagesTest {
             return recorder.get();
         })) {
             seed(q);
-            long a = q.queue().ord("a").orElseThrow();
+            long a = q.ord("a").orElseThrow();
             RecordingStore store = recorder.get();
             store.clear();
 
@@ -168,7 +168,7 @@ class DeadLetterPagesTest {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
             seed(q);
             DeadLetterPage first = q.queue().deadLetters(DeadLetterQuery.all().limit(4));
-            long b = q.queue().ord("b").orElseThrow();
+            long b = q.ord("b").orElseThrow();
             q.ledger().revive(b, q.ledger().deadRows(b, 100));
             q.queue().purgeTenant("default", Set.of(PurgeKind.DEAD));
             Optional<DeadLetterCursor> next = first.next();

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.ankusa.api.AuditAction;
 import io.ankusa.api.Hook;
 import io.ankusa.keys.ColumnFamilies;
-import io.ankusa.queue.housekeeping.Housekeeping;
+import io.ankusa.queue.upkeep.Housekeeping;
 import io.ankusa.store.WriteBatch;
 import io.ankusa.tests.queue.QueueUnderTest;
 import io.ankusa.tests.support.RecordingStore;
@@ -30,7 +30,7 @@ class HousekeepingTest {
     void aRoundDoesEveryTask(String backend) {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir, b -> b.dedupeWindow(Duration.ofMinutes(1))
                 .auditRetention(Duration.ofMinutes(2)))) {
-            q.queue().recordAudit(AuditAction.REPLAY, "t", Map.of());
+            q.recordAudit(AuditAction.REPLAY, "t", Map.of());
             for (int i = 0; i < 3; i++) {
                 q.ingest(Hook.builder().id("h" + i).sourceId("s").tenantId("t").idempotencyKey("k" + i).sinks(0).build());
             }

@@ -14,7 +14,7 @@ final class Operations {
 
     /** Claims up to {@code n} of {@code tenant}'s due rows. */
     static List<ClaimedDelivery> claim(QueueUnderTest q, String tenant, int n) {
-        long ord = q.queue().ord(tenant).orElseThrow();
+        long ord = q.ord(tenant).orElseThrow();
         DeliveryLedger ledger = q.ledger();
         Claim claim = ledger.claim(ord, ledger.dueForTenant(ord, q.clock().millis(), 0, n, Long.MAX_VALUE));
         return claim.claimed();

@@ -9,6 +9,7 @@ import io.ankusa.queue.Queue;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.DueRow;
 import io.ankusa.queue.ledger.Settlement;
+import io.ankusa.queue.ledger.TenantDirectory;
 import io.ankusa.tests.queue.QueueUnderTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -94,7 +95,7 @@ public final class OperatorBench {
         List<String> names = tenants.limit(count).toList();
         ingest(queue, names, 1);
         for (String tenant : names.stream().distinct().toList()) {
-            long ord = queue.ord(tenant).orElseThrow();
+            long ord = TenantDirectory.of(queue).ord(tenant).orElseThrow();
             List<DueRow> due;
             while (!(due = ledger.dueForTenant(ord, System.currentTimeMillis(), 0, 1_000, Long.MAX_VALUE)).isEmpty()) {
                 ledger.settle(ledger.claim(ord, due).claimed().stream()

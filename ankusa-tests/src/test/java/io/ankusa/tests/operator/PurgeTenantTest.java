@@ -72,7 +72,7 @@ class PurgeTenantTest {
                     hook.tenantId(tenant);
                 }
                 Receipt r = q.ingest(hook.build());
-                long ord = q.queue().ord(tenant).orElseThrow();
+                long ord = q.ord(tenant).orElseThrow();
                 owners.bySeq().put(r.seq(), ord);
                 owners.byName().put(tenant, ord);
             }
@@ -254,7 +254,7 @@ class PurgeTenantTest {
                 futures.add(q.queue().ingest(QueueUnderTest.hook("h" + i, "raced", 0, 1)));
             }
             futures.forEach(QueueUnderTest::await);
-            long ord = q.queue().ord("raced").orElseThrow();
+            long ord = q.ord("raced").orElseThrow();
             CountDownLatch start = new CountDownLatch(1);
             ExecutorService pool = Executors.newFixedThreadPool(2);
             try {

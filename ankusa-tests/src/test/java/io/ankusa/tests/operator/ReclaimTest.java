@@ -14,7 +14,7 @@ import io.ankusa.api.ArchiveOutcome;
 import io.ankusa.queue.ledger.Claim;
 import io.ankusa.queue.ledger.ClaimedDelivery;
 import io.ankusa.queue.ledger.DueRow;
-import io.ankusa.queue.reclaim.HookReclaimer;
+import io.ankusa.queue.upkeep.HookReclaimer;
 import io.ankusa.store.Durability;
 import io.ankusa.store.KeyRange;
 import io.ankusa.store.Scan;

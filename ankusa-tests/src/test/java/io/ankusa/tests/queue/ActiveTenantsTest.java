@@ -43,23 +43,23 @@ class ActiveTenantsTest {
             for (int i = 0; i < 40; i++) {
                 q.ingest(QueueUnderTest.hook("idle-" + i, "idle-" + i, 0));
             }
-            long due = q.queue().ord("due").orElseThrow();
-            long later = q.queue().ord("later").orElseThrow();
+            long due = q.ord("due").orElseThrow();
+            long later = q.ord("later").orElseThrow();
             // Every tenant with rows due now is active, and no other.
             assertThat(active(ledger, q.clock().millis())).hasSize(46).contains(due, later);
 
             // idle-*: retried an hour ahead; later: the same; dead: dead-lettered; done: delivered;
             // inflight: claimed and held; purged: purged.
             for (int i = 0; i < 40; i++) {
-                long ord = q.queue().ord("idle-" + i).orElseThrow();
+                long ord = q.ord("idle-" + i).orElseThrow();
                 claimAll(q, ord).claimed().forEach(d -> ledger.retry(d, q.clock().millis() + 3_600_000, "later"));
             }
             claimAll(q, later).claimed().forEach(d -> ledger.retry(d, q.clock().millis() + 3_600_000, "later"));
-            claimAll(q, q.queue().ord("dead").orElseThrow()).claimed().forEach(d -> ledger.dead(d, "gone"));
-            claimAll(q, q.queue().ord("done").orElseThrow()).claimed().forEach(d -> ledger.delivered(d.row()));
-            Claim held = claimAll(q, q.queue().ord("inflight").orElseThrow());
+            claimAll(q, q.ord("dead").orElseThrow()).claimed().forEach(d -> ledger.dead(d, "gone"));
+            claimAll(q, q.ord("done").orElseThrow()).claimed().forEach(d -> ledger.delivered(d.row()));
+            Claim held = claimAll(q, q.ord("inflight").orElseThrow());
             assertThat(held.claimed()).hasSize(2);
-            q.engine().purge().purgeDue(q.queue().ord("purged").orElseThrow());
+            q.engine().purge().purgeDue(q.ord("purged").orElseThrow());
 
             q.clock().advance(2_000);
             MarkerCleanup.runTick(ledger, q.clock().millis());
@@ -69,7 +69,7 @@ class ActiveTenantsTest {
 
             // A new due row makes its tenant active again; the scheduled rows become active when due.
             q.ingest(QueueUnderTest.hook("done-2", "done", 0));
-            assertThat(active(ledger, q.clock().millis())).containsExactly(due, q.queue().ord("done").orElseThrow());
+            assertThat(active(ledger, q.clock().millis())).containsExactly(due, q.ord("done").orElseThrow());
             q.clock().advance(3_600_000);
             assertThat(active(ledger, q.clock().millis())).hasSize(43).contains(later);
             for (ClaimedDelivery d : held.claimed()) {

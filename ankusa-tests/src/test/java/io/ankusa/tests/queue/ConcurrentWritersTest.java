@@ -44,7 +44,7 @@ class ConcurrentWritersTest {
                 backlog.add(q.queue().ingest(QueueUnderTest.hook("seed" + i, "shared", 0, 1)));
             }
             CompletableFuture.allOf(backlog.toArray(new CompletableFuture<?>[0])).join();
-            long ord = q.queue().ord("shared").orElseThrow();
+            long ord = q.ord("shared").orElseThrow();
             DeliveryLedger ledger = q.ledger();
             AtomicLong ingested = new AtomicLong(200);
             AtomicLong delivered = new AtomicLong();

@@ -39,7 +39,7 @@ class DeliveryLedgerReadsTest {
             long now = q.clock().millis();
             Map<Long, List<DueRow>> rows = new LinkedHashMap<>();
             for (int t = 0; t < 3; t++) {
-                long ord = q.queue().ord("t" + t).orElseThrow();
+                long ord = q.ord("t" + t).orElseThrow();
                 rows.put(ord, ledger.dueForTenant(ord, now, 0, 10, Long.MAX_VALUE));
             }
             List<DueRow> first = rows.values().iterator().next();
@@ -64,8 +64,8 @@ class DeliveryLedgerReadsTest {
             q.ingest(QueueUnderTest.hook("a", "t0", 0));
             q.ingest(QueueUnderTest.hook("b", "t1", 0));
             long now = q.clock().millis();
-            long t0 = q.queue().ord("t0").orElseThrow();
-            long t1 = q.queue().ord("t1").orElseThrow();
+            long t0 = q.ord("t0").orElseThrow();
+            long t1 = q.ord("t1").orElseThrow();
             List<DueRow> rowsOfT1 = ledger.dueForTenant(t1, now, 0, 10, Long.MAX_VALUE);
 
             assertThatThrownBy(() -> ledger.claimAll(Map.of(t0, rowsOfT1))).isInstanceOf(IllegalArgumentException.class);
@@ -79,8 +79,8 @@ class DeliveryLedgerReadsTest {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
             q.ingest(QueueUnderTest.hook("a", "t0", 0, 1, 2));
             q.ingest(QueueUnderTest.hook("b", "t1", 0));
-            long t0 = q.queue().ord("t0").orElseThrow();
-            long t1 = q.queue().ord("t1").orElseThrow();
+            long t0 = q.ord("t0").orElseThrow();
+            long t1 = q.ord("t1").orElseThrow();
 
             assertThat(q.ledger().pending(List.of(t1, t0, t1))).containsExactly(1, 3, 1);
             assertThat(q.ledger().pending(List.of())).isEmpty();
@@ -97,7 +97,7 @@ class DeliveryLedgerReadsTest {
             for (int i = 0; i < 5; i++) {
                 String tenant = "t" + (i % 2);
                 q.ingest(QueueUnderTest.hook("h" + i, tenant, 0));
-                long ord = q.queue().ord(tenant).orElseThrow();
+                long ord = q.ord(tenant).orElseThrow();
                 Claim claim = ledger.claim(ord, ledger.dueForTenant(ord, q.clock().millis(), 0, 10, Long.MAX_VALUE));
                 ledger.dead(claim.claimed().get(0), "gone");
                 order.add("h" + i);
@@ -112,7 +112,7 @@ class DeliveryLedgerReadsTest {
             assertThat(ledger.deadPage(Optional.of(older.get(1).row()), 3)).isEmpty();
             assertThat(ledger.deadPage(Optional.of(new DeadRow(1, 0, 0, 0)), 3)).isEmpty();
 
-            long t0 = q.queue().ord("t0").orElseThrow();
+            long t0 = q.ord("t0").orElseThrow();
             List<DeadEntry> ofT0 = ledger.deadEntries(t0, Optional.empty(), 2);
             assertThat(ofT0).extracting(DeadEntry::hookId).containsExactly("h0", "h2");
             assertThat(ofT0).extracting(e -> e.row().ord()).containsOnly(t0);
@@ -136,17 +136,17 @@ class DeliveryLedgerReadsTest {
             long current = q.clock().millis() / 1000;
             Map<Long, List<Long>> buckets = new LinkedHashMap<>();
             for (int t = 0; t < 3; t++) {
-                long ord = q.queue().ord("t" + t).orElseThrow();
+                long ord = q.ord("t" + t).orElseThrow();
                 buckets.put(ord, List.of(first, current));
                 q.ingest(QueueUnderTest.hook("b" + t, "t" + t, 0));
             }
-            buckets.remove(q.queue().ord("t2").orElseThrow());
+            buckets.remove(q.ord("t2").orElseThrow());
 
             ledger.deleteMarkers(buckets);
 
             assertThat(IndexFold.of(q.store()).missingMarkers()).extracting(k -> k.bucket()).containsOnly(first).hasSize(2);
             assertThat(ledger.activeTenants(q.clock().millis(), 10)).extracting(m -> m.bucket() + "/" + m.ord())
-                    .containsExactly(first + "/" + q.queue().ord("t2").orElseThrow(), current + "/1", current + "/2",
+                    .containsExactly(first + "/" + q.ord("t2").orElseThrow(), current + "/1", current + "/2",
                             current + "/3");
         }
     }

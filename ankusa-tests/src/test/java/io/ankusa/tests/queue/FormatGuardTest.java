@@ -11,7 +11,7 @@ import io.ankusa.keys.KeyFamilies;
 import io.ankusa.keys.KeyFamily;
 import io.ankusa.keys.MetaKeys;
 import io.ankusa.queue.Queue;
-import io.ankusa.queue.format.StoreLayout;
+import io.ankusa.queue.migration.StoreLayout;
 import io.ankusa.store.Durability;
 import io.ankusa.store.FamilyKind;
 import io.ankusa.store.FamilySpec;

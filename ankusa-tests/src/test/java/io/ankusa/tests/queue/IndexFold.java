@@ -15,7 +15,7 @@ import io.ankusa.keys.KeyFamilies;
 import io.ankusa.keys.KeyFamily;
 import io.ankusa.keys.KeySpan;
 import io.ankusa.keys.Prefixes;
-import io.ankusa.queue.codec.DeliveryRow;
+import io.ankusa.queue.deliveries.DeliveryRow;
 import io.ankusa.store.KeyRange;
 import io.ankusa.store.KeyValue;
 import io.ankusa.store.Scan;

@@ -30,9 +30,9 @@ class QueueReadsTest {
             assertThat(q.queue().pendingForTenant("nobody")).isEqualTo(TenantStats.EMPTY);
             assertThat(q.queue().deadForTenant("nobody")).isEqualTo(DeadStats.EMPTY);
             assertThat(q.queue().pendingForTenant("")).isEqualTo(TenantStats.EMPTY);
-            assertThat(q.queue().ord("nobody")).isEmpty();
-            assertThat(q.queue().name(2)).isEmpty();
-            assertThat(q.queue().name(1)).hasValue("known");
+            assertThat(q.ord("nobody")).isEmpty();
+            assertThat(q.name(2)).isEmpty();
+            assertThat(q.name(1)).hasValue("known");
         }
     }
 
@@ -70,8 +70,8 @@ class QueueReadsTest {
                 q.ingest(QueueUnderTest.hook("a" + i, "a", 0, 1));
                 q.ingest(QueueUnderTest.hook("b" + i, "b", 0));
             }
-            long a = q.queue().ord("a").orElseThrow();
-            long b = q.queue().ord("b").orElseThrow();
+            long a = q.ord("a").orElseThrow();
+            long b = q.ord("b").orElseThrow();
             var claim = q.ledger().claim(a, q.ledger().dueForTenant(a, q.clock().millis(), 0, 3, Long.MAX_VALUE));
             claim.claimed().forEach(d -> q.ledger().dead(d, "no"));
             TenantStats bBefore = q.queue().pendingForTenant("b");
@@ -103,7 +103,7 @@ class QueueReadsTest {
             q.ingest(QueueUnderTest.hook("2", "y", 0));
             q.clock().advance(2_000);
             assertThat(q.queue().oldestDueAge()).hasValue(Duration.ofMillis(3_500));
-            long x = q.queue().ord("x").orElseThrow();
+            long x = q.ord("x").orElseThrow();
             q.ledger().claim(x, q.ledger().dueForTenant(x, q.clock().millis(), 0, 10, Long.MAX_VALUE));
             // x's marker is now stale: it is skipped after checking x's first due row.
             assertThat(q.ledger().oldestDueAt()).hasValue(at + 1_500);

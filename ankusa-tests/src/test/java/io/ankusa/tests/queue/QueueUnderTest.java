@@ -1,15 +1,22 @@
 package io.ankusa.tests.queue;
 
+import io.ankusa.api.AuditAction;
+import io.ankusa.api.AuditEntry;
 import io.ankusa.api.Hook;
 import io.ankusa.api.QueueConfig;
 import io.ankusa.api.Receipt;
 import io.ankusa.queue.Queue;
 import io.ankusa.queue.engine.QueueEngine;
+import io.ankusa.queue.ledger.AuditRecorder;
 import io.ankusa.queue.ledger.DeliveryLedger;
+import io.ankusa.queue.ledger.TenantDirectory;
 import io.ankusa.queue.migration.Migrations;
 import io.ankusa.store.Store;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -39,7 +46,7 @@ public final class QueueUnderTest implements AutoCloseable {
     }
 
     private Queue openQueue() {
-        return wrap == null ? Queue.open(config) : QueueEngine.open(config, Migrations.NONE, wrap);
+        return wrap == null ? Queue.open(config) : TestQueue.open(config, Migrations.NONE, wrap);
     }
 
     /** Opens a queue with the defaults. */
@@ -74,6 +81,21 @@ public final class QueueUnderTest implements AutoCloseable {
     /** Its delivery ledger. */
     public DeliveryLedger ledger() {
         return DeliveryLedger.of(queue);
+    }
+
+    /** A tenant's storage ordinal, if it has one. */
+    public OptionalLong ord(String tenant) {
+        return TenantDirectory.of(queue).ord(tenant);
+    }
+
+    /** The tenant id of a storage ordinal, if allocated and not erased. */
+    public Optional<String> name(long ord) {
+        return TenantDirectory.of(queue).name(ord);
+    }
+
+    /** Records an operator action in the audit trail, as the replayer does. */
+    public AuditEntry recordAudit(AuditAction action, String tenantId, Map<String, Long> counts) {
+        return AuditRecorder.of(queue).recordAudit(action, tenantId, counts);
     }
 
     /** Its store. */

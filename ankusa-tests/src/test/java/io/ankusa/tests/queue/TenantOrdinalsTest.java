@@ -69,11 +69,11 @@ class TenantOrdinalsTest {
             q.ingest(QueueUnderTest.hook("b1", "beta", 0));
             q.ingest(QueueUnderTest.hook("d1", null, 0));
             q.ingest(QueueUnderTest.hook("a2", "alpha", 0));
-            assertThat(q.queue().ord("alpha")).hasValue(1);
-            assertThat(q.queue().ord("beta")).hasValue(2);
-            assertThat(q.queue().ord("default")).hasValue(3);
-            assertThat(q.queue().name(3)).hasValue("default");
-            assertThat(q.queue().name(0)).isEmpty();
+            assertThat(q.ord("alpha")).hasValue(1);
+            assertThat(q.ord("beta")).hasValue(2);
+            assertThat(q.ord("default")).hasValue(3);
+            assertThat(q.name(3)).hasValue("default");
+            assertThat(q.name(0)).isEmpty();
 
             // Many writers, many batches, many new tenants at once: each gets exactly one ordinal.
             List<CompletableFuture<Receipt>> futures = new ArrayList<>();
@@ -95,8 +95,8 @@ class TenantOrdinalsTest {
             q.reopen();
             q.ingest(QueueUnderTest.hook("a3", "alpha", 0));
             q.ingest(QueueUnderTest.hook("g1", "gamma", 0));
-            assertThat(q.queue().ord("alpha")).hasValue(1);
-            assertThat(q.queue().ord("gamma")).hasValue(154);
+            assertThat(q.ord("alpha")).hasValue(1);
+            assertThat(q.ord("gamma")).hasValue(154);
             assertThat(q.queue().tenantCount()).isEqualTo(154);
             assertThat(byOrd(q.store())).hasSize(154);
             IndexFold.of(q.store()).assertCountersMatch(q.store());
@@ -120,7 +120,7 @@ class TenantOrdinalsTest {
                         assertThat(e.tenantsMax()).isEqualTo(3);
                     });
             assertThat(StoreSnapshot.of(q.store())).as("a refused hook writes nothing").isEqualTo(before);
-            assertThat(q.queue().ord("four")).isEmpty();
+            assertThat(q.ord("four")).isEmpty();
             assertThatThrownBy(() -> q.ingest(QueueUnderTest.hook("d", null, 0))).isInstanceOf(TenantLimitException.class);
 
             // In one batch: the new tenant's hooks fail, the existing tenants' hooks commit.

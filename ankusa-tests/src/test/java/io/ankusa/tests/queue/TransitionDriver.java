@@ -129,7 +129,7 @@ public final class TransitionDriver implements AutoCloseable {
     public void purgeTenant(int k, Set<PurgeKind> kinds) {
         long tenants = q.queue().tenantCount();
         if (tenants > 0) {
-            String tenant = q.queue().name(1 + k % tenants).orElseThrow();
+            String tenant = q.name(1 + k % tenants).orElseThrow();
             q.queue().purgeTenant(tenant, kinds);
         }
     }

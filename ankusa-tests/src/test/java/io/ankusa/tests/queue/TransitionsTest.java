@@ -29,7 +29,7 @@ class TransitionsTest {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir, b -> b.archive(true))) {
             DeliveryLedger ledger = q.ledger();
             q.ingest(QueueUnderTest.hook("h1", "acme", 0, 1));
-            long ord = q.queue().ord("acme").orElseThrow();
+            long ord = q.ord("acme").orElseThrow();
             long size = ledger.firstDue(ord).orElseThrow().size();
             assertThat(size).isPositive();
             check(q, ord, new TenantStats(2, 0, 0, 2 * size), 0, 1);

@@ -44,20 +44,22 @@ public final class MemoryStoreProvider implements StoreProvider {
             throw new StoreException(StoreError.INVALID_ARGUMENT,
                     "the memory backend takes no settings: " + options.settings().keySet());
         }
-        boolean exists = FamilyCatalog.read(directory).isPresent();
-        if (!exists && !options.createIfMissing()) {
+        if (FamilyCatalog.inspect(directory).filter(FamilyCatalog::created).isEmpty() && !options.createIfMissing()) {
             throw new StoreException(StoreError.NOT_FOUND, "no store in " + directory);
         }
         DirectoryLock lock = DirectoryLock.acquire(directory);
         try {
             // Reconcile before touching data, as the SPI asks every backend to.
-            FamilyCatalog.reconcile(directory, NAME, options.families());
+            boolean exists = FamilyCatalog.reconcile(directory, NAME, options.families(), options.createIfMissing());
             MemoryStore.Image image = exists ? IMAGES.get(directory) : new MemoryStore.Image();
             if (image == null) {
                 throw new StoreException(StoreError.IO, "the memory store in " + directory
                         + " was written by another JVM; its data did not outlive it");
             }
             IMAGES.put(directory, image);
+            if (!exists) {
+                FamilyCatalog.markCreated(directory);
+            }
             return new MemoryStore(directory, options.families(), image, lock, IMAGES::put);
         } catch (RuntimeException e) {
             lock.close();

@@ -4,7 +4,7 @@ import io.ankusa.api.QueueConfig;
 import io.ankusa.api.QueueStats;
 import io.ankusa.keys.Ordinals;
 import io.ankusa.queue.StoreUpgrade;
-import io.ankusa.queue.counters.Counters;
+import io.ankusa.queue.deliveries.Counters;
 import io.ankusa.store.Store;
 import io.ankusa.store.Stores;
 import io.ankusa.tests.queue.IndexFold;

@@ -15,7 +15,7 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
 
 /**
- * The upgrade tests' view of the fixture stores that {@link io.ankusa.queue.StoreFixtures} writes
+ * The upgrade tests' view of the fixture stores that {@link io.ankusa.queue.fixtures.StoreFixtures} writes
  * (its Javadoc tables the rows per tenant the tests assert): the committed archives on the class
  * path, unpacking, and the fixture task ({@link #main}, run by the {@code fixtures} profile;
  * docs/testing.md), which rewrites the archives committed under
@@ -23,8 +23,8 @@ import java.util.zip.ZipInputStream;
  */
 public final class StoreFixtures {
 
-    /** The fixtures' clock: 2026-01-01T00:00:00Z ({@link io.ankusa.queue.StoreFixtures#EPOCH}). */
-    public static final long EPOCH = io.ankusa.queue.StoreFixtures.EPOCH;
+    /** The fixtures' clock: 2026-01-01T00:00:00Z ({@link io.ankusa.queue.fixtures.StoreFixtures#EPOCH}). */
+    public static final long EPOCH = io.ankusa.queue.fixtures.StoreFixtures.EPOCH;
 
     /** The backends a fixture is written for. */
     public static final List<String> BACKENDS = List.of("rocksdb", "lmdb");
@@ -37,7 +37,7 @@ public final class StoreFixtures {
 
     /** The archive's file name: {@code store-v2-rocksdb.zip}. */
     public static String archiveName(int format, String backend) {
-        return io.ankusa.queue.StoreFixtures.archiveName(format, backend);
+        return io.ankusa.queue.fixtures.StoreFixtures.archiveName(format, backend);
     }
 
     /** The committed fixture as a class path resource (open it, then {@link #unpack(InputStream, Path)}). */
@@ -64,7 +64,7 @@ public final class StoreFixtures {
     public static void writeV3(String backend, Path target) {
         Path scratch = scratch("ankusa-fixture-v3");
         try {
-            io.ankusa.queue.StoreFixtures.write(scratch, backend);
+            io.ankusa.queue.fixtures.StoreFixtures.write(scratch, backend);
             unpack(scratch.resolve(archiveName(3, backend)), target);
         } finally {
             delete(scratch);
@@ -109,14 +109,14 @@ public final class StoreFixtures {
     }
 
     /**
-     * Writes both fixtures for every backend with {@link io.ankusa.queue.StoreFixtures#write} into
+     * Writes both fixtures for every backend with {@link io.ankusa.queue.fixtures.StoreFixtures#write} into
      * {@code args[0]} (default {@link #COMMITTED}, relative to the working directory), replacing
      * older archives.
      */
     public static void main(String[] args) throws IOException {
         Path out = args.length > 0 ? Paths.get(args[0]) : COMMITTED;
         for (String backend : BACKENDS) {
-            for (Path archive : io.ankusa.queue.StoreFixtures.write(out, backend)) {
+            for (Path archive : io.ankusa.queue.fixtures.StoreFixtures.write(out, backend)) {
                 System.out.printf("%s  %,d bytes%n", archive, Files.size(archive));
             }
         }

@@ -18,10 +18,10 @@ import io.ankusa.keys.Prefixes;
 import io.ankusa.keys.v2.DueKeyV2;
 import io.ankusa.queue.Queue;
 import io.ankusa.queue.StoreUpgrade;
-import io.ankusa.queue.codec.HookEnvelope;
-import io.ankusa.queue.counters.CounterValues;
+import io.ankusa.queue.deliveries.HookEnvelope;
+import io.ankusa.queue.deliveries.CounterValues;
 import io.ankusa.queue.engine.QueueEngine;
-import io.ankusa.queue.format.FormatGuard;
+import io.ankusa.queue.migration.FormatGuard;
 import io.ankusa.queue.migration.FormatTwoWriter;
 import io.ankusa.queue.migration.Migrations;
 import io.ankusa.store.Bytes;
@@ -337,7 +337,7 @@ class StoreUpgradeTest {
     @DisplayName("the v3 fixture task writes a store that boots")
     void theV3FixtureTaskWritesAStoreThatBoots(String backend) {
         Path written = dir.resolve("written");
-        List<Path> archives = io.ankusa.queue.StoreFixtures.write(written, backend);
+        List<Path> archives = io.ankusa.queue.fixtures.StoreFixtures.write(written, backend);
         assertThat(archives).containsExactly(written.resolve(StoreFixtures.archiveName(2, backend)),
                 written.resolve(StoreFixtures.archiveName(3, backend)));
         Path unpacked = dir.resolve("unpacked");

@@ -1,0 +1,72 @@
+package io.ankusa.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.ankusa.api.InvalidHookException.Reason;
+import java.util.function.Supplier;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** The input rules of {@link Hook.Builder#build()} beyond the id (issue 12, cases 2, 4 and 10). */
+class HookInputTest {
+
+    private static Hook.Builder valid() {
+        return Hook.builder().id("id").sourceId("src").sinks(0);
+    }
+
+    static Stream<Arguments> malformed() {
+        return Stream.of("\uD800", "\uDC00", "x\uD800", "x\uDC00", "\uDC00\uD800", "x\uD800y")
+                .flatMap(bad -> Stream.of(
+                        Arguments.of("source id", bad, Reason.SOURCE_INVALID, (Supplier<Hook>) () -> valid().sourceId(bad).build()),
+                        Arguments.of("tenant id", bad, Reason.TENANT_INVALID, (Supplier<Hook>) () -> valid().tenantId(bad).build()),
+                        Arguments.of("idempotency key", bad, Reason.IDEMPOTENCY_KEY_INVALID,
+                                (Supplier<Hook>) () -> valid().idempotencyKey(bad).build()),
+                        Arguments.of("header name", bad, Reason.HEADER_NAME_INVALID,
+                                (Supplier<Hook>) () -> valid().header(bad, "v").build()),
+                        Arguments.of("header value", bad, Reason.HEADER_VALUE_INVALID,
+                                (Supplier<Hook>) () -> valid().header("x-a", bad).build()),
+                        Arguments.of("hook id", bad, Reason.INVALID_ID, (Supplier<Hook>) () -> valid().id(bad).build()),
+                        Arguments.of("payload text", bad, Reason.PAYLOAD_INVALID, (Supplier<Hook>) () -> valid().payload(bad).build())));
+    }
+
+    @ParameterizedTest(name = "{0} \"{1}\"")
+    @MethodSource("malformed")
+    @DisplayName("strings that are not valid UTF-16 are refused")
+    void stringsThatAreNotValidUtf16AreRefused(String field, String bad, Reason reason, Supplier<Hook> hook) {
+        assertThatThrownBy(hook::get).as(field)
+                .isInstanceOfSatisfying(InvalidHookException.class, e -> assertThat(e.reason()).isEqualTo(reason));
+    }
+
+    @Test
+    @DisplayName("valid surrogate pairs and letters of every script are accepted")
+    void validPairsAreAccepted() {
+        String emoji = "\uD83D\uDE00";
+        Hook hook = valid().sourceId("src-" + emoji).tenantId("\u6771\u4eac-" + emoji).idempotencyKey("k" + emoji)
+                .header("x-latin1", "caf\u00e9\tok").payload("{\"e\":\"" + emoji + "\"}").build();
+        assertThat(hook.tenant()).endsWith(emoji);
+    }
+
+    @Test
+    @DisplayName("every bound admits its limit and refuses one more")
+    void boundsAdmitTheirLimit() {
+        assertThat(valid().id("i".repeat(Hook.ID_MAX_BYTES)).build().id()).hasSize(255);
+        assertThat(valid().sourceId("\u00e9".repeat(127) + "s").build().sourceId()).hasSize(128);
+        Hook.Builder sixtyFour = valid();
+        IntStream.range(0, Hook.HEADERS_MAX).forEach(i -> sixtyFour.header("h" + i, ""));
+        assertThat(sixtyFour.build().headers()).hasSize(64);
+        assertThat(valid().header("x", "v".repeat(Hook.HEADERS_MAX_BYTES - 1)).build().headers()).hasSize(1);
+        assertThatThrownBy(() -> valid().header("x", "v".repeat(Hook.HEADERS_MAX_BYTES)).build())
+                .isInstanceOfSatisfying(InvalidHookException.class, e -> assertThat(e.reason()).isEqualTo(Reason.HEADERS_TOO_LARGE));
+        int[] most = IntStream.range(1, 0x10000).toArray();
+        assertThat(Hook.builder().id("i").sourceId("s").sinks(most).build().sinks()).hasSize(Hook.SINKS_MAX);
+        assertThatThrownBy(() -> Hook.builder().id("i").sourceId("s").sinks(most).sinks(0).build())
+                .isInstanceOfSatisfying(InvalidHookException.class, e -> assertThat(e.reason()).isEqualTo(Reason.TOO_MANY_SINKS));
+        assertThat(valid().tenantId("t".repeat(255)).idempotencyKey("k".repeat(246)).build().idempotencyKey()).isPresent();
+    }
+}

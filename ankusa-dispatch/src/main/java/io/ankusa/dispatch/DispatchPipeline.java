@@ -1,0 +1,191 @@
+package io.ankusa.dispatch;
+
+import io.ankusa.dispatch.pipeline.MarkerCleanup;
+import io.ankusa.queue.Queue;
+import io.ankusa.queue.ledger.DeliveryLedger;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.random.RandomGenerator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@link Pipeline}: wires the tick, the sink attempts, the settler and the gauge reader, and
+ * runs the tick loop and the gauge schedule once started.
+ *
+ * <p>Threads: the tick loop ({@code ankusa-dispatch-tick}, or the caller of {@link #tick()}), the
+ * settler ({@code ankusa-dispatch-settler}), the gauge schedule ({@code ankusa-dispatch-gauges}),
+ * and whatever threads the sink completes its stages on. Inflight rows belong to the pipeline
+ * from claim to settle; marker deletes are made by the tick only.
+ */
+final class DispatchPipeline implements Pipeline {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DispatchPipeline.class);
+
+    /**
+     * The builder's values.
+     *
+     * @param queue          the queue
+     * @param sink           the sink
+     * @param retryPolicy    the retry policy
+     * @param clock          the clock, or the queue's
+     * @param random         jitter source
+     * @param rowsPerTick    row limit of a tick
+     * @param bytesPerTick   byte budget of a tick
+     * @param concurrency    deliveries claimed and unsettled at once
+     * @param tickInterval   pause after a tick that did not fill its row limit
+     * @param sinkDeadline   how long a sink attempt may take
+     * @param gaugeInterval  how often gauges are reported
+     * @param gaugeListeners who gets them
+     */
+    record Settings(Queue queue, Sink sink, RetryPolicy retryPolicy, Optional<InstantSource> clock,
+            RandomGenerator random, int rowsPerTick, long bytesPerTick, int concurrency, Duration tickInterval,
+            Duration sinkDeadline, Duration gaugeInterval, List<GaugeListener> gaugeListeners) {
+
+        /** Copies the listeners. */
+        Settings {
+            gaugeListeners = List.copyOf(gaugeListeners);
+        }
+    }
+
+    private final Settings settings;
+    private final Settler settler;
+    private final Attempts attempts;
+    private final Tick tick;
+    private final GaugeReader gauges;
+    private final Object lifecycle = new Object();
+    private volatile boolean closed;
+    private volatile boolean slotLimited;
+    private Thread loop;
+    private ScheduledExecutorService gaugeSchedule;
+
+    /** A pipeline with {@code settings}; not started. */
+    DispatchPipeline(Settings settings) {
+        this.settings = settings;
+        DeliveryLedger ledger = DeliveryLedger.of(settings.queue());
+        InstantSource clock = settings.clock().orElse(ledger.clock());
+        this.settler = new Settler(ledger, settings.retryPolicy(), settings.random(), clock);
+        this.attempts = new Attempts(settings.sink(), settings.concurrency(), settings.sinkDeadline(), clock, settler,
+                this::slotFreed);
+        this.tick = new Tick(ledger, clock, new MarkerCleanup(ledger), attempts, settler, settings.rowsPerTick(),
+                settings.bytesPerTick());
+        this.gauges = new GaugeReader(settings.queue(), ledger, clock, tick::lastVisited);
+    }
+
+    @Override
+    public Pipeline start() {
+        synchronized (lifecycle) {
+            requireOpen();
+            if (loop == null) {
+                loop = new Thread(this::runLoop, "ankusa-dispatch-tick");
+                loop.setDaemon(true);
+                loop.start();
+                gaugeSchedule = Executors.newSingleThreadScheduledExecutor(r -> {
+                    Thread t = new Thread(r, "ankusa-dispatch-gauges");
+                    t.setDaemon(true);
+                    return t;
+                });
+                long every = settings.gaugeInterval().toMillis();
+                gaugeSchedule.scheduleAtFixedRate(this::reportGauges, every, every, TimeUnit.MILLISECONDS);
+            }
+        }
+        return this;
+    }
+
+    @Override
+    public CompletionStage<TickReport> tick() {
+        requireOpen();
+        return tick.run().settled();
+    }
+
+    @Override
+    public Gauges gauges() {
+        return gauges.measure();
+    }
+
+    private void runLoop() {
+        while (!closed) {
+            boolean again = false;
+            try {
+                Tick.Run run = tick.run();
+                slotLimited = run.rowBudget() < settings.rowsPerTick();
+                again = run.rowBudget() > 0 && run.claimed() >= run.rowBudget();
+            } catch (RuntimeException e) {
+                if (closed) {
+                    return;
+                }
+                LOG.error("dispatch tick failed; trying again after the tick interval", e);
+            }
+            if (!again && !closed) {
+                LockSupport.parkNanos(this, settings.tickInterval().toNanos());
+            }
+        }
+    }
+
+    /** A settled row gave its slot back: a tick held back by busy slots can claim again. */
+    private void slotFreed() {
+        Thread t = loop;
+        if (slotLimited && t != null) {
+            LockSupport.unpark(t);
+        }
+    }
+
+    private void reportGauges() {
+        Gauges snapshot;
+        try {
+            snapshot = gauges.measure();
+        } catch (RuntimeException e) {
+            LOG.warn("measuring the gauges failed", e);
+            return;
+        }
+        for (GaugeListener listener : settings.gaugeListeners()) {
+            try {
+                listener.onGauges(snapshot);
+            } catch (RuntimeException e) {
+                LOG.warn("gauge listener {} failed", listener, e);
+            }
+        }
+    }
+
+    private void requireOpen() {
+        if (closed) {
+            throw new IllegalStateException("the pipeline is closed");
+        }
+    }
+
+    @Override
+    public void close() {
+        Thread stopping;
+        synchronized (lifecycle) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            stopping = loop;
+            if (gaugeSchedule != null) {
+                gaugeSchedule.shutdownNow();
+            }
+        }
+        try {
+            if (stopping != null) {
+                LockSupport.unpark(stopping);
+                stopping.join();
+            }
+            if (!attempts.awaitIdle(settings.sinkDeadline().plusSeconds(5))) {
+                LOG.warn("closed with {} deliveries unsettled; they return to due when the queue is next opened",
+                        attempts.busySlots());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            settler.close();
+        }
+    }
+}

@@ -1,0 +1,90 @@
+package io.ankusa.dispatch;
+
+import io.ankusa.api.QueueStats;
+import io.ankusa.queue.Queue;
+import io.ankusa.queue.ledger.ActiveTenant;
+import io.ankusa.queue.ledger.DeliveryLedger;
+import io.ankusa.queue.ledger.TenantDirectory;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.function.IntSupplier;
+
+/**
+ * Measures {@link Gauges} without folding a family (TEN-1 §4, §5): the aggregate counters (one
+ * multi-get of ordinal 0), the oldest due time from the first active marker verified against its
+ * tenant's first due row (at most 32 stale markers skipped), the tenant count (one meta read),
+ * and the top tenants by pending.
+ *
+ * <p>Top tenants: a tenant with pending rows has a marker at or before the current second (a
+ * first-attempt row is due when it is written), so the candidates are the first
+ * {@value #TOP_CANDIDATES} distinct tenants of the active markers up to now — those that have
+ * waited longest — read from at most {@value #TOP_MARKERS_SCANNED} markers; their pending
+ * counters are one multi-read; names are read for the {@value #TOP_TENANTS} reported only.
+ */
+final class GaugeReader {
+
+    static final int TOP_TENANTS = 100;
+    static final int TOP_CANDIDATES = 10_000;
+    static final int TOP_MARKERS_SCANNED = 40_000;
+
+    private final Queue queue;
+    private final DeliveryLedger ledger;
+    private final InstantSource clock;
+    private final IntSupplier lastVisited;
+
+    GaugeReader(Queue queue, DeliveryLedger ledger, InstantSource clock, IntSupplier lastVisited) {
+        this.queue = Objects.requireNonNull(queue, "queue");
+        this.ledger = Objects.requireNonNull(ledger, "ledger");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.lastVisited = Objects.requireNonNull(lastVisited, "lastVisited");
+    }
+
+    Gauges measure() {
+        long now = clock.millis();
+        QueueStats totals = ledger.stats();
+        OptionalLong oldest = ledger.oldestDueAt();
+        Optional<Duration> age = oldest.isPresent()
+                ? Optional.of(Duration.ofMillis(Math.max(0, now - oldest.getAsLong())))
+                : Optional.empty();
+        return new Gauges(Instant.ofEpochMilli(now), totals.pending(), totals.scheduled(), totals.inflight(),
+                totals.dead(), totals.bytes(), totals.archivePending(), age, queue.tenantCount(), lastVisited.getAsInt(),
+                topTenantsByPending(now));
+    }
+
+    private List<TenantPending> topTenantsByPending(long now) {
+        LinkedHashSet<Long> candidates = new LinkedHashSet<>();
+        for (ActiveTenant marker : ledger.activeTenants(now, TOP_MARKERS_SCANNED)) {
+            candidates.add(marker.ord());
+            if (candidates.size() == TOP_CANDIDATES) {
+                break;
+            }
+        }
+        List<Long> ords = List.copyOf(candidates);
+        long[] pending = ledger.pending(ords);
+        record Candidate(long ord, long pending) {
+        }
+        List<Candidate> ranked = new ArrayList<>(ords.size());
+        for (int i = 0; i < ords.size(); i++) {
+            if (pending[i] > 0) {
+                ranked.add(new Candidate(ords.get(i), pending[i]));
+            }
+        }
+        ranked.sort(Comparator.comparingLong(Candidate::pending).reversed());
+        List<TenantPending> top = new ArrayList<>(Math.min(TOP_TENANTS, ranked.size()));
+        for (Candidate c : ranked) {
+            if (top.size() == TOP_TENANTS) {
+                break;
+            }
+            TenantDirectory.of(queue).name(c.ord()).ifPresent(name -> top.add(new TenantPending(name, c.pending())));
+        }
+        return top;
+    }
+}

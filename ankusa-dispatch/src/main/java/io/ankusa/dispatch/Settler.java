@@ -1,0 +1,152 @@
+package io.ankusa.dispatch;
+
+import io.ankusa.queue.ledger.ClaimedDelivery;
+import io.ankusa.queue.ledger.DeliveryLedger;
+import io.ankusa.queue.ledger.InflightRow;
+import io.ankusa.queue.ledger.Settlement;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.random.RandomGenerator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Commits the outcomes of attempts: one thread that takes every outcome waiting and settles them
+ * in one synced batch (group commit), so settling costs one fsync per batch, not per delivery.
+ *
+ * <p>It also turns a sink's outcome into a settlement: delivered; dead; or, for a retry, what the
+ * {@link RetryPolicy} decides — due again at {@code now + delay} (kind 1, with its marker) or dead
+ * after the last attempt. Decisions are made on this one thread, so a seeded random generator
+ * replays the same jitter.
+ *
+ * <p>A batch that fails to commit fails the futures of its deliveries; their rows stay inflight
+ * until the queue is next opened, which returns them to due (delivery is at least once).
+ */
+final class Settler implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Settler.class);
+
+    /** Most settlements per batch. */
+    static final int MAX_BATCH = 1024;
+
+    private record Pending(Settlement settlement, Settled result, CompletableFuture<Settled> done) {
+    }
+
+    /** An outcome waiting to become a settlement (decided on the settler thread). */
+    private record Waiting(ClaimedDelivery delivery, SinkOutcome outcome, InflightRow orphan, CompletableFuture<Settled> done) {
+    }
+
+    private final DeliveryLedger ledger;
+    private final RetryPolicy policy;
+    private final RandomGenerator random;
+    private final InstantSource clock;
+    private final LinkedBlockingQueue<Waiting> queue = new LinkedBlockingQueue<>();
+    private final Thread thread;
+    private volatile boolean closing;
+
+    Settler(DeliveryLedger ledger, RetryPolicy policy, RandomGenerator random, InstantSource clock) {
+        this.ledger = Objects.requireNonNull(ledger, "ledger");
+        this.policy = Objects.requireNonNull(policy, "policy");
+        this.random = Objects.requireNonNull(random, "random");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.thread = new Thread(this::run, "ankusa-dispatch-settler");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** Settles {@code delivery} as {@code outcome} says; completes once committed. */
+    CompletableFuture<Settled> settle(ClaimedDelivery delivery, SinkOutcome outcome) {
+        return enqueue(new Waiting(delivery, outcome, null, new CompletableFuture<>()));
+    }
+
+    /** Drops an orphan row (its hook is gone or does not decode); completes once committed. */
+    CompletableFuture<Settled> drop(InflightRow orphan) {
+        return enqueue(new Waiting(null, null, orphan, new CompletableFuture<>()));
+    }
+
+    private CompletableFuture<Settled> enqueue(Waiting waiting) {
+        if (closing) {
+            waiting.done().completeExceptionally(new IllegalStateException("the pipeline is closed"));
+        } else {
+            queue.add(waiting);
+        }
+        return waiting.done();
+    }
+
+    private void run() {
+        List<Waiting> batch = new ArrayList<>();
+        while (true) {
+            try {
+                Waiting first = queue.poll(100, TimeUnit.MILLISECONDS);
+                if (first == null) {
+                    if (closing && queue.isEmpty()) {
+                        return;
+                    }
+                    continue;
+                }
+                batch.add(first);
+                queue.drainTo(batch, MAX_BATCH - 1);
+                commit(batch);
+            } catch (InterruptedException e) {
+                if (closing && queue.isEmpty()) {
+                    return;
+                }
+            } finally {
+                batch.clear();
+            }
+        }
+    }
+
+    private void commit(List<Waiting> batch) {
+        List<Pending> pending = new ArrayList<>(batch.size());
+        try {
+            for (Waiting w : batch) {
+                pending.add(decide(w));
+            }
+            ledger.settle(pending.stream().map(Pending::settlement).toList());
+        } catch (RuntimeException e) {
+            LOG.error("settling {} deliveries failed; their rows stay inflight until the queue is reopened", batch.size(), e);
+            batch.forEach(w -> w.done().completeExceptionally(e));
+            return;
+        }
+        pending.forEach(p -> p.done().complete(p.result()));
+    }
+
+    private Pending decide(Waiting w) {
+        if (w.orphan() != null) {
+            return new Pending(new Settlement.Orphan(w.orphan()), Settled.DROPPED, w.done());
+        }
+        ClaimedDelivery d = w.delivery();
+        SinkOutcome outcome = w.outcome();
+        if (outcome instanceof SinkOutcome.Delivered) {
+            return new Pending(new Settlement.Delivered(d.row()), Settled.DELIVERED, w.done());
+        }
+        if (outcome instanceof SinkOutcome.Dead dead) {
+            return new Pending(new Settlement.Dead(d, dead.reason()), Settled.DEAD, w.done());
+        }
+        SinkOutcome.Retry retry = (SinkOutcome.Retry) outcome;
+        RetryDecision decision = policy.decide(d.attempt(), retry, random);
+        if (decision instanceof RetryDecision.RetryAfter after) {
+            long nextAt = clock.millis() + after.delay().toMillis();
+            return new Pending(new Settlement.Retry(d, nextAt, retry.reason()), Settled.RETRIED, w.done());
+        }
+        return new Pending(new Settlement.Dead(d, ((RetryDecision.GiveUp) decision).reason()), Settled.DEAD, w.done());
+    }
+
+    /** Settles what is waiting, then stops the thread; later outcomes are refused. */
+    @Override
+    public void close() {
+        closing = true;
+        try {
+            thread.join(TimeUnit.SECONDS.toMillis(60));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        queue.forEach(w -> w.done().completeExceptionally(new IllegalStateException("the pipeline is closed")));
+    }
+}

@@ -1,0 +1,51 @@
+package io.ankusa.dispatch;
+
+import io.ankusa.dispatch.pipeline.MarkerCleanup;
+import io.ankusa.queue.ledger.DueRow;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Per-tenant scan floors ({@code ord → floor_at}) for the due scan: in memory, for tenants with due
+ * rows only (evicted when a tenant drains), never persisted. A floor lets the due scan start past
+ * the rows the pipeline already claimed.
+ *
+ * <p>The floor of a tenant is the start of the earliest marker second the tick scanned for it —
+ * every due row has a marker of its own second, so no due row of the tenant lies before — raised
+ * to the due time of its earliest row as the last cleanup read it (from the start of the tenant's
+ * range) when that row is in the same second. The raise skips the rows of that second the
+ * pipeline already claimed. It can hide one row for one tick: a row committed into that second but
+ * stamped before the recorded time (a writer stamps a row with the time it read its clock, and can
+ * commit after the pipeline claimed past it). The cleanup of the same visit reads that row as the
+ * tenant's first, so the next tick's floor is at or before it. A tenant without a floor (first
+ * visit, after a restart, after it drained) starts at its earliest scanned marker. Only the tick
+ * thread uses this class.
+ */
+final class TenantCursors {
+
+    private final Map<Long, Long> floors = new HashMap<>();
+
+    /** The floor for tenant {@code ord}'s due scan, given the earliest marker bucket the tick scanned for it. */
+    long floor(long ord, long earliestScannedBucket) {
+        Long first = floors.get(ord);
+        if (first != null && MarkerCleanup.bucketOf(first) == earliestScannedBucket) {
+            return first;
+        }
+        return earliestScannedBucket * 1000;
+    }
+
+    /** After cleanup: the tenant's earliest due row, or none (the tenant drained: evict). */
+    void update(long ord, Optional<DueRow> first) {
+        if (first.isEmpty()) {
+            floors.remove(ord);
+        } else {
+            floors.put(ord, first.get().at());
+        }
+    }
+
+    /** Tenants with a floor. */
+    int size() {
+        return floors.size();
+    }
+}

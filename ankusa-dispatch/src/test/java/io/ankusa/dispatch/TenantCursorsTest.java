@@ -1,0 +1,51 @@
+package io.ankusa.dispatch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ankusa.queue.ledger.DueKind;
+import io.ankusa.queue.ledger.DueRow;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class TenantCursorsTest {
+
+    private static Optional<DueRow> firstAt(long at) {
+        return Optional.of(new DueRow(7, at, 1, 0, 10, DueKind.FIRST_ATTEMPT));
+    }
+
+    @Test
+    void a_tenant_without_a_floor_starts_at_its_earliest_scanned_marker() {
+        assertThat(new TenantCursors().floor(7, 1_700_000_000)).isEqualTo(1_700_000_000_000L);
+    }
+
+    @Test
+    void the_floor_skips_the_claimed_rows_of_the_earliest_marker_second() {
+        TenantCursors cursors = new TenantCursors();
+        cursors.update(7, firstAt(1_700_000_000_640L));
+        assertThat(cursors.floor(7, 1_700_000_000)).isEqualTo(1_700_000_000_640L);
+        assertThat(cursors.size()).isEqualTo(1);
+    }
+
+    @Test
+    void an_earlier_marker_lowers_the_floor_to_its_second() {
+        TenantCursors cursors = new TenantCursors();
+        cursors.update(7, firstAt(1_700_000_005_640L));
+        assertThat(cursors.floor(7, 1_700_000_003)).as("a late row in an earlier second").isEqualTo(1_700_000_003_000L);
+    }
+
+    @Test
+    void a_later_earliest_marker_starts_at_its_second() {
+        TenantCursors cursors = new TenantCursors();
+        cursors.update(7, firstAt(1_700_000_005_640L));
+        assertThat(cursors.floor(7, 1_700_000_009)).isEqualTo(1_700_000_009_000L);
+    }
+
+    @Test
+    void a_drained_tenant_is_evicted() {
+        TenantCursors cursors = new TenantCursors();
+        cursors.update(7, firstAt(1_700_000_000_640L));
+        cursors.update(7, Optional.empty());
+        assertThat(cursors.size()).isZero();
+        assertThat(cursors.floor(7, 1_700_000_000)).isEqualTo(1_700_000_000_000L);
+    }
+}

@@ -1,0 +1,51 @@
+package io.ankusa.keys;
+
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Strings to UTF-8 bytes and back, refusing what {@link String#getBytes} and {@code new String}
+ * would silently replace: an unpaired surrogate would otherwise become {@code '?'} and two
+ * different strings one key (two tenants merged, two idempotency keys treated as one).
+ */
+public final class StrictUtf8 {
+
+    private StrictUtf8() {
+    }
+
+    /**
+     * The UTF-8 bytes of {@code s}.
+     *
+     * @param what names the string in the refusal, such as {@code "tenant id"}
+     * @throws IllegalArgumentException if {@code s} is not valid UTF-16
+     */
+    public static byte[] encode(String what, String s) {
+        try {
+            ByteBuffer bytes = StandardCharsets.UTF_8.newEncoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .encode(CharBuffer.wrap(s));
+            byte[] out = new byte[bytes.remaining()];
+            bytes.get(out);
+            return out;
+        } catch (CharacterCodingException e) {
+            throw new IllegalArgumentException(what + " is not valid UTF-16 (an unpaired surrogate)", e);
+        }
+    }
+
+    /**
+     * The string {@code bytes[offset, offset + length)} encodes.
+     *
+     * @throws CharacterCodingException if those bytes are not well-formed UTF-8
+     */
+    public static String decode(byte[] bytes, int offset, int length) throws CharacterCodingException {
+        return StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT)
+                .decode(ByteBuffer.wrap(bytes, offset, length))
+                .toString();
+    }
+}

@@ -1,2 +1,0 @@
-/** The audit trail: operator actions (purge, replay) recorded newest-first readable, pruned by retention. */
-package io.ankusa.queue.audit;

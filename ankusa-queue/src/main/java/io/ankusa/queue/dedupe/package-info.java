@@ -1,2 +1,0 @@
-/** Dedupe by idempotency key: the writer's check before tenant resolution, and the expiry sweep. */
-package io.ankusa.queue.dedupe;

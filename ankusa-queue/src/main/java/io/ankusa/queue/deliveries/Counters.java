@@ -1,0 +1,67 @@
+package io.ankusa.queue.deliveries;
+
+import io.ankusa.keys.ColumnFamilies;
+import io.ankusa.keys.CounterKey;
+import io.ankusa.keys.Ordinals;
+import io.ankusa.store.Store;
+import io.ankusa.store.WriteBatch;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Turns the counter deltas of one batch into merge operands, and reads counters back.
+ *
+ * <p>Counters are blind merges, never read-modify-write: a merge needs no read and takes no lock,
+ * so concurrent batches from every writer add into the same row without losing a count, and a
+ * batch's deltas commit atomically with its row changes.
+ */
+public final class Counters {
+
+    private Counters() {
+    }
+
+    /**
+     * The merge ops for {@code deltas}: coalesced per (ord, field), the same sums added to the
+     * aggregate (ordinal 0), zero sums left out, in key order.
+     */
+    public static List<WriteBatch.Merge> ops(Collection<CounterDelta> deltas) {
+        Map<Long, long[]> sums = new TreeMap<>();
+        long[] aggregate = new long[CounterKey.LAST_FIELD + 1];
+        for (CounterDelta d : deltas) {
+            sums.computeIfAbsent(d.ord(), o -> new long[CounterKey.LAST_FIELD + 1])[d.field().number()] += d.delta();
+            aggregate[d.field().number()] += d.delta();
+        }
+        List<WriteBatch.Merge> ops = new ArrayList<>();
+        addOps(ops, Ordinals.AGGREGATE, aggregate);
+        sums.forEach((ord, fields) -> addOps(ops, ord, fields));
+        return ops;
+    }
+
+    /** Appends {@link #ops(Collection)} of {@code deltas} to {@code batch}. */
+    public static void appendTo(WriteBatch batch, Collection<CounterDelta> deltas) {
+        for (WriteBatch.Merge m : ops(deltas)) {
+            batch.merge(m.family(), m.key(), m.delta());
+        }
+    }
+
+    private static void addOps(List<WriteBatch.Merge> ops, long ord, long[] fields) {
+        for (int f = CounterKey.FIRST_FIELD; f <= CounterKey.LAST_FIELD; f++) {
+            if (fields[f] != 0) {
+                ops.add(new WriteBatch.Merge(ColumnFamilies.COUNTERS, new CounterKey(ord, f).encode(), fields[f]));
+            }
+        }
+    }
+
+    /** The six counters of {@code ord} (0 for the aggregate), in one multi-read. */
+    public static CounterValues read(Store store, long ord) {
+        List<byte[]> keys = new ArrayList<>(CounterKey.LAST_FIELD);
+        for (int f = CounterKey.FIRST_FIELD; f <= CounterKey.LAST_FIELD; f++) {
+            keys.add(new CounterKey(ord, f).encode());
+        }
+        long[] v = store.counters(ColumnFamilies.COUNTERS, keys);
+        return new CounterValues(v[0], v[1], v[2], v[3], v[4], v[5]);
+    }
+}

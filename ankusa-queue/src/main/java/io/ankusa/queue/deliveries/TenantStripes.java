@@ -1,0 +1,62 @@
+package io.ankusa.queue.deliveries;
+
+import java.util.Collection;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+
+/**
+ * Striped locks by tenant ordinal. A transition that consumes an existing due or dead row (claim,
+ * purge, revive) holds its tenant's stripe from the read of the row to the commit of its
+ * transition, so two transitions never consume the same row. Ingest and counters never lock:
+ * ingest only creates rows, counters are merges.
+ */
+public final class TenantStripes {
+
+    /** Default number of stripes. */
+    public static final int DEFAULT_STRIPES = 1024;
+
+    private final ReentrantLock[] locks;
+
+    /** {@code stripes} locks (a power of two is not required). */
+    public TenantStripes(int stripes) {
+        if (stripes < 1) {
+            throw new IllegalArgumentException("stripes must be >= 1: " + stripes);
+        }
+        locks = new ReentrantLock[stripes];
+        for (int i = 0; i < stripes; i++) {
+            locks[i] = new ReentrantLock();
+        }
+    }
+
+    /** Runs {@code body} holding the stripe of {@code ord}, and returns its result. */
+    public <T> T locked(long ord, Supplier<T> body) {
+        ReentrantLock lock = locks[index(ord)];
+        lock.lock();
+        try {
+            return body.get();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Runs {@code body} holding the stripes of every ordinal, taken in stripe order (so two callers cannot deadlock). */
+    public void lockedAll(Collection<Long> ords, Runnable body) {
+        int[] indexes = ords.stream().mapToInt(this::index).distinct().sorted().toArray();
+        int taken = 0;
+        try {
+            for (int index : indexes) {
+                locks[index].lock();
+                taken++;
+            }
+            body.run();
+        } finally {
+            for (int i = taken - 1; i >= 0; i--) {
+                locks[indexes[i]].unlock();
+            }
+        }
+    }
+
+    private int index(long ord) {
+        return (int) Long.remainderUnsigned(ord * 0x9E37_79B9_7F4A_7C15L >>> 16, locks.length);
+    }
+}

@@ -1,0 +1,166 @@
+package io.ankusa.queue.intake;
+
+import io.ankusa.api.Hook;
+import io.ankusa.api.Receipt;
+import io.ankusa.keys.ColumnFamilies;
+import io.ankusa.keys.DedupeExpiryKey;
+import io.ankusa.keys.DedupeKey;
+import io.ankusa.keys.KeySpan;
+import io.ankusa.queue.deliveries.DeliveryBatch;
+import io.ankusa.store.Durability;
+import io.ankusa.store.KeyRange;
+import io.ankusa.store.Scan;
+import io.ankusa.store.Store;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Dedupe by idempotency key, owned by the ingest writer: {@link #screen} and {@link #sweep} run on
+ * the writer thread only, and nothing else writes {@code ?u} or {@code ?e}.
+ *
+ * <p>What it guarantees, and why:
+ * <ul>
+ * <li><b>A repeat within the window is not queued again.</b> Before the writer resolves tenants,
+ *     {@link #screen} reads the batch's {@code ?u} entries with one multi-get. A hook whose
+ *     (tenant, key) entry exists and has not expired completes with the entry's receipt (the
+ *     original hook's id and seq) and writes nothing. Within one batch, the first hook of a
+ *     (tenant, key) leads and later ones follow it: they complete with whatever the leader's ingest
+ *     completes with, so two hooks with one key in one batch are queued once.</li>
+ * <li><b>The entry is as durable as the hook.</b> An accepted keyed hook's {@code ?u} (its receipt
+ *     and expiry) and {@code ?e} puts ride in the writer's synced batch with the hook
+ *     ({@link #writeTo}); a failed commit leaves no entry, so a retry of the same key is accepted.</li>
+ * <li><b>Nothing races the sweep.</b> An expired entry is either replaced by the writer (a new
+ *     hook with that key: new {@code ?u}, old {@code ?e} deleted, new {@code ?e} put) or deleted by
+ *     {@link #sweep}; both run on the writer thread, so a sweep can never delete an entry the
+ *     writer just renewed. The sweep deletes an {@code ?u} only when its expiry is the one its
+ *     {@code ?e} key names, and every {@code ?e} it reads.</li>
+ * </ul>
+ * A key is tenant-scoped: the same key under two tenants is two entries. The window runs from the
+ * original's acceptance; repeats do not extend it.
+ */
+public final class IdempotencyKeys {
+
+    private final Store store;
+    private final long windowMillis;
+
+    /** Dedupe over {@code store} with a window of {@code windowMillis}. */
+    public IdempotencyKeys(Store store, long windowMillis) {
+        this.store = Objects.requireNonNull(store, "store");
+        if (windowMillis < 1) {
+            throw new IllegalArgumentException("dedupe window must be >= 1 ms: " + windowMillis);
+        }
+        this.windowMillis = windowMillis;
+    }
+
+    /** What the writer does with one hook of a batch. */
+    public sealed interface Verdict {
+    }
+
+    /** No idempotency key: queue it. */
+    public record Unkeyed() implements Verdict {
+    }
+
+    /**
+     * Queue it and record its key ({@link #writeTo}).
+     *
+     * @param key      the entry to write
+     * @param replaces the expiry of an expired entry it replaces, if any
+     */
+    public record Fresh(DedupeKey key, Optional<Long> replaces) implements Verdict {
+    }
+
+    /** A repeat of a stored hook within the window: complete with {@code receipt}, write nothing. */
+    public record Repeat(Receipt receipt) implements Verdict {
+    }
+
+    /** A repeat of the earlier hook at index {@code leader} of the same batch: complete as it does. */
+    public record Follows(int leader) implements Verdict {
+    }
+
+    private static final Unkeyed UNKEYED = new Unkeyed();
+
+    /** One verdict per hook of a batch, in order (one multi-get of the batch's distinct keys). */
+    public List<Verdict> screen(List<Hook> hooks, long now) {
+        Map<DedupeKey, Integer> leaders = new HashMap<>();
+        List<DedupeKey> distinct = new ArrayList<>();
+        List<DedupeKey> keys = new ArrayList<>(hooks.size());
+        for (int i = 0; i < hooks.size(); i++) {
+            Hook hook = hooks.get(i);
+            DedupeKey key = hook.idempotencyKey().map(k -> new DedupeKey(hook.tenant(), k)).orElse(null);
+            keys.add(key);
+            if (key != null && leaders.putIfAbsent(key, i) == null) {
+                distinct.add(key);
+            }
+        }
+        if (distinct.isEmpty()) {
+            return hooks.stream().<Verdict>map(h -> UNKEYED).toList();
+        }
+        List<Optional<byte[]>> stored = store.multiGet(ColumnFamilies.INDEX, distinct.stream().map(DedupeKey::encode).toList());
+        Map<DedupeKey, DedupeKey.Value> entries = new HashMap<>();
+        for (int i = 0; i < distinct.size(); i++) {
+            int at = i;
+            stored.get(i).ifPresent(v -> entries.put(distinct.get(at), DedupeKey.decodeValue(v)));
+        }
+        List<Verdict> verdicts = new ArrayList<>(hooks.size());
+        for (int i = 0; i < hooks.size(); i++) {
+            DedupeKey key = keys.get(i);
+            DedupeKey.Value entry = key == null ? null : entries.get(key);
+            if (key == null) {
+                verdicts.add(UNKEYED);
+            } else if (entry != null && now < entry.expiresAt()) {
+                verdicts.add(new Repeat(new Receipt(entry.hookId(), key.tenant(), entry.seq())));
+            } else if (leaders.get(key) != i) {
+                verdicts.add(new Follows(leaders.get(key)));
+            } else {
+                verdicts.add(new Fresh(key, Optional.ofNullable(entry).map(DedupeKey.Value::expiresAt)));
+            }
+        }
+        return verdicts;
+    }
+
+    /** The entry of an accepted hook ({@code seq}, {@code hookId}) accepted at {@code now}, into the writer's batch. */
+    public void writeTo(DeliveryBatch batch, Fresh fresh, long seq, String hookId, long now) {
+        long expiresAt = now + windowMillis;
+        fresh.replaces().ifPresent(old -> batch.delete(ColumnFamilies.INDEX, DedupeExpiryKey.of(old, fresh.key()).encode()));
+        batch.put(ColumnFamilies.INDEX, fresh.key().encode(), DedupeKey.value(seq, expiresAt, hookId));
+        batch.put(ColumnFamilies.INDEX, DedupeExpiryKey.of(expiresAt, fresh.key()).encode(), new byte[0]);
+    }
+
+    /**
+     * Deletes up to {@code limit} expired entries (expiry at or before {@code now}), oldest first,
+     * in one unsynced batch (a lost sweep is redone); returns how many {@code ?e} keys it removed.
+     * Writer thread only.
+     */
+    public int sweep(long now, int limit) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be >= 1: " + limit);
+        }
+        List<DedupeExpiryKey> expired = new ArrayList<>();
+        KeySpan span = DedupeExpiryKey.expiredBy(now);
+        try (Scan scan = store.scan(ColumnFamilies.INDEX, KeyRange.of(span.from(), span.to()))) {
+            while (expired.size() < limit && scan.hasNext()) {
+                expired.add(DedupeExpiryKey.decode(scan.next().key()));
+            }
+        }
+        if (expired.isEmpty()) {
+            return 0;
+        }
+        List<Optional<byte[]>> entries = store.multiGet(ColumnFamilies.INDEX,
+                expired.stream().map(e -> e.dedupeKey().encode()).toList());
+        DeliveryBatch batch = new DeliveryBatch();
+        for (int i = 0; i < expired.size(); i++) {
+            DedupeExpiryKey e = expired.get(i);
+            batch.delete(ColumnFamilies.INDEX, e.encode());
+            // An entry renewed after this expiry key was written has its own, later expiry key.
+            if (entries.get(i).isPresent() && DedupeKey.decodeValue(entries.get(i).get()).expiresAt() == e.at()) {
+                batch.delete(ColumnFamilies.INDEX, e.dedupeKey().encode());
+            }
+        }
+        batch.commit(store, Durability.ASYNC);
+        return expired.size();
+    }
+}

@@ -1,0 +1,329 @@
+package io.ankusa.queue.intake;
+
+import io.ankusa.api.ClockBeforeEpochException;
+import io.ankusa.api.Hook;
+import io.ankusa.api.IngestOverloadedException;
+import io.ankusa.api.QueueClosedException;
+import io.ankusa.api.Receipt;
+import io.ankusa.api.TenantLimitException;
+import io.ankusa.keys.ColumnFamilies;
+import io.ankusa.keys.HookKey;
+import io.ankusa.keys.MetaKeys;
+import io.ankusa.queue.deliveries.HookEnvelope;
+import io.ankusa.queue.deliveries.Deliveries;
+import io.ankusa.queue.deliveries.DeliveryBatch;
+import io.ankusa.store.Durability;
+import io.ankusa.store.Store;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.OptionalLong;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The ingest writer: one thread per queue that turns submitted hooks into synced group commits.
+ *
+ * <p>What it guarantees, and why:
+ * <ul>
+ * <li><b>A receipt means durable.</b> A caller's future completes only after the synced commit
+ *     that holds its hook returned. A crash before that loses the batch whole (the store's batch
+ *     is atomic), and no caller was told otherwise.</li>
+ * <li><b>Group commit.</b> The thread takes the first waiting hook, then drains more while the
+ *     batch stays within {@code batchMaxHooks} and {@code batchMaxBytes} (a single larger hook
+ *     commits alone). One fsync is shared by the whole batch; under load batches grow by
+ *     themselves, idle latency is one commit.</li>
+ * <li><b>seq is commit order, never reused.</b> Only this thread assigns seq, in batch order; the
+ *     highest is written as {@code m:last_seq} in every batch and recovered at open. After a
+ *     failed commit the seqs it used are skipped, not reused, because the failure may have
+ *     happened after the batch landed.</li>
+ * <li><b>Tenant ordinals ride in the batch.</b> The batch's distinct tenants are resolved by
+ *     {@link TenantOrdinals#resolve}; new ordinals' rows are put in the same synced batch as the
+ *     first rows that use them. A hook whose new tenant would pass {@code tenants.max} fails its
+ *     own future with {@link TenantLimitException} and writes nothing; the rest of the batch
+ *     commits.</li>
+ * <li><b>The request path takes no lock</b> and makes no call into this thread beyond a
+ *     non-blocking offer to a bounded queue; a full queue refuses with
+ *     {@link IngestOverloadedException}.</li>
+ * <li><b>Dedupe comes first.</b> Before tenants are resolved, {@link IdempotencyKeys#screen}
+ *     settles repeats of a stored hook (they complete with its receipt and write nothing) and
+ *     chains in-batch repeats to their leader; the keys of accepted hooks ride in the batch.
+ *     Work that must not race the writer (the dedupe sweep) runs on this thread between batches
+ *     ({@link #submitChore}).</li>
+ * <li><b>A clock before the epoch writes nothing.</b> Stored times are unsigned; a clock that
+ *     reads a negative time fails the hooks that needed it with {@link ClockBeforeEpochException}
+ *     (at submit, or the whole batch before any seq is taken), and the writer carries on.</li>
+ * </ul>
+ */
+public final class IngestWriter implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(IngestWriter.class);
+
+    private static final Pending STOP = new Pending(null, null, null);
+    /** Wakes an idle writer to run its chores. */
+    private static final Pending WAKE = new Pending(null, null, null);
+
+    private final Store store;
+    private final TenantOrdinals ordinals;
+    private final InstantSource clock;
+    private final Limits limits;
+    private final IdempotencyKeys idempotencyKeys;
+    private final Queue<Chore<?>> chores = new ConcurrentLinkedQueue<>();
+    private final BlockingQueue<Pending> queue;
+    private final Thread thread;
+    private volatile boolean closing;
+    private volatile long lastSeq;
+
+    /**
+     * Writer limits.
+     *
+     * @param batchMaxHooks most hooks per commit
+     * @param batchMaxBytes most envelope bytes per commit
+     * @param capacity      most hooks waiting
+     * @param archive       whether ingest writes archive obligations
+     */
+    public record Limits(int batchMaxHooks, long batchMaxBytes, int capacity, boolean archive) {
+    }
+
+    private record Pending(Hook hook, byte[] envelope, CompletableFuture<Receipt> future) {
+    }
+
+    private record Chore<T>(Supplier<T> work, CompletableFuture<T> done) {
+        void run() {
+            try {
+                done.complete(work.get());
+            } catch (RuntimeException e) {
+                done.completeExceptionally(e);
+            }
+        }
+    }
+
+    private IngestWriter(Store store, TenantOrdinals ordinals, InstantSource clock, Limits limits,
+            IdempotencyKeys idempotencyKeys, long lastSeq) {
+        this.store = store;
+        this.ordinals = ordinals;
+        this.clock = clock;
+        this.limits = limits;
+        this.idempotencyKeys = idempotencyKeys;
+        this.lastSeq = lastSeq;
+        this.queue = new ArrayBlockingQueue<>(limits.capacity() + 1);
+        this.thread = new Thread(this::run, "ankusa-ingest-writer");
+        this.thread.setDaemon(true);
+    }
+
+    /** Starts a writer whose first seq will be {@code lastSeq + 1}. */
+    public static IngestWriter start(Store store, TenantOrdinals ordinals, InstantSource clock, Limits limits,
+            IdempotencyKeys idempotencyKeys, long lastSeq) {
+        IngestWriter writer = new IngestWriter(Objects.requireNonNull(store, "store"), Objects.requireNonNull(ordinals,
+                "ordinals"), Objects.requireNonNull(clock, "clock"), limits,
+                Objects.requireNonNull(idempotencyKeys, "idempotencyKeys"), lastSeq);
+        writer.thread.start();
+        return writer;
+    }
+
+    /** Queues {@code hook}; the future completes after its synced commit, or fails with the refusal. */
+    public CompletableFuture<Receipt> submit(Hook hook) {
+        if (closing) {
+            return CompletableFuture.failedFuture(new QueueClosedException("queue is closed"));
+        }
+        long receivedAt = clock.millis();
+        if (receivedAt < 0) {
+            return CompletableFuture.failedFuture(new ClockBeforeEpochException(receivedAt));
+        }
+        byte[] envelope = new HookEnvelope(hook, receivedAt).encode();
+        Pending pending = new Pending(hook, envelope, new CompletableFuture<>());
+        if (queue.size() >= limits.capacity() || !queue.offer(pending)) {
+            return CompletableFuture.failedFuture(new IngestOverloadedException(limits.capacity()));
+        }
+        if (closing) {
+            // close() may already have drained; make sure this future does not hang.
+            failLeftovers();
+        }
+        return pending.future();
+    }
+
+    /**
+     * Runs {@code chore} on the writer thread between two batches, so it cannot race the writer
+     * (the dedupe sweep). The future fails with {@link QueueClosedException} if the writer stops
+     * first.
+     */
+    public <T> CompletableFuture<T> submitChore(Supplier<T> chore) {
+        CompletableFuture<T> done = new CompletableFuture<>();
+        if (closing) {
+            done.completeExceptionally(new QueueClosedException("queue is closed"));
+            return done;
+        }
+        chores.add(new Chore<>(Objects.requireNonNull(chore, "chore"), done));
+        // A full queue means the writer is busy: it runs the chores after its current batch.
+        queue.offer(WAKE);
+        if (closing) {
+            failLeftovers();
+        }
+        return done;
+    }
+
+    private void runChores() {
+        Chore<?> chore;
+        while ((chore = chores.poll()) != null) {
+            chore.run();
+        }
+    }
+
+    private void run() {
+        List<Pending> batch = new ArrayList<>();
+        while (true) {
+            Pending first;
+            try {
+                first = queue.take();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            runChores();
+            if (first == STOP) {
+                return;
+            }
+            if (first == WAKE) {
+                continue;
+            }
+            batch.clear();
+            batch.add(first);
+            long bytes = first.envelope().length;
+            while (batch.size() < limits.batchMaxHooks()) {
+                Pending next = queue.peek();
+                if (next == null || next == STOP || next == WAKE
+                        || bytes + next.envelope().length > limits.batchMaxBytes()) {
+                    break;
+                }
+                queue.poll();
+                batch.add(next);
+                bytes += next.envelope().length;
+            }
+            try {
+                commit(batch);
+            } catch (RuntimeException e) {
+                LOG.error("ingest batch of {} hooks failed", batch.size(), e);
+                batch.forEach(p -> p.future().completeExceptionally(e));
+            }
+        }
+    }
+
+    private void commit(List<Pending> all) {
+        long now = clock.millis();
+        if (now < 0) {
+            // Every stored time is unsigned: refuse the batch before a seq or an ordinal is taken.
+            ClockBeforeEpochException refusal = new ClockBeforeEpochException(now);
+            all.forEach(p -> p.future().completeExceptionally(refusal));
+            return;
+        }
+        List<IdempotencyKeys.Verdict> verdicts = idempotencyKeys.screen(all.stream().map(Pending::hook).toList(), now);
+        List<Pending> batch = new ArrayList<>(all.size());
+        List<IdempotencyKeys.Verdict> kept = new ArrayList<>(all.size());
+        for (int i = 0; i < all.size(); i++) {
+            Pending p = all.get(i);
+            IdempotencyKeys.Verdict verdict = verdicts.get(i);
+            if (verdict instanceof IdempotencyKeys.Repeat repeat) {
+                p.future().complete(repeat.receipt());
+            } else if (verdict instanceof IdempotencyKeys.Follows follows) {
+                all.get(follows.leader()).future().whenComplete((receipt, failure) -> {
+                    if (failure != null) {
+                        p.future().completeExceptionally(failure);
+                    } else {
+                        p.future().complete(receipt);
+                    }
+                });
+            } else {
+                batch.add(p);
+                kept.add(verdict);
+            }
+        }
+        if (batch.isEmpty()) {
+            return;
+        }
+        Set<String> tenants = new LinkedHashSet<>();
+        batch.forEach(p -> tenants.add(p.hook().tenant()));
+        Resolution resolution = ordinals.resolve(tenants);
+        DeliveryBatch ops = new DeliveryBatch();
+        resolution.writeTo(ops);
+        List<Pending> accepted = new ArrayList<>(batch.size());
+        List<Receipt> receipts = new ArrayList<>(batch.size());
+        for (int i = 0; i < batch.size(); i++) {
+            Pending p = batch.get(i);
+            OptionalLong ord = resolution.ord(p.hook().tenant());
+            if (ord.isEmpty()) {
+                p.future().completeExceptionally(new TenantLimitException(p.hook().tenant(), ordinals.tenantsMax()));
+                continue;
+            }
+            long seq = ++lastSeq;
+            ops.put(ColumnFamilies.HOOKS, new HookKey(seq).encode(), p.envelope());
+            Deliveries.ingestOps(ops, ord.getAsLong(), seq, p.hook().sinks(), p.envelope().length, now, limits.archive());
+            if (kept.get(i) instanceof IdempotencyKeys.Fresh fresh) {
+                idempotencyKeys.writeTo(ops, fresh, seq, p.hook().id(), now);
+            }
+            accepted.add(p);
+            receipts.add(new Receipt(p.hook().id(), p.hook().tenant(), seq));
+        }
+        if (accepted.isEmpty()) {
+            return;
+        }
+        ops.put(ColumnFamilies.DEFAULT, MetaKeys.LAST_SEQ, MetaKeys.u64Value(lastSeq));
+        try {
+            ops.commit(store, Durability.SYNC);
+        } catch (RuntimeException e) {
+            ordinals.abandoned(resolution);
+            LOG.error("ingest commit of {} hooks failed", accepted.size(), e);
+            accepted.forEach(p -> p.future().completeExceptionally(e));
+            return;
+        }
+        ordinals.committed(resolution);
+        for (int i = 0; i < accepted.size(); i++) {
+            accepted.get(i).future().complete(receipts.get(i));
+        }
+    }
+
+    /** The highest seq assigned so far (writer's view). */
+    public long lastSeq() {
+        return lastSeq;
+    }
+
+    /** Stops taking hooks, commits those already queued, and stops the thread. */
+    @Override
+    public void close() {
+        if (closing) {
+            return;
+        }
+        closing = true;
+        try {
+            queue.put(STOP);
+            thread.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        failLeftovers();
+    }
+
+    private void failLeftovers() {
+        if (thread.isAlive()) {
+            return;
+        }
+        Pending p;
+        while ((p = queue.poll()) != null) {
+            if (p != STOP && p != WAKE) {
+                p.future().completeExceptionally(new QueueClosedException("queue closed before the hook was written"));
+            }
+        }
+        Chore<?> chore;
+        while ((chore = chores.poll()) != null) {
+            chore.done().completeExceptionally(new QueueClosedException("queue closed before the chore ran"));
+        }
+    }
+}

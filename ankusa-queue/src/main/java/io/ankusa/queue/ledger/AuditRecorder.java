@@ -1,0 +1,38 @@
+package io.ankusa.queue.ledger;
+
+import io.ankusa.api.AuditAction;
+import io.ankusa.api.AuditEntry;
+import java.util.Map;
+
+/**
+ * Records an operator action in a queue's audit trail. The queue records its own purges; the
+ * dispatcher's replayer records its revivals here. Not on the public {@code Queue}: users read the
+ * trail, they do not write it.
+ */
+public interface AuditRecorder {
+
+    /**
+     * The audit recorder of {@code queue}.
+     *
+     * @param queue a queue from {@code Queue.open}
+     * @return its recorder
+     * @throws IllegalArgumentException when it is not an Ankusa queue
+     */
+    static AuditRecorder of(AutoCloseable queue) {
+        if (queue instanceof AuditRecorder recorder) {
+            return recorder;
+        }
+        throw new IllegalArgumentException("not an Ankusa queue: " + queue.getClass().getName());
+    }
+
+    /**
+     * Records an action (synced), for example {@link AuditAction#REPLAY} with counts such as
+     * {@code revived}.
+     *
+     * @param action   what was done
+     * @param tenantId to which tenant
+     * @param counts   what it affected
+     * @return the entry as stored
+     */
+    AuditEntry recordAudit(AuditAction action, String tenantId, Map<String, Long> counts);
+}

@@ -1,0 +1,41 @@
+package io.ankusa.queue.ledger;
+
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * A queue's storage ordinals: the number each tenant id is filed under, and back. Not on the public
+ * {@code Queue} (ordinals are a storage detail); the dispatcher and the CLI read them here.
+ */
+public interface TenantDirectory {
+
+    /**
+     * The tenant directory of {@code queue}.
+     *
+     * @param queue a queue from {@code Queue.open}
+     * @return its directory
+     * @throws IllegalArgumentException when it is not an Ankusa queue
+     */
+    static TenantDirectory of(AutoCloseable queue) {
+        if (queue instanceof TenantDirectory directory) {
+            return directory;
+        }
+        throw new IllegalArgumentException("not an Ankusa queue: " + queue.getClass().getName());
+    }
+
+    /**
+     * A tenant's ordinal, if it has one.
+     *
+     * @param tenant the tenant id
+     * @return its ordinal, or empty for a tenant never seen
+     */
+    OptionalLong ord(String tenant);
+
+    /**
+     * The tenant id of an ordinal, if allocated and not erased.
+     *
+     * @param ord the ordinal
+     * @return the tenant id, or empty
+     */
+    Optional<String> name(long ord);
+}

@@ -1,0 +1,165 @@
+package io.ankusa.queue.upkeep;
+
+import io.ankusa.keys.ArchiveKey;
+import io.ankusa.keys.ClearedKey;
+import io.ankusa.keys.ColumnFamilies;
+import io.ankusa.keys.DeliveryKey;
+import io.ankusa.keys.HookKey;
+import io.ankusa.keys.KeySpan;
+import io.ankusa.queue.deliveries.HookEnvelope;
+import io.ankusa.queue.deliveries.DeliveryBatch;
+import io.ankusa.queue.deliveries.TenantStripes;
+import io.ankusa.queue.intake.TenantOrdinals;
+import io.ankusa.store.Durability;
+import io.ankusa.store.KeyRange;
+import io.ankusa.store.Scan;
+import io.ankusa.store.Store;
+import io.ankusa.store.StoreCorruptionException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+
+/**
+ * Removes hooks that no delivery row and no archive obligation needs any more, in bounded rounds
+ * driven by the {@code ?c} cleared markers.
+ *
+ * <p>Every transition that removes a delivery row (delivered, orphan drop, purge) or an archive
+ * obligation (settle, drop) puts {@code ?c(seq)} in its own batch. A round reads up to
+ * {@code limit} markers and, for each hook, checks whether a delivery row ({@code deliveries}
+ * range of the seq: expansion may have added sinks the envelope does not list) or an obligation
+ * ({@code ?a}) is left: if none, the hook and its marker go in one batch; if some, only the
+ * marker goes, because the transition that removes the last one writes a new marker.
+ *
+ * <p>Why no hook is lost or kept forever: the check and the delete happen under the stripes of
+ * the hooks' tenants, which every transition that adds or removes a delivery row or an obligation
+ * of an existing hook also holds (claim, settle, revive, purge, expansion, archive settle/drop);
+ * ingest only creates new seqs. So between the check and the commit no row can appear (the hook
+ * would be deleted while owed) and no marker can be written and then deleted by this round (the
+ * hook would be kept forever). A hook whose envelope is gone has nothing left to reclaim: its
+ * marker goes. A hook that does not decode (so its tenant, and stripe, is unknown) is removed only
+ * once nothing needs it (nothing can add to it: expansion needs the envelope); otherwise its marker
+ * stays, and rounds walk on past it (an in-memory cursor that wraps around to the first marker),
+ * so stuck markers cannot stall reclaim.
+ *
+ * <p>The batch is unsynced: if a crash loses it, the markers are still there and the round is
+ * redone.
+ */
+public final class HookReclaimer {
+
+    /**
+     * What one round did.
+     *
+     * @param markers cleared markers read
+     * @param hooks   hooks removed
+     */
+    public record Round(int markers, int hooks) {
+    }
+
+    private final Store store;
+    private final TenantStripes stripes;
+    private final TenantOrdinals ordinals;
+    private long after;
+
+    /** Reclaim over {@code store}. */
+    public HookReclaimer(Store store, TenantStripes stripes, TenantOrdinals ordinals) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.stripes = Objects.requireNonNull(stripes, "stripes");
+        this.ordinals = Objects.requireNonNull(ordinals, "ordinals");
+    }
+
+    /** One round over up to {@code limit} markers, continuing where the last round stopped. */
+    public synchronized Round reclaim(int limit) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be >= 1: " + limit);
+        }
+        List<Long> seqs = markers(limit);
+        after = seqs.size() < limit ? 0 : seqs.get(seqs.size() - 1);
+        if (seqs.isEmpty()) {
+            return new Round(0, 0);
+        }
+        List<Optional<byte[]>> hooks = store.multiGet(ColumnFamilies.HOOKS, seqs.stream().map(s -> new HookKey(s).encode()).toList());
+        List<Candidate> candidates = new ArrayList<>(seqs.size());
+        Set<Long> ords = new HashSet<>();
+        for (int i = 0; i < seqs.size(); i++) {
+            Candidate c = candidate(seqs.get(i), hooks.get(i));
+            candidates.add(c);
+            c.ord().ifPresent(ords::add);
+        }
+        int[] removed = new int[1];
+        stripes.lockedAll(ords, () -> removed[0] = settle(candidates));
+        return new Round(seqs.size(), removed[0]);
+    }
+
+    private record Candidate(long seq, boolean hookPresent, OptionalLong ord) {
+    }
+
+    private Candidate candidate(long seq, Optional<byte[]> hook) {
+        if (hook.isEmpty()) {
+            return new Candidate(seq, false, OptionalLong.empty());
+        }
+        try {
+            return new Candidate(seq, true, ordinals.ord(HookEnvelope.decode(hook.get()).hook().tenant()));
+        } catch (StoreCorruptionException e) {
+            return new Candidate(seq, true, OptionalLong.empty());
+        }
+    }
+
+    /** Up to {@code limit} markers from the cursor on, wrapping around to the start once. */
+    private List<Long> markers(int limit) {
+        KeySpan family = ClearedKey.FAMILY.between();
+        List<Long> seqs = new ArrayList<>();
+        if (after > 0) {
+            read(new ClearedKey(after + 1).encode(), family.to(), limit, seqs);
+            if (seqs.size() < limit) {
+                read(family.from(), new ClearedKey(after + 1).encode(), limit, seqs);
+            }
+        } else {
+            read(family.from(), family.to(), limit, seqs);
+        }
+        return seqs;
+    }
+
+    private void read(byte[] from, byte[] to, int limit, List<Long> into) {
+        try (Scan scan = store.scan(ColumnFamilies.INDEX, KeyRange.of(from, to))) {
+            while (into.size() < limit && scan.hasNext()) {
+                into.add(ClearedKey.decode(scan.next().key()).seq());
+            }
+        }
+    }
+
+    /** Under the stripes: re-check what each hook is owed, and commit the deletes. */
+    private int settle(List<Candidate> candidates) {
+        List<Optional<byte[]>> obligations = store.multiGet(ColumnFamilies.INDEX,
+                candidates.stream().map(c -> new ArchiveKey(c.seq()).encode()).toList());
+        DeliveryBatch batch = new DeliveryBatch();
+        int removed = 0;
+        for (int i = 0; i < candidates.size(); i++) {
+            Candidate c = candidates.get(i);
+            boolean owed = obligations.get(i).isPresent() || hasDeliveryRows(c.seq());
+            if (!c.hookPresent()) {
+                batch.delete(ColumnFamilies.INDEX, new ClearedKey(c.seq()).encode());
+            } else if (!owed) {
+                batch.delete(ColumnFamilies.HOOKS, new HookKey(c.seq()).encode());
+                batch.delete(ColumnFamilies.INDEX, new ClearedKey(c.seq()).encode());
+                removed++;
+            } else if (c.ord().isPresent()) {
+                batch.delete(ColumnFamilies.INDEX, new ClearedKey(c.seq()).encode());
+            }
+        }
+        if (!batch.isEmpty()) {
+            batch.commit(store, Durability.ASYNC);
+        }
+        return removed;
+    }
+
+    private boolean hasDeliveryRows(long seq) {
+        KeySpan rows = DeliveryKey.hookRange(seq);
+        try (Scan scan = store.scan(ColumnFamilies.DELIVERIES, KeyRange.of(rows.from(), rows.to()))) {
+            return scan.hasNext();
+        }
+    }
+}

@@ -1,0 +1,174 @@
+package io.ankusa.queue.deliveries;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.ankusa.api.Hook;
+import io.ankusa.store.StoreCorruptionException;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.Random;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+class CodecTest {
+
+    private static Hook hook(boolean tenant, boolean key) {
+        Hook.Builder b = Hook.builder().id("evt_1").sourceId("src-ä").header("content-type", "application/json")
+                .header("x-empty", "").payload("{\"a\":1}").sinks(3, 0, 65535);
+        if (tenant) {
+            b.tenantId("acme");
+        }
+        if (key) {
+            b.idempotencyKey("idem-9");
+        }
+        return b.build();
+    }
+
+    @Test
+    void envelopeRoundTripsWithAndWithoutOptionalFields() {
+        for (boolean tenant : new boolean[] {false, true}) {
+            for (boolean key : new boolean[] {false, true}) {
+                HookEnvelope envelope = new HookEnvelope(hook(tenant, key), 1_700_000_000_123L);
+                byte[] bytes = envelope.encode();
+                assertThat(bytes[0]).isEqualTo((byte) HookEnvelope.VERSION);
+                HookEnvelope back = HookEnvelope.decode(bytes);
+                assertThat(back).isEqualTo(envelope);
+                assertThat(back.hook().headers().keySet()).containsExactly("content-type", "x-empty");
+                assertThat(back.hook().tenantId().isPresent()).isEqualTo(tenant);
+            }
+        }
+    }
+
+    /** An envelope as an older release wrote it, of a hook today's input rules refuse. */
+    private static byte[] olderEnvelope(String id, String tenant, String headerName, String headerValue) {
+        Wire.Out out = new Wire.Out(64).u8(1).u8(1).u64(7).string(id).string("src\nforged").string(tenant);
+        out.u32(1).string(headerName).string(headerValue);
+        return out.u16(1).u16(4).bytes(new byte[] {1}).toByteArray();
+    }
+
+    @Test
+    @DisplayName("a hook stored under older input rules still decodes")
+    void aHookStoredUnderOlderRulesStillDecodes() {
+        String id = "i".repeat(300);
+        HookEnvelope back = HookEnvelope.decode(olderEnvelope(id, "evil\u001b[2J", "bad name", "v\r\nx: 1"));
+
+        assertThat(back.hook().id()).isEqualTo(id);
+        assertThat(back.hook().sourceId()).isEqualTo("src\nforged");
+        assertThat(back.hook().tenant()).isEqualTo("evil\u001b[2J");
+        assertThat(back.hook().headers()).containsExactly(Map.entry("bad name", "v\r\nx: 1"));
+        assertThat(HookEnvelope.decode(back.encode())).as("and encodes again").isEqualTo(back);
+    }
+
+    @Test
+    @DisplayName("a hook with 65 535 sinks round-trips")
+    void theMostSinksRoundTrip() {
+        Hook most = Hook.builder().id("i").sourceId("s").sinks(IntStream.rangeClosed(1, 0xFFFF).toArray()).build();
+        HookEnvelope envelope = new HookEnvelope(most, 1);
+        assertThat(HookEnvelope.decode(envelope.encode()).hook().sinks()).hasSize(0xFFFF).isEqualTo(most.sinks());
+    }
+
+    @Test
+    @DisplayName("malformed UTF-8 in a stored string is corruption, not U+FFFD")
+    void malformedUtf8IsCorruption() {
+        byte[] bytes = olderEnvelope("id", "ab", "h", "v");
+        int tenant = indexOf(bytes, new byte[] {'a', 'b'});
+        bytes[tenant] = (byte) 0xC3; // a lead byte followed by ASCII
+        assertThatThrownBy(() -> HookEnvelope.decode(bytes)).isInstanceOf(StoreCorruptionException.class)
+                .hasMessageContaining("malformed UTF-8");
+    }
+
+    @Test
+    @DisplayName("strings are encoded strictly and a last error's unpaired surrogates become U+FFFD")
+    void stringsAreEncodedStrictly() {
+        assertThatThrownBy(() -> new Wire.Out(8).string("x\uD800")).isInstanceOf(IllegalArgumentException.class);
+        assertThat(new DeliveryRow(1, 1, 1, "a\uD800b\uDC00\uD83D\uDE00").lastError()).isEqualTo("a\uFFFDb\uFFFD\uD83D\uDE00");
+    }
+
+    private static int indexOf(byte[] haystack, byte[] needle) {
+        outer:
+        for (int i = 0; i + needle.length <= haystack.length; i++) {
+            for (int j = 0; j < needle.length; j++) {
+                if (haystack[i + j] != needle[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        throw new AssertionError("not found");
+    }
+
+    @Test
+    void deliveryRowRoundTrips() {
+        DeliveryRow row = new DeliveryRow(0xFFFF_FFFFL, 7, 123_456_789L, "HTTP 503 ✗");
+        assertThat(DeliveryRow.decode(row.encode())).isEqualTo(row);
+        assertThat(DeliveryRow.decode(DeliveryRow.fresh(10).encode())).isEqualTo(new DeliveryRow(10, 0, 0, ""));
+        assertThat(row.revived().attempts()).isZero();
+        assertThat(row.revived().lastError()).isEqualTo("HTTP 503 ✗");
+    }
+
+    @Test
+    void unknownVersionsTruncationAndTrailingBytesAreCorruption() {
+        byte[] envelope = new HookEnvelope(hook(true, true), 5).encode();
+        byte[] wrongVersion = envelope.clone();
+        wrongVersion[0] = 2;
+        assertThatThrownBy(() -> HookEnvelope.decode(wrongVersion)).isInstanceOf(StoreCorruptionException.class)
+                .hasMessageContaining("unknown version 2");
+        byte[] badFlags = envelope.clone();
+        badFlags[1] = (byte) 0x80;
+        assertThatThrownBy(() -> HookEnvelope.decode(badFlags)).hasMessageContaining("unknown flags");
+        for (int cut = 0; cut < envelope.length; cut++) {
+            byte[] truncated = Arrays.copyOf(envelope, cut);
+            assertThatThrownBy(() -> HookEnvelope.decode(truncated)).isInstanceOf(StoreCorruptionException.class);
+        }
+        byte[] trailing = Arrays.copyOf(envelope, envelope.length + 1);
+        assertThatThrownBy(() -> HookEnvelope.decode(trailing)).hasMessageContaining("trailing");
+
+        byte[] row = new DeliveryRow(1, 1, 1, "x").encode();
+        for (int cut = 0; cut < row.length; cut++) {
+            byte[] truncated = Arrays.copyOf(row, cut);
+            assertThatThrownBy(() -> DeliveryRow.decode(truncated)).isInstanceOf(StoreCorruptionException.class);
+        }
+        byte[] rowVersion = row.clone();
+        rowVersion[0] = 9;
+        assertThatThrownBy(() -> DeliveryRow.decode(rowVersion)).hasMessageContaining("delivery row: unknown version 9");
+    }
+
+    @Test
+    void randomGarbageIsRefusedAsCorruptionNeverAnotherError() {
+        Random random = new Random(11);
+        byte[] valid = new HookEnvelope(hook(true, false), 5).encode();
+        for (int i = 0; i < 5_000; i++) {
+            byte[] junk;
+            if (i % 2 == 0) {
+                junk = new byte[random.nextInt(64)];
+                random.nextBytes(junk);
+            } else {
+                junk = valid.clone();
+                junk[random.nextInt(junk.length)] ^= (byte) (1 + random.nextInt(255));
+            }
+            byte[] input = junk;
+            try {
+                HookEnvelope.decode(input);
+            } catch (StoreCorruptionException expected) {
+                // refused as it should be
+            }
+            try {
+                DeliveryRow.decode(input);
+            } catch (StoreCorruptionException expected) {
+                // refused as it should be
+            }
+        }
+    }
+
+    @Test
+    void anEnvelopeThatDecodesToAnInvalidHookIsCorruption() {
+        byte[] envelope = new HookEnvelope(Hook.builder().id("i").sourceId("s").sinks(1).build(), 0).encode();
+        // sink count at a known offset: version, flags, received_at, id (4+1), source (4+1), headers (4)
+        int sinkCountAt = 1 + 1 + 8 + 5 + 5 + 4;
+        envelope[sinkCountAt + 1] = 0;
+        byte[] noSinks = Arrays.copyOf(envelope, envelope.length);
+        assertThatThrownBy(() -> HookEnvelope.decode(noSinks)).isInstanceOf(StoreCorruptionException.class);
+    }
+}

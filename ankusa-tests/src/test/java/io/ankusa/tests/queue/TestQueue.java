@@ -1,0 +1,24 @@
+package io.ankusa.tests.queue;
+
+import io.ankusa.api.QueueConfig;
+import io.ankusa.queue.Queue;
+import io.ankusa.queue.engine.QueueEngine;
+import io.ankusa.queue.migration.Migrations;
+import io.ankusa.store.Store;
+import java.util.function.UnaryOperator;
+
+/**
+ * A queue opened the way tests need it (chosen migrations, a wrapped store): the engine with the
+ * {@link Queue} interface added, exactly as the API's own package-private {@code EngineQueue} does.
+ */
+public final class TestQueue extends QueueEngine implements Queue {
+
+    private TestQueue(QueueConfig config, Store store) {
+        super(config, store);
+    }
+
+    /** Opens a queue running {@code migrations} on an older store, over its store wrapped by {@code wrap}. */
+    public static TestQueue open(QueueConfig config, Migrations migrations, UnaryOperator<Store> wrap) {
+        return QueueEngine.open(config, migrations, wrap, TestQueue::new);
+    }
+}
