@@ -2,8 +2,12 @@
  * The Ankusa dispatcher: pipeline tick, sinks, retries, dead letters, marker cleanup, replay, HTTP
  * sink. Its exported signatures name {@code io.ankusa.api} and {@code io.ankusa.queue} types only.
  */
+@SuppressWarnings("requires-automatic") // httpclient5 and httpcore5 ship no module descriptor; their types stay internal
 module io.ankusa.dispatch {
-    requires java.net.http;
+    requires org.apache.httpcomponents.client5.httpclient5;
+    requires org.apache.httpcomponents.core5.httpcore5;
+    requires org.apache.httpcomponents.core5.httpcore5.h2;
+    requires jdk.net; // httpcore5 uses jdk.net.Sockets, and an automatic module cannot require it itself
     requires org.slf4j;
 
     requires transitive io.ankusa.api;

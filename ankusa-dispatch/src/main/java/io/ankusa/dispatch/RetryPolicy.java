@@ -13,8 +13,9 @@ import java.util.random.RandomGenerator;
  * in the arguments), so one policy serves every thread; randomness comes from the caller's
  * generator, which makes a decision replayable from a seed.
  *
- * <p>{@link #defaults()} is a schedule that starts immediately and grows to hours, ten attempts in
- * all, with ±20% jitter; {@link #builder()} configures another one.
+ * <p>{@link #defaults()} is the Standard Webhooks specification's example schedule: ten attempts
+ * over about three days (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h between them), with
+ * ±20% jitter; {@link #builder()} configures another one.
  */
 public interface RetryPolicy {
 
@@ -40,8 +41,9 @@ public interface RetryPolicy {
     }
 
     /**
-     * Configures a schedule-based policy. Defaults: schedule {@code 0 s, 5 s, 30 s, 2 min, 10 min,
-     * 30 min, 1 h, 2 h, 4 h}, 10 attempts, jitter 0.2, largest honoured hint 1 h.
+     * Configures a schedule-based policy. Defaults: schedule {@code 5 s, 5 min, 30 min, 2 h, 5 h,
+     * 10 h, 14 h, 20 h, 24 h} (3 days 3 h 35 min 5 s from the first attempt to the tenth), 10
+     * attempts, jitter 0.2, largest honoured hint 1 h.
      *
      * <p>The delay after failed attempt {@code n} is entry {@code n − 1} of the schedule (the last
      * entry repeats when attempts outnumber it), multiplied by a factor drawn uniformly from

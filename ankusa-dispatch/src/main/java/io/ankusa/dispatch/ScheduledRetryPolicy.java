@@ -8,16 +8,17 @@ import java.util.random.RandomGenerator;
 /** The {@link RetryPolicy} a {@link RetryPolicy.Builder} builds: a delay schedule with jitter. */
 final class ScheduledRetryPolicy implements RetryPolicy {
 
+    /** The Standard Webhooks specification's example schedule: about three days from first to last attempt. */
     static final List<Duration> DEFAULT_SCHEDULE = List.of(
-            Duration.ZERO,
             Duration.ofSeconds(5),
-            Duration.ofSeconds(30),
-            Duration.ofMinutes(2),
-            Duration.ofMinutes(10),
+            Duration.ofMinutes(5),
             Duration.ofMinutes(30),
-            Duration.ofHours(1),
             Duration.ofHours(2),
-            Duration.ofHours(4));
+            Duration.ofHours(5),
+            Duration.ofHours(10),
+            Duration.ofHours(14),
+            Duration.ofHours(20),
+            Duration.ofHours(24));
     static final int DEFAULT_MAX_ATTEMPTS = 10;
     static final double DEFAULT_JITTER = 0.2;
     static final Duration DEFAULT_MAX_HINT = Duration.ofHours(1);

@@ -126,8 +126,10 @@ final class Settler implements AutoCloseable {
         if (outcome instanceof SinkOutcome.Delivered) {
             return new Pending(new Settlement.Delivered(d.row()), Settled.DELIVERED, w.done());
         }
-        if (outcome instanceof SinkOutcome.Dead dead) {
-            return new Pending(new Settlement.Dead(d, dead.reason()), Settled.DEAD, w.done());
+        if (outcome instanceof SinkOutcome.Dead || outcome instanceof SinkOutcome.EndpointGone
+                || outcome instanceof SinkOutcome.EndpointDisabled) {
+            // Endpoint outcomes dead-letter the delivery until endpoint state exists (docs/delivery.md).
+            return new Pending(new Settlement.Dead(d, outcome.reason()), Settled.DEAD, w.done());
         }
         SinkOutcome.Retry retry = (SinkOutcome.Retry) outcome;
         RetryDecision decision = policy.decide(d.attempt(), retry, random);

@@ -6,12 +6,26 @@ import java.util.Optional;
 
 /**
  * How one delivery attempt ended: {@link Delivered}, {@link Retry} (maybe after a hint) or
- * {@link Dead} (a permanent failure: no further attempt).
+ * {@link Dead} (a permanent failure: no further attempt) — or one of the two endpoint outcomes,
+ * {@link EndpointGone} (the receiver said {@code 410 Gone}) and {@link EndpointDisabled} (the
+ * application disabled the endpoint), which say something about the endpoint rather than this
+ * delivery.
+ *
+ * <p>Today the pipeline dead-letters a delivery whose outcome is an endpoint outcome, with the
+ * outcome's reason (it starts {@value #ENDPOINT_GONE} or {@value #ENDPOINT_DISABLED}), so it can be
+ * replayed once the endpoint is back. They are distinct types because endpoint state is where
+ * they lead: a persisted "endpoint disabled" that holds the endpoint's deliveries instead.
  *
  * <p>A retry is a request, not a promise: the {@link RetryPolicy} decides when the next attempt
  * happens and whether there is one.
  */
 public sealed interface SinkOutcome {
+
+    /** Reason prefix of an {@link EndpointGone} outcome. */
+    String ENDPOINT_GONE = "endpoint_gone";
+
+    /** Reason prefix of an {@link EndpointDisabled} outcome. */
+    String ENDPOINT_DISABLED = "endpoint_disabled";
 
     /** The sink took the hook. */
     static Delivered delivered() {
@@ -31,6 +45,27 @@ public sealed interface SinkOutcome {
     /** The attempt failed for good: the delivery goes to the dead letters. */
     static Dead dead(String reason) {
         return new Dead(reason);
+    }
+
+    /**
+     * The endpoint said it is gone ({@code 410}): no further attempt for this delivery; the reason
+     * is prefixed {@value #ENDPOINT_GONE}.
+     */
+    static EndpointGone endpointGone(String detail) {
+        return new EndpointGone(ENDPOINT_GONE + ": " + detail);
+    }
+
+    /**
+     * The endpoint is disabled by the application: no attempt was made; the reason is prefixed
+     * {@value #ENDPOINT_DISABLED}.
+     */
+    static EndpointDisabled endpointDisabled(String detail) {
+        return new EndpointDisabled(ENDPOINT_DISABLED + ": " + detail);
+    }
+
+    /** The reason, for people and logs; empty for {@link Delivered}. */
+    default String reason() {
+        return "";
     }
 
     /** The sink took the hook. */
@@ -68,6 +103,34 @@ public sealed interface SinkOutcome {
 
         /** Validates. */
         public Dead {
+            Objects.requireNonNull(reason, "reason");
+        }
+    }
+
+    /**
+     * The endpoint answered {@code 410 Gone}: it asked not to be sent more. Dead-lettered today;
+     * the hook for disabling the endpoint.
+     *
+     * @param reason why, starting {@value SinkOutcome#ENDPOINT_GONE}
+     */
+    record EndpointGone(String reason) implements SinkOutcome {
+
+        /** Validates. */
+        public EndpointGone {
+            Objects.requireNonNull(reason, "reason");
+        }
+    }
+
+    /**
+     * The endpoint is disabled, so nothing was sent. Dead-lettered today; the hook for holding the
+     * endpoint's deliveries until it is enabled again.
+     *
+     * @param reason why, starting {@value SinkOutcome#ENDPOINT_DISABLED}
+     */
+    record EndpointDisabled(String reason) implements SinkOutcome {
+
+        /** Validates. */
+        public EndpointDisabled {
             Objects.requireNonNull(reason, "reason");
         }
     }

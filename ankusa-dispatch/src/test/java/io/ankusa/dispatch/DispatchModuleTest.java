@@ -37,7 +37,10 @@ class DispatchModuleTest {
                         r -> r.modifiers().contains(ModuleDescriptor.Requires.Modifier.TRANSITIVE)));
 
         assertThat(requires).containsOnly(
-                Map.entry("java.net.http", false),
+                Map.entry("org.apache.httpcomponents.client5.httpclient5", false),
+                Map.entry("org.apache.httpcomponents.core5.httpcore5", false),
+                Map.entry("org.apache.httpcomponents.core5.httpcore5.h2", false),
+                Map.entry("jdk.net", false),
                 Map.entry("org.slf4j", false),
                 Map.entry("io.ankusa.api", true),
                 Map.entry("io.ankusa.queue", true));

@@ -16,10 +16,11 @@ import org.junit.jupiter.api.Test;
 class RetryPolicyTest {
 
     private static final int SEEDS = 2_000;
+    /** The Standard Webhooks specification's example schedule (docs/delivery.md). */
     private static final List<Duration> DEFAULT_SCHEDULE = List.of(
-            Duration.ZERO, Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofMinutes(2),
-            Duration.ofMinutes(10), Duration.ofMinutes(30), Duration.ofHours(1), Duration.ofHours(2),
-            Duration.ofHours(4));
+            Duration.ofSeconds(5), Duration.ofMinutes(5), Duration.ofMinutes(30), Duration.ofHours(2),
+            Duration.ofHours(5), Duration.ofHours(10), Duration.ofHours(14), Duration.ofHours(20),
+            Duration.ofHours(24));
     private static final SinkOutcome.Retry NO_HINT = SinkOutcome.retry("http 500");
 
     private static Duration delay(RetryDecision decision) {
@@ -42,17 +43,20 @@ class RetryPolicyTest {
     }
 
     @Test
-    void the_first_retry_is_immediate_and_every_later_one_waits_longer_than_the_one_before() {
+    void the_default_schedule_spans_about_three_days_and_its_first_retry_waits_about_five_seconds() {
         RetryPolicy policy = RetryPolicy.defaults();
+        long scheduled = DEFAULT_SCHEDULE.stream().mapToLong(Duration::toMillis).sum();
+        assertThat(Duration.ofMillis(scheduled)).isEqualTo(Duration.ofDays(3).plusHours(3).plusMinutes(35).plusSeconds(5));
         for (long seed = 0; seed < SEEDS; seed++) {
             var random = new SplittableRandom(seed);
-            Duration previous = delay(policy.decide(1, NO_HINT, random));
-            assertThat(previous).as("seed %d", seed).isZero();
+            Duration first = delay(policy.decide(1, NO_HINT, random));
+            assertThat(first).as("seed %d", seed).isBetween(Duration.ofSeconds(4), Duration.ofSeconds(6));
+            long total = first.toMillis();
             for (int attempt = 2; attempt <= 9; attempt++) {
-                Duration next = delay(policy.decide(attempt, NO_HINT, random));
-                assertThat(next).as("seed %d, attempt %d", seed, attempt).isGreaterThan(previous);
-                previous = next;
+                total += delay(policy.decide(attempt, NO_HINT, random)).toMillis();
             }
+            assertThat(Duration.ofMillis(total)).as("seed %d", seed)
+                    .isBetween(Duration.ofDays(2).plusHours(12), Duration.ofDays(4));
         }
     }
 
@@ -125,14 +129,14 @@ class RetryPolicyTest {
         long smallest = Long.MAX_VALUE;
         long largest = Long.MIN_VALUE;
         for (long seed = 0; seed < SEEDS; seed++) {
-            long delay = delay(jittered.decide(3, NO_HINT, new SplittableRandom(seed))).toMillis();
+            long delay = delay(jittered.decide(1, NO_HINT, new SplittableRandom(seed))).toMillis();
             smallest = Math.min(smallest, delay);
             largest = Math.max(largest, delay);
-            assertThat(delay(exact.decide(3, NO_HINT, new SplittableRandom(seed)))).isEqualTo(Duration.ofSeconds(30));
+            assertThat(delay(exact.decide(1, NO_HINT, new SplittableRandom(seed)))).isEqualTo(Duration.ofSeconds(5));
         }
-        // 2 000 uniform draws over ±6 s: both ends come within 0.3 s of their bound.
-        assertThat(smallest).isLessThan(24_300);
-        assertThat(largest).isGreaterThan(35_700);
+        // 2 000 uniform draws over ±1 s: both ends come within 0.05 s of their bound.
+        assertThat(smallest).isLessThan(4_050);
+        assertThat(largest).isGreaterThan(5_950);
     }
 
     @Test
@@ -176,7 +180,7 @@ class RetryPolicyTest {
 
     @Test
     void the_defaults_describe_themselves() {
-        assertThat(RetryPolicy.defaults().toString()).contains("maxAttempts=10", "jitter=0.2", "maxHint=PT1H", "PT4H");
+        assertThat(RetryPolicy.defaults().toString()).contains("maxAttempts=10", "jitter=0.2", "maxHint=PT1H", "PT24H");
     }
 
     private static List<RetryDecision> decisions(RetryPolicy policy, long seed) {

@@ -15,15 +15,14 @@ import io.ankusa.dispatch.Gauges;
 import io.ankusa.dispatch.Sink;
 import io.ankusa.dispatch.Sinks;
 import io.ankusa.dispatch.TenantPending;
+import io.ankusa.dispatch.http.AddressGuard;
 import io.ankusa.dispatch.http.HttpSink;
 import io.ankusa.dispatch.http.WebhookSecret;
 import io.ankusa.queue.Queue;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -74,7 +73,8 @@ final class DemoCommand implements Callable<Integer> {
     double permanentShare;
 
     @Option(names = "--url", paramLabel = "URL",
-            description = "Deliver to this http(s) endpoint through the HTTP sink instead of the simulated receiver.")
+            description = {"Deliver to this http(s) endpoint through the HTTP sink instead of the simulated receiver.",
+                "The demo lets loopback through the SSRF guard (and says so); other private addresses stay refused."})
     URI url;
 
     @Option(names = "--secret", paramLabel = "whsec_…",
@@ -176,13 +176,16 @@ final class DemoCommand implements Callable<Integer> {
         }
         String serialized = secret;
         if (serialized == null) {
-            byte[] key = new byte[32];
-            new SecureRandom().nextBytes(key);
-            serialized = WebhookSecret.PREFIX + Base64.getEncoder().encodeToString(key);
+            serialized = WebhookSecret.generate().serialized();
             err.println("signing with a new secret (pass --secret to choose one): " + serialized);
         }
+        // The demo's receiver is usually local: let loopback through the SSRF guard, on purpose and said so.
+        err.println("the SSRF guard allows loopback (127.0.0.0/8, ::1) for this demo; private, link-local and"
+                + " metadata addresses stay refused");
+        AddressGuard demoGuard = AddressGuard.builder().allowRange("127.0.0.0/8").allowRange("::1/128")
+                .allowHost("localhost").build();
         try {
-            return HttpSink.builder(url, WebhookSecret.parse(serialized)).build();
+            return HttpSink.builder(url, WebhookSecret.parse(serialized)).guard(demoGuard).build();
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), "--url/--secret: " + e.getMessage());
         }

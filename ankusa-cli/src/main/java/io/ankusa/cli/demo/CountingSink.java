@@ -27,8 +27,8 @@ public final class CountingSink implements Sink {
                 delivered.increment();
             } else if (outcome instanceof SinkOutcome.Retry) {
                 retried.increment();
-            } else if (outcome instanceof SinkOutcome.Dead) {
-                dead.increment();
+            } else {
+                dead.increment(); // Dead and the endpoint outcomes: all dead-lettered
             }
             return outcome;
         });

@@ -3,14 +3,16 @@ package io.ankusa.dispatch.http;
 import io.ankusa.dispatch.SinkOutcome;
 import java.io.IOException;
 import java.net.ConnectException;
-import java.net.http.HttpConnectTimeoutException;
-import java.net.http.HttpHeaders;
-import java.net.http.HttpTimeoutException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
+import org.apache.hc.client5.http.ConnectTimeoutException;
 
 /**
  * Maps what an HTTP exchange ended with to a {@link SinkOutcome}; the table is in
@@ -18,34 +20,33 @@ import java.util.concurrent.ExecutionException;
  */
 final class HttpOutcomes {
 
-    private final boolean retryClientErrors;
+    private final Set<Integer> deadStatuses;
     private final Duration connectTimeout;
     private final Duration requestTimeout;
 
-    HttpOutcomes(boolean retryClientErrors, Duration connectTimeout, Duration requestTimeout) {
-        this.retryClientErrors = retryClientErrors;
+    HttpOutcomes(Set<Integer> deadStatuses, Duration connectTimeout, Duration requestTimeout) {
+        this.deadStatuses = Set.copyOf(deadStatuses);
         this.connectTimeout = connectTimeout;
         this.requestTimeout = requestTimeout;
     }
 
-    /** The outcome of a response with {@code status} and {@code headers}, received at {@code now}. */
-    SinkOutcome ofResponse(int status, HttpHeaders headers, Instant now) {
+    /** The outcome of a response with this head, received at {@code now}. */
+    SinkOutcome ofResponse(ResponseHead head, Instant now) {
+        int status = head.status();
         if (status >= 200 && status <= 299) {
             return SinkOutcome.delivered();
         }
         String reason = "http " + status;
         if (status == 410) {
-            return SinkOutcome.dead(reason + " gone: the endpoint asked not to be sent more");
+            return SinkOutcome.endpointGone(reason + ": the endpoint asked not to be sent more");
         }
-        boolean clientError = status >= 400 && status <= 499;
-        boolean transientClientError = status == 408 || status == 429;
-        if (clientError && !transientClientError && !retryClientErrors) {
-            return SinkOutcome.dead(reason);
+        if (deadStatuses.contains(status)) {
+            return SinkOutcome.dead(reason + " (configured as permanent)");
         }
         if (status >= 300 && status <= 399) {
-            reason += " (redirects are not followed; location " + headers.firstValue("location").orElse("absent") + ")";
+            reason += " (redirects are not followed; location " + head.location().orElse("absent") + ")";
         }
-        Optional<Duration> hint = headers.firstValue("retry-after").flatMap(value -> RetryAfterHeader.parse(value, now));
+        Optional<Duration> hint = head.retryAfter().flatMap(value -> RetryAfterHeader.parse(value, now));
         if (hint.isPresent()) {
             return SinkOutcome.retryAfter(hint.get(), reason + " (retry-after " + hint.get() + ")");
         }
@@ -55,11 +56,20 @@ final class HttpOutcomes {
     /** The outcome of an exchange that failed before a response came. */
     SinkOutcome ofFailure(Throwable failure) {
         Throwable cause = unwrap(failure);
-        if (cause instanceof HttpConnectTimeoutException) {
+        if (cause instanceof AddressRefusedException) {
+            return SinkOutcome.dead(cause.getMessage());
+        }
+        if (cause instanceof ConnectTimeoutException) {
             return SinkOutcome.retry("connect timeout: no connection within " + connectTimeout);
         }
-        if (cause instanceof HttpTimeoutException) {
+        if (cause instanceof SocketTimeoutException) {
             return SinkOutcome.retry("timeout: no response within " + requestTimeout);
+        }
+        if (cause instanceof TimeoutException) {
+            return SinkOutcome.retry("pool timeout: no free connection to the host: " + describe(cause));
+        }
+        if (cause instanceof UnknownHostException) {
+            return SinkOutcome.retry("dns failed: " + describe(cause));
         }
         if (cause instanceof ConnectException) {
             return SinkOutcome.retry("connect failed: " + describe(cause));
@@ -79,7 +89,7 @@ final class HttpOutcomes {
         return cause;
     }
 
-    /** The exception's type and message, and its cause's when the message is empty (the JDK's ConnectException has none). */
+    /** The exception's type and message, and its cause's when the message is empty. */
     private static String describe(Throwable cause) {
         String message = cause.getMessage();
         String text = cause.getClass().getSimpleName() + (message == null || message.isEmpty() ? "" : " " + message);

@@ -4,175 +4,282 @@ import io.ankusa.dispatch.Delivery;
 import io.ankusa.dispatch.Sink;
 import io.ankusa.dispatch.SinkOutcome;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import org.apache.hc.core5.http.ContentType;
+import org.apache.hc.core5.http.nio.AsyncRequestProducer;
+import org.apache.hc.core5.http.nio.entity.AsyncEntityProducers;
+import org.apache.hc.core5.http.nio.support.AsyncRequestBuilder;
 
 /**
- * A {@link Sink} that POSTs each delivery's payload to one URL with {@code java.net.http}, signed
- * the Standard Webhooks way.
+ * A {@link Sink} that POSTs each delivery's payload to its tenant's endpoint, signed the Standard
+ * Webhooks way, through a shared {@link WebhookClient}.
  *
- * <p><b>Request.</b> The hook's headers, in their order, except those HTTP or the client owns
- * ({@code Host}, {@code Content-Length}, {@code Connection}, {@code Expect}, {@code Upgrade},
- * {@code Keep-Alive}, {@code Proxy-Connection}, {@code TE}, {@code Trailer},
- * {@code Transfer-Encoding}) and the three {@code webhook-*} headers the sink writes itself;
- * {@code Content-Type} is the hook's when it has one, else the configured default. Then
- * {@code webhook-id} (the hook id), {@code webhook-timestamp} (unix seconds, from the sink's clock
- * when the request is built) and {@code webhook-signature}
- * ({@code v1,<base64 HMAC-SHA256(key, id.timestamp.payload)>}). HTTP/1.1, no redirects followed.
+ * <p><b>Endpoint.</b> An {@link EndpointResolver} names it per (tenant, sink); answers are cached
+ * until {@link #invalidate(String)} or {@link #invalidateAll()}. {@link #builder(URI, WebhookSecret...)}
+ * is the one-URL case. No endpoint: dead, reason {@value #UNKNOWN_ENDPOINT}. A disabled endpoint:
+ * {@link SinkOutcome.EndpointDisabled}, nothing sent. A URL or address the {@link AddressGuard}
+ * refuses: dead, reason {@value AddressGuard#SSRF_REFUSED}, before any connection.
+ *
+ * <p><b>Request.</b> The hook's headers, in their order, then the endpoint's extra headers, except
+ * those a stored hook must not set: {@code webhook-*} and {@code svix-*} (signature headers a
+ * receiver's library would read), hop-by-hop ({@code Connection}, {@code Keep-Alive},
+ * {@code Proxy-*}, {@code TE}, {@code Trailer}, {@code Transfer-Encoding}, {@code Upgrade}),
+ * framing ({@code Content-Length}, {@code Host}, {@code Expect}) and {@code User-Agent};
+ * {@code Content-Type} is the last one given, else the configured default. Then {@code webhook-id}
+ * (the hook id), {@code webhook-timestamp} (unix seconds, from the sink's clock when the request
+ * is built), {@code webhook-signature} (one {@code v1,} signature per active secret,
+ * space-separated) and {@code User-Agent: Ankusa/<version>}. HTTP/1.1, no redirects followed.
  *
  * <p><b>Outcome.</b> {@link #deliver(Delivery)} never throws nor fails its stage:
  * <table>
  *   <caption>How an exchange ends</caption>
  *   <tr><th>Exchange</th><th>Outcome</th></tr>
  *   <tr><td>2xx</td><td>delivered</td></tr>
- *   <tr><td>410 Gone</td><td>dead</td></tr>
- *   <tr><td>408, 429</td><td>retry</td></tr>
- *   <tr><td>other 4xx</td><td>dead, or retry with {@link Builder#retryClientErrors(boolean)}</td></tr>
- *   <tr><td>3xx, 5xx, anything else</td><td>retry</td></tr>
- *   <tr><td>connect or request timeout, refused or broken connection</td><td>retry</td></tr>
- *   <tr><td>a hook id that cannot be signed safely, a header value HTTP refuses</td><td>dead</td></tr>
+ *   <tr><td>410 Gone</td><td>{@linkplain SinkOutcome.EndpointGone endpoint gone}</td></tr>
+ *   <tr><td>a status in {@link Builder#deadStatuses(Set)} (none by default)</td><td>dead</td></tr>
+ *   <tr><td>any other status: 3xx, 4xx, 5xx</td><td>retry</td></tr>
+ *   <tr><td>connect, pool or response timeout, refused or broken connection, DNS failure</td><td>retry</td></tr>
+ *   <tr><td>an address the guard refuses</td><td>dead</td></tr>
+ *   <tr><td>a hook id that cannot be signed safely, a header HTTP refuses</td><td>dead</td></tr>
  * </table>
  * A retry caused by a response carries its {@code Retry-After} (delay-seconds or HTTP-date) as
- * the hint. The outcome depends on the status line and headers only: the response body is drained
- * in the background and dropped.
+ * the hint. The outcome depends on the status line and headers only: the body is dropped.
  *
  * <p>A hook id is signed as it is, so it must be printable ASCII without spaces or full stops: a
  * full stop would let a receiver's check accept another split of {@code id.timestamp.payload}.
  */
-public final class HttpSink implements Sink {
+public final class HttpSink implements Sink, AutoCloseable {
 
-    /** Headers never copied from the hook: HTTP's hop-by-hop and framing headers, and the sink's own. */
+    /** Reason prefix of a delivery whose tenant and sink have no endpoint. */
+    public static final String UNKNOWN_ENDPOINT = "unknown_endpoint";
+
+    /** Reason prefix of a retry caused by an {@link EndpointResolver} that threw. */
+    public static final String ENDPOINT_LOOKUP_FAILED = "endpoint_lookup_failed";
+
+    /** The {@code User-Agent} every request carries: {@code Ankusa/} and this module's version. */
+    public static final String USER_AGENT = "Ankusa/" + ModuleVersion.of(HttpSink.class);
+
+    /** Header name prefixes never copied from a hook or an endpoint's extra headers. */
+    private static final String[] NOT_FORWARDED_PREFIXES = {"webhook-", "svix-", "proxy-"};
+
+    /** Header names never copied from a hook or an endpoint's extra headers. */
     private static final Set<String> NOT_FORWARDED = Set.of(
-            "host", "content-length", "connection", "expect", "upgrade", "keep-alive",
-            "proxy-connection", "te", "trailer", "transfer-encoding",
-            "webhook-id", "webhook-timestamp", "webhook-signature");
+            "host", "content-length", "expect", "connection", "keep-alive", "te", "trailer",
+            "transfer-encoding", "upgrade", "user-agent");
 
     private static final String CONTENT_TYPE = "content-type";
     private static final long DRAINED_BODY_LIMIT = 64 * 1024;
 
-    private final URI endpoint;
-    private final WebhookSigner signer;
+    private final EndpointCache endpoints;
+    private final String description;
+    private final WebhookClient client;
+    private final boolean ownsClient;
     private final String contentType;
     private final Duration requestTimeout;
     private final InstantSource clock;
     private final HttpOutcomes outcomes;
-    private final HttpClient client;
-    private final HttpResponse.BodyHandler<Void> drain;
 
-    private HttpSink(Builder builder) {
-        this.endpoint = builder.endpoint;
-        this.signer = new WebhookSigner(builder.secret);
+    private HttpSink(Builder builder, WebhookClient client, boolean ownsClient) {
+        this.endpoints = new EndpointCache(builder.resolver, builder.endpointCacheSize);
+        this.description = builder.description;
+        this.client = client;
+        this.ownsClient = ownsClient;
         this.contentType = builder.contentType;
         this.requestTimeout = builder.requestTimeout;
         this.clock = builder.clock;
-        this.outcomes = new HttpOutcomes(builder.retryClientErrors, builder.connectTimeout, builder.requestTimeout);
-        this.client = HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .connectTimeout(builder.connectTimeout)
-                .build();
-        this.drain = ResponseDrain.handler(DRAINED_BODY_LIMIT, builder.requestTimeout);
+        this.outcomes = new HttpOutcomes(builder.deadStatuses, client.connectTimeout(), builder.requestTimeout);
+    }
+
+    /** A builder for a sink that asks {@code resolver} for each tenant's endpoint. */
+    public static Builder builder(EndpointResolver resolver) {
+        return new Builder(Objects.requireNonNull(resolver, "resolver"), "HttpSink[per-tenant endpoints]");
     }
 
     /**
-     * A builder for a sink posting to {@code endpoint} (an absolute {@code http} or {@code https}
-     * URI) and signing with {@code secret}.
+     * A builder for a sink posting every delivery to {@code endpoint} (an absolute {@code http} or
+     * {@code https} URI), signed with {@code secrets} (one or more: several while one rotates).
      */
-    public static Builder builder(URI endpoint, WebhookSecret secret) {
-        return new Builder(endpoint, secret);
+    public static Builder builder(URI endpoint, WebhookSecret... secrets) {
+        Endpoint fixed = Endpoint.of(endpoint, secrets);
+        return new Builder(EndpointResolver.fixed(fixed), "HttpSink[" + endpoint + "]");
+    }
+
+    /** Forgets the cached endpoints of {@code tenantId}: the next delivery asks the resolver again. */
+    public void invalidate(String tenantId) {
+        endpoints.invalidate(Objects.requireNonNull(tenantId, "tenantId"));
+    }
+
+    /** Forgets every cached endpoint. */
+    public void invalidateAll() {
+        endpoints.invalidateAll();
     }
 
     @Override
     public CompletionStage<SinkOutcome> deliver(Delivery delivery) {
         try {
-            String id = delivery.hookId();
-            if (!signable(id)) {
-                return CompletableFuture.completedStage(SinkOutcome.dead(
-                        "unsignable hook id: printable ASCII without spaces or full stops is needed"));
-            }
-            HttpRequest request;
-            try {
-                request = request(delivery, id);
-            } catch (IllegalArgumentException e) {
-                return CompletableFuture.completedStage(SinkOutcome.dead("invalid request: " + e.getMessage()));
-            }
-            return client.sendAsync(request, drain).handle((response, failure) -> failure == null
-                    ? outcomes.ofResponse(response.statusCode(), response.headers(), clock.instant())
-                    : outcomes.ofFailure(failure));
+            return send(delivery);
         } catch (RuntimeException e) {
             return CompletableFuture.completedStage(SinkOutcome.retry("unexpected failure: " + e));
         }
     }
 
-    private HttpRequest request(Delivery delivery, String id) {
+    private CompletionStage<SinkOutcome> send(Delivery delivery) {
+        String id = delivery.hookId();
+        if (!signable(id)) {
+            return done(SinkOutcome.dead("unsignable hook id: printable ASCII without spaces or full stops is needed"));
+        }
+        Optional<Endpoint> found;
+        try {
+            found = endpoints.endpoint(delivery.tenantId(), delivery.sink());
+        } catch (RuntimeException e) {
+            return done(SinkOutcome.retry(ENDPOINT_LOOKUP_FAILED + ": " + e));
+        }
+        if (found.isEmpty()) {
+            return done(SinkOutcome.dead(UNKNOWN_ENDPOINT + ": no endpoint for tenant " + delivery.tenantId()
+                    + ", sink " + delivery.sink()));
+        }
+        Endpoint endpoint = found.get();
+        if (!endpoint.enabled()) {
+            return done(SinkOutcome.endpointDisabled("the endpoint of tenant " + delivery.tenantId() + ", sink "
+                    + delivery.sink() + " is disabled"));
+        }
+        Optional<String> refused = client.guard().refusal(endpoint.url());
+        if (refused.isPresent()) {
+            return done(SinkOutcome.dead(refused.get()));
+        }
+        if (endpoint.url().getHost() == null) {
+            return done(SinkOutcome.dead("invalid request: the endpoint's host is not understood: " + endpoint.url()));
+        }
+        AsyncRequestProducer request;
+        try {
+            request = request(delivery, endpoint, id);
+        } catch (IllegalArgumentException e) {
+            return done(SinkOutcome.dead("invalid request: " + e.getMessage()));
+        }
+        return client.send(request, new HeadOnlyConsumer(DRAINED_BODY_LIMIT), requestTimeout)
+                .handle((head, failure) -> failure == null
+                        ? outcomes.ofResponse(head, clock.instant())
+                        : outcomes.ofFailure(failure));
+    }
+
+    private AsyncRequestProducer request(Delivery delivery, Endpoint endpoint, String id) {
         long timestamp = clock.instant().getEpochSecond();
         byte[] payload = delivery.payload();
-        var builder = HttpRequest.newBuilder(endpoint)
-                .timeout(requestTimeout)
-                .POST(HttpRequest.BodyPublishers.ofByteArray(payload));
+        AsyncRequestBuilder builder = AsyncRequestBuilder.post(endpoint.url());
         String type = contentType;
-        for (Map.Entry<String, String> header : delivery.headers().entrySet()) {
-            String name = header.getKey().toLowerCase(Locale.ROOT);
-            if (name.equals(CONTENT_TYPE)) {
-                type = header.getValue();
-            } else if (!NOT_FORWARDED.contains(name)) {
-                builder.header(header.getKey(), header.getValue());
+        for (Map<String, String> headers : List.of(delivery.headers(), endpoint.headers())) {
+            for (Map.Entry<String, String> header : headers.entrySet()) {
+                String name = header.getKey().toLowerCase(Locale.ROOT);
+                HeaderSyntax.requireValid(header.getKey(), header.getValue());
+                if (name.equals(CONTENT_TYPE)) {
+                    type = header.getValue();
+                } else if (forwarded(name)) {
+                    builder.addHeader(header.getKey(), header.getValue());
+                }
             }
         }
         return builder
-                .header(CONTENT_TYPE, type)
-                .header("webhook-id", id)
-                .header("webhook-timestamp", Long.toString(timestamp))
-                .header("webhook-signature", signer.sign(id, timestamp, payload))
+                // The entity's own type is not sent: the Content-Type header below is, verbatim.
+                .setEntity(AsyncEntityProducers.create(payload, ContentType.APPLICATION_OCTET_STREAM))
+                .addHeader("Content-Type", type)
+                .addHeader("webhook-id", id)
+                .addHeader("webhook-timestamp", Long.toString(timestamp))
+                .addHeader("webhook-signature", WebhookSigner.sign(endpoint.secrets(), id, timestamp, payload))
+                .addHeader("User-Agent", USER_AGENT)
                 .build();
+    }
+
+    private static boolean forwarded(String lowerCaseName) {
+        if (NOT_FORWARDED.contains(lowerCaseName)) {
+            return false;
+        }
+        for (String prefix : NOT_FORWARDED_PREFIXES) {
+            if (lowerCaseName.startsWith(prefix)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean signable(String id) {
         return id.chars().allMatch(c -> c > 0x20 && c < 0x7F && c != '.');
     }
 
-    /** Names the endpoint only. */
+    private static CompletionStage<SinkOutcome> done(SinkOutcome outcome) {
+        return CompletableFuture.completedStage(outcome);
+    }
+
+    /** Closes the sink's own client, if it built one; a shared {@link WebhookClient} stays open. */
+    @Override
+    public void close() {
+        if (ownsClient) {
+            client.close();
+        }
+    }
+
+    /** Names the endpoint (or says the endpoints are per tenant) only. */
     @Override
     public String toString() {
-        return "HttpSink[" + endpoint + "]";
+        return description;
+    }
+
+    static Duration requirePositive(Duration duration, String what) {
+        Objects.requireNonNull(duration, what);
+        if (duration.isNegative() || duration.isZero()) {
+            throw new IllegalArgumentException(what + " must be positive: " + duration);
+        }
+        return duration;
     }
 
     /**
-     * Configures an {@link HttpSink}. Defaults: connect timeout 5 s, request timeout 15 s (the time
-     * to the response headers), content type {@code application/json}, other 4xx dead, the
-     * system clock.
+     * Configures an {@link HttpSink}. Defaults: its own {@link WebhookClient} with
+     * {@link AddressGuard#publicOnly()} and a 5 s connect timeout (or a shared one, {@link #client}),
+     * request timeout 15 s (the time to the response headers), content type
+     * {@code application/json}, no status dead at once, the system clock, 100 000 cached endpoints.
      */
     public static final class Builder {
 
-        private final URI endpoint;
-        private final WebhookSecret secret;
-        private Duration connectTimeout = Duration.ofSeconds(5);
+        private final EndpointResolver resolver;
+        private final String description;
+        private WebhookClient client;
+        private AddressGuard guard;
+        private Duration connectTimeout;
         private Duration requestTimeout = Duration.ofSeconds(15);
         private String contentType = "application/json";
-        private boolean retryClientErrors;
+        private Set<Integer> deadStatuses = Set.of();
         private InstantSource clock = InstantSource.system();
+        private int endpointCacheSize = 100_000;
 
-        private Builder(URI endpoint, WebhookSecret secret) {
-            Objects.requireNonNull(endpoint, "endpoint");
-            this.secret = Objects.requireNonNull(secret, "secret");
-            String scheme = endpoint.getScheme();
-            if (!endpoint.isAbsolute() || endpoint.getHost() == null
-                    || !("http".equalsIgnoreCase(scheme) || "https".equalsIgnoreCase(scheme))) {
-                throw new IllegalArgumentException("endpoint must be an absolute http or https URI with a host: " + endpoint);
-            }
-            this.endpoint = endpoint;
+        private Builder(EndpointResolver resolver, String description) {
+            this.resolver = resolver;
+            this.description = description;
         }
 
-        /** How long to wait for a connection; positive. */
+        /**
+         * Sends through {@code shared} (its guard, connect timeout and connection limits); the sink
+         * does not close it. Without one the sink builds and closes its own.
+         */
+        public Builder client(WebhookClient shared) {
+            this.client = Objects.requireNonNull(shared, "shared");
+            return this;
+        }
+
+        /** The guard of the sink's own client (not with {@link #client}); default {@link AddressGuard#publicOnly()}. */
+        public Builder guard(AddressGuard addressGuard) {
+            this.guard = Objects.requireNonNull(addressGuard, "addressGuard");
+            return this;
+        }
+
+        /** How long the sink's own client waits for a connection (not with {@link #client}); positive. */
         public Builder connectTimeout(Duration timeout) {
             this.connectTimeout = requirePositive(timeout, "connectTimeout");
             return this;
@@ -194,29 +301,57 @@ public final class HttpSink implements Sink {
             return this;
         }
 
-        /** Whether a 4xx other than 408, 410 and 429 is retried ({@code true}) or dead ({@code false}, the default). */
-        public Builder retryClientErrors(boolean retry) {
-            this.retryClientErrors = retry;
+        /**
+         * Statuses that dead-letter a delivery at once instead of a retry (none by default: every
+         * non-2xx is retried, as the Standard Webhooks specification asks). 2xx and 410 cannot be listed.
+         */
+        public Builder deadStatuses(Set<Integer> statuses) {
+            Set<Integer> copy = Set.copyOf(statuses);
+            for (int status : copy) {
+                if (status < 100 || status > 999 || (status >= 200 && status <= 299) || status == 410) {
+                    throw new IllegalArgumentException("not a status that can be dead at once: " + status);
+                }
+            }
+            this.deadStatuses = copy;
             return this;
         }
 
         /** The clock for {@code webhook-timestamp} and for HTTP-date {@code Retry-After} values. */
-        public Builder clock(InstantSource clock) {
-            this.clock = Objects.requireNonNull(clock, "clock");
+        public Builder clock(InstantSource source) {
+            this.clock = Objects.requireNonNull(source, "source");
             return this;
         }
 
-        /** The sink, with its own {@link HttpClient}. */
-        public HttpSink build() {
-            return new HttpSink(this);
+        /** How many (tenant, sink) answers the endpoint cache keeps before starting again; at least 1. */
+        public Builder endpointCacheSize(int entries) {
+            if (entries < 1) {
+                throw new IllegalArgumentException("endpointCacheSize must be at least 1: " + entries);
+            }
+            this.endpointCacheSize = entries;
+            return this;
         }
 
-        private static Duration requirePositive(Duration duration, String what) {
-            Objects.requireNonNull(duration, what);
-            if (duration.isNegative() || duration.isZero()) {
-                throw new IllegalArgumentException(what + " must be positive: " + duration);
+        /**
+         * The sink.
+         *
+         * @throws IllegalStateException when a shared client is combined with a guard or connect
+         *                               timeout, which belong to the client
+         */
+        public HttpSink build() {
+            if (client != null) {
+                if (guard != null || connectTimeout != null) {
+                    throw new IllegalStateException("guard and connectTimeout belong to the shared WebhookClient");
+                }
+                return new HttpSink(this, client, false);
             }
-            return duration;
+            WebhookClient.Builder own = WebhookClient.builder();
+            if (guard != null) {
+                own.guard(guard);
+            }
+            if (connectTimeout != null) {
+                own.connectTimeout(connectTimeout);
+            }
+            return new HttpSink(this, own.build(), true);
         }
     }
 }

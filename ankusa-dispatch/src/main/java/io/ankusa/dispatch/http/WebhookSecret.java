@@ -1,5 +1,6 @@
 package io.ankusa.dispatch.http;
 
+import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.Objects;
 import javax.crypto.spec.SecretKeySpec;
@@ -52,6 +53,18 @@ public final class WebhookSecret {
             // The decoder's message quotes the offending character: do not pass it on.
             throw new IllegalArgumentException("the part after " + PREFIX + " is not base64");
         }
+        return new WebhookSecret(key);
+    }
+
+    /** The length of a {@linkplain #generate() generated} key, in bytes (256 bits). */
+    public static final int GENERATED_BYTES = 32;
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    /** A new random secret: {@value #GENERATED_BYTES} bytes from {@link SecureRandom}. */
+    public static WebhookSecret generate() {
+        byte[] key = new byte[GENERATED_BYTES];
+        RANDOM.nextBytes(key);
         return new WebhookSecret(key);
     }
 

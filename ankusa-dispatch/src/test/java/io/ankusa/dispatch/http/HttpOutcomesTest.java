@@ -5,85 +5,95 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.ankusa.dispatch.SinkOutcome;
 import java.io.IOException;
 import java.net.ConnectException;
-import java.net.http.HttpConnectTimeoutException;
-import java.net.http.HttpHeaders;
-import java.net.http.HttpTimeoutException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
-import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletionException;
+import org.apache.hc.client5.http.ConnectTimeoutException;
 import org.junit.jupiter.api.Test;
 
 /** The status and failure table of {@link HttpSink}, row by row. */
 class HttpOutcomesTest {
 
     private static final Instant NOW = Instant.parse("2026-03-04T05:06:07Z");
-    private final HttpOutcomes outcomes = new HttpOutcomes(false, Duration.ofSeconds(5), Duration.ofSeconds(15));
+    private final HttpOutcomes outcomes = new HttpOutcomes(Set.of(), Duration.ofSeconds(5), Duration.ofSeconds(15));
 
-    private static HttpHeaders headers(String... nameValue) {
-        var map = new java.util.LinkedHashMap<String, List<String>>();
-        for (int i = 0; i < nameValue.length; i += 2) {
-            map.put(nameValue[i], List.of(nameValue[i + 1]));
-        }
-        return HttpHeaders.of(Map.copyOf(map), (name, value) -> true);
+    private static ResponseHead head(int status) {
+        return new ResponseHead(status, Optional.empty(), Optional.empty());
+    }
+
+    private static ResponseHead head(int status, String retryAfter) {
+        return new ResponseHead(status, Optional.of(retryAfter), Optional.empty());
     }
 
     @Test
     void every_2xx_is_delivered() {
         for (int status = 200; status <= 299; status++) {
-            assertThat(outcomes.ofResponse(status, headers(), NOW)).as("status %d", status)
+            assertThat(outcomes.ofResponse(head(status), NOW)).as("status %d", status)
                     .isEqualTo(SinkOutcome.delivered());
         }
     }
 
     @Test
-    void a_4xx_is_dead_except_408_and_429_and_unless_configured() {
-        var retrying = new HttpOutcomes(true, Duration.ofSeconds(5), Duration.ofSeconds(15));
-        for (int status = 400; status <= 499; status++) {
-            SinkOutcome outcome = outcomes.ofResponse(status, headers(), NOW);
-            SinkOutcome configured = retrying.ofResponse(status, headers(), NOW);
+    void every_non_2xx_is_retried_by_default_except_410_which_is_endpoint_gone() {
+        for (int status = 100; status <= 599; status++) {
+            if (status >= 200 && status <= 299) {
+                continue;
+            }
+            SinkOutcome outcome = outcomes.ofResponse(head(status), NOW);
             if (status == 410) {
-                assertThat(outcome).isInstanceOf(SinkOutcome.Dead.class);
-                assertThat(configured).as("410 stays dead").isInstanceOf(SinkOutcome.Dead.class);
-            } else if (status == 408 || status == 429) {
-                assertThat(outcome).as("status %d", status).isInstanceOf(SinkOutcome.Retry.class);
+                assertThat(outcome).isInstanceOf(SinkOutcome.EndpointGone.class);
+                assertThat(outcome.reason()).startsWith("endpoint_gone: http 410");
             } else {
-                assertThat(outcome).as("status %d", status).isEqualTo(SinkOutcome.dead("http " + status));
-                assertThat(configured).as("status %d", status).isEqualTo(SinkOutcome.retry("http " + status));
+                assertThat(outcome).as("status %d", status).isInstanceOf(SinkOutcome.Retry.class);
             }
         }
     }
 
     @Test
-    void a_5xx_or_3xx_is_retried_and_a_retry_after_becomes_the_hint() {
-        assertThat(outcomes.ofResponse(500, headers(), NOW)).isEqualTo(SinkOutcome.retry("http 500"));
-        assertThat(outcomes.ofResponse(502, headers("retry-after", "7"), NOW))
-                .isEqualTo(SinkOutcome.retryAfter(Duration.ofSeconds(7), "http 502 (retry-after PT7S)"));
-        assertThat(outcomes.ofResponse(503, headers("Retry-After", "Wed, 04 Mar 2026 05:07:07 GMT"), NOW))
-                .isEqualTo(SinkOutcome.retryAfter(Duration.ofSeconds(60), "http 503 (retry-after PT1M)"));
-        assertThat(outcomes.ofResponse(503, headers("Retry-After", "later"), NOW)).isEqualTo(SinkOutcome.retry("http 503"));
-        SinkOutcome redirect = outcomes.ofResponse(301, headers("location", "https://new.example/hooks"), NOW);
-        assertThat(redirect).isInstanceOf(SinkOutcome.Retry.class);
-        assertThat(((SinkOutcome.Retry) redirect).reason()).contains("301", "https://new.example/hooks");
+    void configured_statuses_are_dead_at_once() {
+        var strict = new HttpOutcomes(Set.of(400, 422), Duration.ofSeconds(5), Duration.ofSeconds(15));
+        assertThat(strict.ofResponse(head(422), NOW)).isEqualTo(SinkOutcome.dead("http 422 (configured as permanent)"));
+        assertThat(strict.ofResponse(head(404), NOW)).isEqualTo(SinkOutcome.retry("http 404"));
     }
 
     @Test
-    void failures_before_a_response_are_retried_and_say_which() {
-        assertThat(reason(outcomes.ofFailure(new CompletionException(new HttpConnectTimeoutException("x")))))
+    void a_5xx_or_3xx_is_retried_and_a_retry_after_becomes_the_hint() {
+        assertThat(outcomes.ofResponse(head(500), NOW)).isEqualTo(SinkOutcome.retry("http 500"));
+        assertThat(outcomes.ofResponse(head(502, "7"), NOW))
+                .isEqualTo(SinkOutcome.retryAfter(Duration.ofSeconds(7), "http 502 (retry-after PT7S)"));
+        assertThat(outcomes.ofResponse(head(503, "Wed, 04 Mar 2026 05:07:07 GMT"), NOW))
+                .isEqualTo(SinkOutcome.retryAfter(Duration.ofSeconds(60), "http 503 (retry-after PT1M)"));
+        assertThat(outcomes.ofResponse(head(503, "later"), NOW)).isEqualTo(SinkOutcome.retry("http 503"));
+        SinkOutcome redirect = outcomes.ofResponse(
+                new ResponseHead(301, Optional.empty(), Optional.of("https://new.example/hooks")), NOW);
+        assertThat(redirect).isInstanceOf(SinkOutcome.Retry.class);
+        assertThat(redirect.reason()).contains("301", "https://new.example/hooks");
+    }
+
+    @Test
+    void failures_before_a_response_are_retried_and_say_which_but_a_refused_address_is_dead() {
+        assertThat(reason(outcomes.ofFailure(new CompletionException(new ConnectTimeoutException("x")))))
                 .isEqualTo("connect timeout: no connection within PT5S");
-        assertThat(reason(outcomes.ofFailure(new HttpTimeoutException("request timed out"))))
+        assertThat(reason(outcomes.ofFailure(new SocketTimeoutException("read timed out"))))
                 .isEqualTo("timeout: no response within PT15S");
         assertThat(reason(outcomes.ofFailure(new CompletionException(new ConnectException()))))
                 .startsWith("connect failed: ConnectException");
+        assertThat(reason(outcomes.ofFailure(new UnknownHostException("nowhere.example"))))
+                .startsWith("dns failed");
         assertThat(reason(outcomes.ofFailure(new IOException("connection reset"))))
                 .isEqualTo("i/o error: IOException connection reset");
         assertThat(reason(outcomes.ofFailure(new IllegalStateException("odd"))))
                 .isEqualTo("unexpected failure: IllegalStateException odd");
+        assertThat(outcomes.ofFailure(new CompletionException(new AddressRefusedException("ssrf_refused: x is private"))))
+                .isEqualTo(SinkOutcome.dead("ssrf_refused: x is private"));
     }
 
     private static String reason(SinkOutcome outcome) {
         assertThat(outcome).isInstanceOf(SinkOutcome.Retry.class);
-        return ((SinkOutcome.Retry) outcome).reason();
+        return outcome.reason();
     }
 }

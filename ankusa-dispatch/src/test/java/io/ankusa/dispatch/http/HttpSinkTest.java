@@ -22,6 +22,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -43,16 +44,22 @@ class HttpSinkTest {
     private static final String SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
     private static final Instant NOW = Instant.parse("2026-03-04T05:06:07Z");
     private static final Duration WAIT = Duration.ofSeconds(30);
+    private static final AddressGuard LOOPBACK_ALLOWED = AddressGuard.builder()
+            .allowRange("127.0.0.0/8").allowHost("localhost").build();
 
     /** A request as the receiver saw it. */
     private record Received(String method, String path, com.sun.net.httpserver.Headers headers, byte[] body) {
     }
 
     private final BlockingQueue<Received> received = new LinkedBlockingQueue<>();
+    /** Path → the client's port of the connection its last request came over. */
+    private final Map<String, Integer> clientPorts = new java.util.concurrent.ConcurrentHashMap<>();
     /** Holds the slow handlers until the test is over; counted down in teardown, never awaited by the test. */
     private final CountDownLatch release = new CountDownLatch(1);
     private ExecutorService handlers;
     private HttpServer server;
+    /** The tests' shared client: the guard lets loopback through, on purpose. */
+    private WebhookClient client;
 
     @BeforeEach
     void startReceiver() throws IOException {
@@ -81,10 +88,12 @@ class HttpSinkTest {
             }
         });
         server.start();
+        client = WebhookClient.builder().guard(LOOPBACK_ALLOWED).build();
     }
 
     @AfterEach
     void stopReceiver() {
+        client.close();
         release.countDown();
         server.stop(0);
         handlers.shutdownNow();
@@ -122,6 +131,16 @@ class HttpSinkTest {
         headers.put("Webhook-Signature", "v1,Zm9yZ2Vk");
         headers.put("webhook-timestamp", "1");
         headers.put("Content-Type", "application/cloudevents+json");
+        headers.put("svix-id", "msg_forged");
+        headers.put("Svix-Signature", "v1,Zm9yZ2Vk");
+        headers.put("User-Agent", "curl/8");
+        headers.put("Keep-Alive", "timeout=5");
+        headers.put("Proxy-Authorization", "Basic Zm9v");
+        headers.put("TE", "trailers");
+        headers.put("Trailer", "X-Checksum");
+        headers.put("Upgrade", "h2c");
+        headers.put("Expect", "100-continue");
+        headers.put("X-Kept", "yes");
         Delivery delivery = delivery("msg_1", headers, "{}");
 
         SinkOutcome outcome = deliver(sink("/ok").build(), delivery);
@@ -135,6 +154,13 @@ class HttpSinkTest {
         assertThat(request.headers().get("webhook-timestamp")).containsExactly(Long.toString(NOW.getEpochSecond()));
         assertThat(request.headers().get("content-type")).containsExactly("application/cloudevents+json");
         assertThat(request.headers().get("transfer-encoding")).isNull();
+        for (String stripped : new String[] {"svix-id", "svix-signature", "keep-alive", "proxy-authorization", "te",
+                "trailer", "upgrade", "expect"}) {
+            assertThat(request.headers().get(stripped)).as(stripped).isNull();
+        }
+        assertThat(request.headers().get("user-agent")).containsExactly(HttpSink.USER_AGENT);
+        assertThat(HttpSink.USER_AGENT).isEqualTo("Ankusa/0.1.0-SNAPSHOT");
+        assertThat(request.headers().getFirst("x-kept")).isEqualTo("yes");
         assertThat(receiverAcceptsSignature(request)).isTrue();
     }
 
@@ -159,8 +185,8 @@ class HttpSinkTest {
     void a_410_is_dead() throws Exception {
         SinkOutcome outcome = deliver(sink("/gone").build(), delivery("msg_1", Map.of(), "{}"));
 
-        assertThat(outcome).isInstanceOf(SinkOutcome.Dead.class);
-        assertThat(((SinkOutcome.Dead) outcome).reason()).contains("410");
+        assertThat(outcome).isInstanceOf(SinkOutcome.EndpointGone.class);
+        assertThat(outcome.reason()).startsWith("endpoint_gone").contains("410");
     }
 
     @Test
@@ -171,11 +197,11 @@ class HttpSinkTest {
     }
 
     @Test
-    void another_4xx_is_dead_unless_configured_as_a_retry() throws Exception {
+    void a_4xx_is_retried_unless_configured_as_permanent() throws Exception {
         assertThat(deliver(sink("/missing").build(), delivery("msg_1", Map.of(), "{}")))
-                .isEqualTo(SinkOutcome.dead("http 404"));
-        assertThat(deliver(sink("/missing").retryClientErrors(true).build(), delivery("msg_1", Map.of(), "{}")))
                 .isEqualTo(SinkOutcome.retry("http 404"));
+        assertThat(deliver(sink("/missing").deadStatuses(Set.of(404)).build(), delivery("msg_1", Map.of(), "{}")))
+                .isEqualTo(SinkOutcome.dead("http 404 (configured as permanent)"));
     }
 
     @Test
@@ -187,6 +213,22 @@ class HttpSinkTest {
         assertThat(outcome).isInstanceOf(SinkOutcome.Retry.class);
         assertThat(((SinkOutcome.Retry) outcome).reason()).startsWith("timeout").contains("PT0.3S");
         assertThat(received).hasSize(1);
+    }
+
+    @Test
+    void the_shared_client_opens_no_more_connections_to_one_host_than_its_limit() throws Exception {
+        try (WebhookClient limited = WebhookClient.builder().guard(LOOPBACK_ALLOWED).maxConnectionsPerHost(1).build()) {
+            var held = sink("/slow").client(limited).build().deliver(delivery("msg_1", Map.of(), "{}")).toCompletableFuture();
+            assertThat(received.poll(WAIT.toSeconds(), TimeUnit.SECONDS)).isNotNull();
+            // The one connection is held by the receiver: this request waits for it instead of opening another.
+            var queued = sink("/ok").client(limited).build().deliver(delivery("msg_2", Map.of(), "{}")).toCompletableFuture();
+            release.countDown();
+
+            assertThat(held.get(WAIT.toSeconds(), TimeUnit.SECONDS)).isEqualTo(SinkOutcome.delivered());
+            assertThat(queued.get(WAIT.toSeconds(), TimeUnit.SECONDS)).isEqualTo(SinkOutcome.delivered());
+            assertThat(clientPorts.get("/ok")).as("the second request came over the first one's connection")
+                    .isEqualTo(clientPorts.get("/slow"));
+        }
     }
 
     @Test
@@ -204,7 +246,7 @@ class HttpSinkTest {
             closedPort = socket.getLocalPort();
         }
         HttpSink sink = HttpSink.builder(URI.create("http://127.0.0.1:" + closedPort + "/hooks"),
-                WebhookSecret.parse(SECRET)).clock(InstantSource.fixed(NOW)).build();
+                WebhookSecret.parse(SECRET)).client(client).clock(InstantSource.fixed(NOW)).build();
 
         SinkOutcome outcome = deliver(sink, delivery("msg_1", Map.of(), "{}"));
 
@@ -254,6 +296,7 @@ class HttpSinkTest {
     private HttpSink.Builder sink(String path) {
         return HttpSink.builder(URI.create("http://127.0.0.1:" + server.getAddress().getPort() + path),
                         WebhookSecret.parse(SECRET))
+                .client(client)
                 .clock(InstantSource.fixed(NOW));
     }
 
@@ -285,6 +328,7 @@ class HttpSinkTest {
     }
 
     private void record(HttpExchange exchange) throws IOException {
+        clientPorts.put(exchange.getRequestURI().getPath(), exchange.getRemoteAddress().getPort());
         received.add(new Received(exchange.getRequestMethod(), exchange.getRequestURI().getPath(),
                 exchange.getRequestHeaders(), exchange.getRequestBody().readAllBytes()));
     }

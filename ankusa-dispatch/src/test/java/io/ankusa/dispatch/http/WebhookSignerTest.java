@@ -15,9 +15,9 @@ class WebhookSignerTest {
      */
     @Test
     void signs_the_specification_example_exactly() {
-        var signer = new WebhookSigner(WebhookSecret.parse("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"));
+        var secret = WebhookSecret.parse("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw");
 
-        String signature = signer.sign("msg_p5jXN8AQM9LWM0D4loKWxJek", 1_614_265_330L,
+        String signature = WebhookSigner.sign(secret, "msg_p5jXN8AQM9LWM0D4loKWxJek", 1_614_265_330L,
                 "{\"test\": 2432232314}".getBytes(StandardCharsets.UTF_8));
 
         assertThat(signature).isEqualTo("v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=");
@@ -25,14 +25,27 @@ class WebhookSignerTest {
 
     @Test
     void every_signed_part_changes_the_signature() {
-        var signer = new WebhookSigner(WebhookSecret.parse("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"));
+        var secret = WebhookSecret.parse("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw");
         byte[] payload = "{}".getBytes(StandardCharsets.UTF_8);
-        String base = signer.sign("msg_1", 1_700_000_000L, payload);
+        String base = WebhookSigner.sign(secret, "msg_1", 1_700_000_000L, payload);
 
-        assertThat(signer.sign("msg_2", 1_700_000_000L, payload)).isNotEqualTo(base);
-        assertThat(signer.sign("msg_1", 1_700_000_001L, payload)).isNotEqualTo(base);
-        assertThat(signer.sign("msg_1", 1_700_000_000L, "{ }".getBytes(StandardCharsets.UTF_8))).isNotEqualTo(base);
-        assertThat(new WebhookSigner(WebhookSecret.ofBytes(new byte[24])).sign("msg_1", 1_700_000_000L, payload))
+        assertThat(WebhookSigner.sign(secret, "msg_2", 1_700_000_000L, payload)).isNotEqualTo(base);
+        assertThat(WebhookSigner.sign(secret, "msg_1", 1_700_000_001L, payload)).isNotEqualTo(base);
+        assertThat(WebhookSigner.sign(secret, "msg_1", 1_700_000_000L, "{ }".getBytes(StandardCharsets.UTF_8))).isNotEqualTo(base);
+        assertThat(WebhookSigner.sign(WebhookSecret.ofBytes(new byte[24]), "msg_1", 1_700_000_000L, payload))
                 .isNotEqualTo(base);
+    }
+
+    @Test
+    void a_rotated_secret_signs_with_both() {
+        var old = WebhookSecret.parse("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw");
+        var next = WebhookSecret.generate();
+        byte[] payload = "{\"test\": 2432232314}".getBytes(StandardCharsets.UTF_8);
+
+        String header = WebhookSigner.sign(java.util.List.of(old, next), "msg_p5jXN8AQM9LWM0D4loKWxJek", 1_614_265_330L, payload);
+
+        assertThat(header.split(" ")).containsExactly(
+                "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=",
+                WebhookSigner.sign(next, "msg_p5jXN8AQM9LWM0D4loKWxJek", 1_614_265_330L, payload));
     }
 }

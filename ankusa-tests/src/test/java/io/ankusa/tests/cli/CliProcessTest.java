@@ -9,6 +9,7 @@ import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.keys.MetaKeys;
 import io.ankusa.keys.TenantByOrdKey;
 import io.ankusa.queue.Queue;
+import io.ankusa.queue.ledger.TenantDirectory;
 import io.ankusa.queue.migration.StoreLayout;
 import io.ankusa.store.Durability;
 import io.ankusa.store.Store;
@@ -202,7 +203,7 @@ class CliProcessTest {
         Path store = store(backend);
         long acme;
         try (Queue queue = Queue.open(QueueConfig.builder(store).backend(backend).build())) {
-            acme = queue.ord("acme").orElseThrow();
+            acme = TenantDirectory.of(queue).ord("acme").orElseThrow();
         }
         // A tenant id an older release accepted: the name row of acme's ordinal now holds escape codes.
         String hostile = "evil\u001b[2J\u001b[H\ntenants 0";
@@ -271,6 +272,7 @@ class CliProcessTest {
             assertThat(result.exitCode()).as(result.err()).isZero();
             assertThat(result.out()).containsPattern("(?m)^delivered\\s+60$").containsPattern("(?m)^dead\\s+0 ")
                     .contains("HTTP sink to " + url);
+            assertThat(result.err()).contains("the SSRF guard allows loopback (127.0.0.0/8, ::1) for this demo");
             assertThat(verifiedIds).hasSize(60).allMatch(id -> id.startsWith("demo-"));
         } finally {
             receiver.stop(0);

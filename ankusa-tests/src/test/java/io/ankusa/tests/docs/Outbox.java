@@ -6,6 +6,7 @@ import io.ankusa.api.Receipt;
 import io.ankusa.api.TenantStats;
 import io.ankusa.dispatch.Pipeline;
 import io.ankusa.dispatch.Sinks;
+import io.ankusa.dispatch.http.AddressGuard;
 import io.ankusa.dispatch.http.HttpSink;
 import io.ankusa.dispatch.http.WebhookSecret;
 import io.ankusa.queue.Queue;
@@ -20,13 +21,14 @@ import java.util.concurrent.CompletableFuture;
 final class Outbox implements AutoCloseable {
 
     private final Queue queue;
+    private final HttpSink http;
     private final Pipeline pipeline;
 
-    Outbox(Path directory, URI endpoint, String secret) {
+    /** {@code guard}: which addresses may be called; {@code AddressGuard.publicOnly()} in production. */
+    Outbox(Path directory, URI endpoint, String secret, AddressGuard guard) {
         queue = Queue.open(QueueConfig.builder(directory).build()); // RocksDB unless .backend("lmdb")
-        Sinks sinks = Sinks.builder()
-                .sink(0, HttpSink.builder(endpoint, WebhookSecret.parse(secret)).build())
-                .build();
+        http = HttpSink.builder(endpoint, WebhookSecret.parse(secret)).guard(guard).build();
+        Sinks sinks = Sinks.builder().sink(0, http).build();
         pipeline = Pipeline.builder(queue, sinks).build().start(); // delivers, retries, dead-letters
     }
 
@@ -52,12 +54,13 @@ final class Outbox implements AutoCloseable {
     @Override
     public void close() {
         pipeline.close(); // the pipeline first: it settles what is under way
+        http.close();
         queue.close();
     }
 
     /** {@code java … Outbox <store directory> <endpoint URL> <whsec_… secret>} */
     public static void main(String[] args) {
-        try (Outbox outbox = new Outbox(Path.of(args[0]), URI.create(args[1]), args[2])) {
+        try (Outbox outbox = new Outbox(Path.of(args[0]), URI.create(args[1]), args[2], AddressGuard.publicOnly())) {
             Receipt receipt = outbox.send("acme", "evt_1001", "{\"type\":\"invoice.paid\"}").join();
             System.out.println("queued as seq " + receipt.seq() + "; " + outbox.backlog("acme"));
         }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.sun.net.httpserver.HttpServer;
 import io.ankusa.api.QueueConfig;
 import io.ankusa.api.Receipt;
+import io.ankusa.dispatch.http.AddressGuard;
 import io.ankusa.queue.Queue;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -73,7 +74,7 @@ class OutboxTest {
     void aHookSentThroughTheOutboxIsDeliveredSignedAndLeavesNoBacklog() throws Exception {
         URI endpoint = URI.create("http://127.0.0.1:" + receiver.getAddress().getPort() + "/in");
         Receipt receipt;
-        try (Outbox outbox = new Outbox(dir, endpoint, SECRET)) {
+        try (Outbox outbox = new Outbox(dir, endpoint, SECRET, AddressGuard.builder().allowRange("127.0.0.1").build())) {
             receipt = outbox.send("acme", "evt_1001", "{\"type\":\"invoice.paid\"}").join();
 
             Received got = received.poll(30, TimeUnit.SECONDS);

@@ -69,7 +69,7 @@ class HostileInputTest {
             for (String tenant : List.of("x\uD800", "x\uDC00")) {
                 refusedUnchanged(q, () -> valid().id("other").tenantId(tenant).build(), "tenant_invalid");
                 assertThat(q.queue().pendingForTenant(tenant)).as("a read of %s", tenant).isEqualTo(TenantStats.EMPTY);
-                assertThat(q.queue().ord(tenant)).as("the ordinal of %s", tenant).isEmpty();
+                assertThat(q.ord(tenant)).as("the ordinal of %s", tenant).isEmpty();
             }
             assertThat(q.queue().tenantCount()).isEqualTo(1);
             assertThat(q.queue().pendingForTenant("x?").pending()).isEqualTo(1);

@@ -1,0 +1,73 @@
+package io.ankusa.dispatch.http;
+
+import java.net.URI;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Where one tenant's hooks for one sink go: what an {@link EndpointResolver} returns.
+ *
+ * <p>Every active secret signs each request, so a receiver rotating its secret accepts requests
+ * during the changeover whichever secret it holds: list the new secret next to the old one, then
+ * drop the old one once the receiver has switched. The extra headers are sent on every request to
+ * the endpoint (after the hook's own, before the sink's {@code webhook-*} headers and
+ * {@code User-Agent}, which they cannot replace). A disabled endpoint receives nothing: its
+ * deliveries end {@linkplain io.ankusa.dispatch.SinkOutcome.EndpointDisabled endpoint disabled}.
+ * {@link #toString()} never shows the secrets or header values.
+ *
+ * @param url     an absolute {@code http} or {@code https} URL
+ * @param secrets the active signing secrets, at least one; each adds a {@code v1,} signature
+ * @param headers extra headers, name to value, sent in this order; unmodifiable
+ * @param enabled whether deliveries are sent
+ */
+public record Endpoint(URI url, List<WebhookSecret> secrets, Map<String, String> headers, boolean enabled) {
+
+    /** Validates and copies. */
+    public Endpoint {
+        Objects.requireNonNull(url, "url");
+        String scheme = url.getScheme();
+        if (!url.isAbsolute() || url.getRawAuthority() == null
+                || !("http".equalsIgnoreCase(scheme) || "https".equalsIgnoreCase(scheme))) {
+            throw new IllegalArgumentException("endpoint must be an absolute http or https URI with a host: " + url);
+        }
+        secrets = List.copyOf(secrets);
+        if (secrets.isEmpty()) {
+            throw new IllegalArgumentException("an endpoint needs at least one secret");
+        }
+        headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
+        headers.forEach((name, value) -> {
+            Objects.requireNonNull(name, "header name");
+            Objects.requireNonNull(value, "header value");
+        });
+    }
+
+    /** An enabled endpoint at {@code url}, signed with {@code secrets}, with no extra headers. */
+    public static Endpoint of(URI url, WebhookSecret... secrets) {
+        return new Endpoint(url, List.of(secrets), Map.of(), true);
+    }
+
+    /** This endpoint with {@code extra} as its extra headers. */
+    public Endpoint withHeaders(Map<String, String> extra) {
+        return new Endpoint(url, secrets, extra, enabled);
+    }
+
+    /** This endpoint with these secrets (rotation: old and new together, then the new alone). */
+    public Endpoint withSecrets(List<WebhookSecret> active) {
+        return new Endpoint(url, active, headers, enabled);
+    }
+
+    /** This endpoint, enabled or disabled. */
+    public Endpoint withEnabled(boolean on) {
+        return new Endpoint(url, secrets, headers, on);
+    }
+
+    /** The URL, the number of secrets, the header names and whether enabled; never a secret or a header value. */
+    @Override
+    public String toString() {
+        return "Endpoint[" + url + ", " + secrets.size() + " secret(s), headers=" + headers.keySet()
+                + (enabled ? "" : ", disabled") + "]";
+    }
+}

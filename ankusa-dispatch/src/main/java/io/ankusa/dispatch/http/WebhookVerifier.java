@@ -1,0 +1,139 @@
+package io.ankusa.dispatch.http;
+
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.Base64;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Checks a Standard Webhooks request on the receiving side: the timestamp lies within the
+ * tolerance of the receiver's clock (5 minutes either way by default) and at least one of the
+ * space-separated {@code v1,} signatures matches one of the receiver's secrets (several while a
+ * secret rotates). Signatures are compared in constant time; other versions ({@code v1a}, …) are
+ * skipped. Thread-safe.
+ *
+ * <pre>{@code
+ * WebhookVerifier verifier = WebhookVerifier.of(WebhookSecret.parse(System.getenv("WEBHOOK_SECRET")));
+ * verifier.verify(request.headers(), request.body());  // throws WebhookVerificationException
+ * }</pre>
+ */
+public final class WebhookVerifier {
+
+    /** The default tolerance between the sender's timestamp and the receiver's clock. */
+    public static final Duration DEFAULT_TOLERANCE = Duration.ofMinutes(5);
+
+    private final List<WebhookSecret> secrets;
+    private final Duration tolerance;
+    private final InstantSource clock;
+
+    private WebhookVerifier(List<WebhookSecret> secrets, Duration tolerance, InstantSource clock) {
+        this.secrets = List.copyOf(secrets);
+        if (this.secrets.isEmpty()) {
+            throw new IllegalArgumentException("a verifier needs at least one secret");
+        }
+        this.tolerance = tolerance;
+        this.clock = clock;
+    }
+
+    /** A verifier accepting a signature by any of {@code secrets}, with the default tolerance and the system clock. */
+    public static WebhookVerifier of(WebhookSecret... secrets) {
+        return new WebhookVerifier(List.of(secrets), DEFAULT_TOLERANCE, InstantSource.system());
+    }
+
+    /** This verifier with another tolerance (not negative). */
+    public WebhookVerifier withTolerance(Duration window) {
+        Objects.requireNonNull(window, "window");
+        if (window.isNegative()) {
+            throw new IllegalArgumentException("tolerance must not be negative: " + window);
+        }
+        return new WebhookVerifier(secrets, window, clock);
+    }
+
+    /** This verifier reading the time from {@code source}. */
+    public WebhookVerifier withClock(InstantSource source) {
+        return new WebhookVerifier(secrets, tolerance, Objects.requireNonNull(source, "source"));
+    }
+
+    /**
+     * Verifies a request given its headers (names in any case; a list-valued map's first value)
+     * and its body as received.
+     *
+     * @throws WebhookVerificationException when it does not verify, with the reason
+     */
+    public void verify(Map<String, ?> headers, byte[] payload) {
+        verify(header(headers, "webhook-id"), header(headers, "webhook-timestamp"),
+                header(headers, "webhook-signature"), payload);
+    }
+
+    /**
+     * Verifies a request given its three headers' values and its body as received.
+     *
+     * @throws WebhookVerificationException when it does not verify, with the reason
+     */
+    public void verify(String id, String timestamp, String signatures, byte[] payload) {
+        if (id == null || timestamp == null || signatures == null) {
+            throw new WebhookVerificationException(WebhookVerificationException.Reason.MISSING_HEADER,
+                    "webhook-id, webhook-timestamp and webhook-signature are all required");
+        }
+        Objects.requireNonNull(payload, "payload");
+        long seconds;
+        try {
+            seconds = Long.parseLong(timestamp.strip());
+        } catch (NumberFormatException e) {
+            throw new WebhookVerificationException(WebhookVerificationException.Reason.INVALID_TIMESTAMP,
+                    "webhook-timestamp is not unix seconds");
+        }
+        Instant now = clock.instant();
+        if (seconds < now.minus(tolerance).getEpochSecond()) {
+            throw new WebhookVerificationException(WebhookVerificationException.Reason.TIMESTAMP_TOO_OLD,
+                    "webhook-timestamp is older than " + tolerance);
+        }
+        if (seconds > now.plus(tolerance).getEpochSecond()) {
+            throw new WebhookVerificationException(WebhookVerificationException.Reason.TIMESTAMP_TOO_NEW,
+                    "webhook-timestamp is more than " + tolerance + " ahead");
+        }
+        for (WebhookSecret secret : secrets) {
+            byte[] expected = WebhookSigner.hmac(secret, id, timestamp, payload);
+            for (String signature : signatures.split(" ")) {
+                if (!signature.startsWith("v1,")) {
+                    continue;
+                }
+                byte[] given;
+                try {
+                    given = Base64.getDecoder().decode(signature.substring(3));
+                } catch (IllegalArgumentException e) {
+                    continue;
+                }
+                if (MessageDigest.isEqual(expected, given)) {
+                    return;
+                }
+            }
+        }
+        throw new WebhookVerificationException(WebhookVerificationException.Reason.NO_MATCHING_SIGNATURE,
+                "no v1 signature matches a secret");
+    }
+
+    private static String header(Map<String, ?> headers, String name) {
+        for (Map.Entry<String, ?> header : headers.entrySet()) {
+            if (header.getKey() != null && header.getKey().toLowerCase(Locale.ROOT).equals(name)) {
+                Object value = header.getValue();
+                if (value instanceof List<?> values) {
+                    return values.isEmpty() ? null : String.valueOf(values.get(0));
+                }
+                return value == null ? null : value.toString();
+            }
+        }
+        return null;
+    }
+
+    /** The number of secrets and the tolerance; never a secret. */
+    @Override
+    public String toString() {
+        return "WebhookVerifier[" + secrets.size() + " secret(s), tolerance=" + tolerance + "]";
+    }
+}
