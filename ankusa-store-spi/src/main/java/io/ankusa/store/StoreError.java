@@ -18,7 +18,10 @@ public enum StoreError {
     LOCKED,
     /** Data on disk failed a checksum or could not be decoded. */
     CORRUPTION,
-    /** The device holding the store is full; the failed call wrote nothing, earlier commits stand. */
+    /**
+     * The device holding the store is full; the failed call wrote nothing, earlier commits stand.
+     * Free space, then retry (RocksDB resumes writing by itself once there is room).
+     */
     NO_SPACE,
     /** An I/O or backend failure that is none of the above. */
     IO

@@ -35,15 +35,19 @@ import org.rocksdb.WriteOptions;
  * its declared write buffer and LZ4 when its compression hint is on. A write-buffer hint of 0
  * keeps RocksDB's default (64 MiB). Every family shares one LRU block cache and a 10-bit Bloom
  * filter. RocksDB's own {@code default} family is always opened (RocksDB requires it); it is
- * reachable only when declared.
+ * reachable only when declared (with a 1 MiB write buffer when it is not). The live write-ahead log is capped by
+ * {@link RocksSettings#maxTotalWalBytes()}, which bounds the replay at the next open.
  */
 final class NativeOptions implements AutoCloseable {
 
     static final String DEFAULT_FAMILY = new String(RocksDB.DEFAULT_COLUMN_FAMILY, StandardCharsets.UTF_8);
+    /** The write buffer of RocksDB's {@code default} family when it is not declared (it is never written then). */
+    static final long UNDECLARED_DEFAULT_WRITE_BUFFER = 1L << 20;
 
     private final Deque<AbstractNativeReference> owned = new ArrayDeque<>();
     private final List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
     private DBOptions db;
+    private ErrorRecoveryWatch recoveryWatch;
     private WriteOptions syncWrite;
     private WriteOptions asyncWrite;
 
@@ -90,18 +94,31 @@ final class NativeOptions implements AutoCloseable {
             defaultDeclared |= spec.name().equals(DEFAULT_FAMILY);
         }
         if (!defaultDeclared) {
-            ColumnFamilyOptions family = own(new ColumnFamilyOptions()).setTableFormatConfig(table);
+            // Never written, but RocksDB reserves the largest write buffer of any family as the free
+            // space it needs before it resumes after a full disk: its 64 MiB default would be that.
+            ColumnFamilyOptions family = own(new ColumnFamilyOptions()).setTableFormatConfig(table)
+                    .setWriteBufferSize(UNDECLARED_DEFAULT_WRITE_BUFFER);
             descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, family));
         }
 
+        recoveryWatch = own(new ErrorRecoveryWatch());
         db = own(new DBOptions())
                 .setCreateIfMissing(options.createIfMissing())
                 .setCreateMissingColumnFamilies(true)
                 .setParanoidChecks(true)
-                // A torn tail of the log (an unsynced batch cut by a crash) is dropped whole;
-                // recovery stops there, so no later batch is applied without an earlier one.
-                .setWalRecoveryMode(WALRecoveryMode.PointInTimeRecovery)
+                // An incomplete final record of a log (an unsynced batch cut by a crash) is dropped
+                // whole; any other damage (a bad checksum, a bad length with records after it) fails
+                // the open as corruption. Point-in-time recovery read such damage as the end of the
+                // log and silently dropped every later batch, synced or not.
+                .setWalRecoveryMode(WALRecoveryMode.TolerateCorruptedTailRecords)
+                // Keep the replayed log in memtables instead of writing it out as tables at open:
+                // an open on a nearly full disk then needs no room for the whole log.
+                .setAvoidFlushDuringRecovery(true)
+                .setListeners(List.of(recoveryWatch))
                 .setMaxBackgroundJobs(settings.maxBackgroundJobs())
+                // Once the live log files pass this, RocksDB flushes the families pinning the oldest
+                // one: a rarely written family no longer keeps every log file alive.
+                .setMaxTotalWalSize(settings.maxTotalWalBytes())
                 .setKeepLogFileNum(4);
         syncWrite = own(new WriteOptions()).setSync(true);
         asyncWrite = own(new WriteOptions()).setSync(false);
@@ -114,6 +131,11 @@ final class NativeOptions implements AutoCloseable {
 
     DBOptions db() {
         return db;
+    }
+
+    /** The database's background errors and recoveries. */
+    ErrorRecoveryWatch recoveryWatch() {
+        return recoveryWatch;
     }
 
     /** Declared families in order, then RocksDB's {@code default} if it was not declared. */

@@ -17,7 +17,8 @@ final class RocksFailures {
     /**
      * The SPI exception for {@code e}: a checksum or decode failure becomes
      * {@link StoreCorruptionException}, RocksDB's own {@code LOCK} file held elsewhere becomes
-     * {@link StoreLockedException}, anything else {@link StoreError#IO}.
+     * {@link StoreLockedException}, a full file system {@link StoreError#NO_SPACE} (its message
+     * says "no space"), anything else {@link StoreError#IO}.
      *
      * @param action what was being done, for the message ("scan of family 'index'")
      */
@@ -26,12 +27,24 @@ final class RocksFailures {
         Status.Code code = status == null ? null : status.getCode();
         String message = action + " failed: " + e.getMessage();
         if (code == Status.Code.Corruption) {
-            return new StoreCorruptionException(message, e);
+            return new StoreCorruptionException(action + " failed: the store is corrupt: " + e.getMessage(), e);
         }
         if (code == Status.Code.IOError && isLockFailure(e.getMessage())) {
             return new StoreLockedException(message, e);
         }
+        if (isNoSpace(status, e.getMessage())) {
+            return new StoreException(StoreError.NO_SPACE, action
+                    + " failed: no space left on the device of the store (free space, then retry): " + e.getMessage(), e);
+        }
         return new StoreException(StoreError.IO, message, e);
+    }
+
+    /** RocksDB's {@code NoSpace} subcode, or the operating system's ENOSPC text in an I/O error. */
+    private static boolean isNoSpace(Status status, String message) {
+        if (status != null && status.getSubCode() == Status.SubCode.NoSpace) {
+            return true;
+        }
+        return message != null && message.toLowerCase(Locale.ROOT).contains("no space left on device");
     }
 
     private static boolean isLockFailure(String message) {

@@ -17,12 +17,19 @@ import java.util.Set;
  *                                   merge-on-write off)
  * @param maxBackgroundJobs          {@value #MAX_BACKGROUND_JOBS}: RocksDB's flush and compaction threads
  *                                   (default 2)
+ * @param maxTotalWalBytes           {@value #MAX_TOTAL_WAL_BYTES}: RocksDB's {@code max_total_wal_size}
+ *                                   (default 16 MiB): once the live write-ahead log files exceed it, the
+ *                                   families that still pin the oldest file are flushed, so a family that
+ *                                   is rarely written cannot keep the log (and the replay at the next
+ *                                   open) growing
  */
-record RocksSettings(long blockCacheBytes, long counterMaxSuccessiveMerges, int maxBackgroundJobs) {
+record RocksSettings(long blockCacheBytes, long counterMaxSuccessiveMerges, int maxBackgroundJobs,
+        long maxTotalWalBytes) {
 
     static final String BLOCK_CACHE_BYTES = "rocksdb.blockCacheBytes";
     static final String COUNTER_MAX_SUCCESSIVE_MERGES = "rocksdb.counterMaxSuccessiveMerges";
     static final String MAX_BACKGROUND_JOBS = "rocksdb.maxBackgroundJobs";
+    static final String MAX_TOTAL_WAL_BYTES = "rocksdb.maxTotalWalBytes";
 
     static final long DEFAULT_BLOCK_CACHE_BYTES = 64L << 20;
     /**
@@ -32,14 +39,22 @@ record RocksSettings(long blockCacheBytes, long counterMaxSuccessiveMerges, int 
      */
     static final long DEFAULT_COUNTER_MAX_SUCCESSIVE_MERGES = 64;
     static final int DEFAULT_MAX_BACKGROUND_JOBS = 2;
+    /**
+     * Bounds the write-ahead log, and with it the replay at the next open. Without it RocksDB's own
+     * cap is four times the sum of every family's write buffers (hundreds of MiB here): under a
+     * steady load a rarely written family pinned every log file for about an hour.
+     */
+    static final long DEFAULT_MAX_TOTAL_WAL_BYTES = 16L << 20;
+    /** Smaller than one log file's worth of writes would flush on nearly every commit. */
+    static final long MIN_MAX_TOTAL_WAL_BYTES = 1L << 20;
 
     private static final Set<String> KNOWN = Set.of(BLOCK_CACHE_BYTES, COUNTER_MAX_SUCCESSIVE_MERGES,
-            MAX_BACKGROUND_JOBS);
+            MAX_BACKGROUND_JOBS, MAX_TOTAL_WAL_BYTES);
 
     /** The defaults. */
     static RocksSettings defaults() {
         return new RocksSettings(DEFAULT_BLOCK_CACHE_BYTES, DEFAULT_COUNTER_MAX_SUCCESSIVE_MERGES,
-                DEFAULT_MAX_BACKGROUND_JOBS);
+                DEFAULT_MAX_BACKGROUND_JOBS, DEFAULT_MAX_TOTAL_WAL_BYTES);
     }
 
     /** Reads {@code settings}, refusing unknown keys and malformed values with {@link StoreError#INVALID_ARGUMENT}. */
@@ -49,6 +64,8 @@ record RocksSettings(long blockCacheBytes, long counterMaxSuccessiveMerges, int 
                 BackendSettings.number(settings, BLOCK_CACHE_BYTES, DEFAULT_BLOCK_CACHE_BYTES, 0, Long.MAX_VALUE),
                 BackendSettings.number(settings, COUNTER_MAX_SUCCESSIVE_MERGES, DEFAULT_COUNTER_MAX_SUCCESSIVE_MERGES, 0,
                         1_000_000),
-                (int) BackendSettings.number(settings, MAX_BACKGROUND_JOBS, DEFAULT_MAX_BACKGROUND_JOBS, 1, 256));
+                (int) BackendSettings.number(settings, MAX_BACKGROUND_JOBS, DEFAULT_MAX_BACKGROUND_JOBS, 1, 256),
+                BackendSettings.number(settings, MAX_TOTAL_WAL_BYTES, DEFAULT_MAX_TOTAL_WAL_BYTES,
+                        MIN_MAX_TOTAL_WAL_BYTES, Long.MAX_VALUE));
     }
 }

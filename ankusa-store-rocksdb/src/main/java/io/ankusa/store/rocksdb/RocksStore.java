@@ -57,11 +57,26 @@ import org.rocksdb.Snapshot;
  *   <li>{@link Durability#ASYNC ASYNC} writes the WAL record to the operating
  *       system and returns: the batch survives a process crash, but a power loss (or kernel crash)
  *       before the next synced commit, {@link #close()} or memtable flush may lose it. What is lost
- *       is a suffix of the commit order: the database is opened with point-in-time WAL recovery,
- *       so replay stops at the first torn or missing record, a torn batch is dropped whole, and no
- *       batch is applied without every batch committed before it.</li>
+ *       is a suffix of the commit order: replay stops at a log's incomplete final record (what a
+ *       crash leaves of a write in progress), and that batch is dropped whole.</li>
  *   <li>{@link #close()} fsyncs the WAL, so every commit made before a clean close is durable.</li>
  * </ul>
+ *
+ * <p>Damage is not a torn tail. The log is replayed with RocksDB's
+ * {@code kTolerateCorruptedTailRecords}: a record whose checksum fails, or a bad record length
+ * with data after it, fails the open with {@link io.ankusa.store.StoreCorruptionException}
+ * (point-in-time recovery read it as the end of the log and silently dropped every later batch,
+ * synced ones too). A damaged final record is reported the same way: only an <em>incomplete</em>
+ * one is taken for a crash. The replayed log stays in memtables at open ({@code
+ * avoid_flush_during_recovery}), so an open needs no room for the whole log; the live log is
+ * bounded by {@code rocksdb.maxTotalWalBytes}, which bounds the replay.
+ *
+ * <h2>A full disk</h2>
+ *
+ * <p>A commit that finds the disk full fails with {@link StoreError#NO_SPACE} and did not happen
+ * (nothing acknowledged is lost). RocksDB then refuses every write until it resumes, which it does
+ * by itself once the free space is at least the largest write buffer (16 MiB for the queue's
+ * families): its space monitor checks every 5 s, flushes the memtables and starts a fresh log.
  *
  * <p>This rests on the file system honouring {@code fsync} (and on the disk not lying about its
  * write cache). Data on disk is covered by checksums: every read verifies them, and a mismatch is
@@ -419,6 +434,11 @@ final class RocksStore implements Store {
         if (failure[0] != null) {
             throw failure[0];
         }
+    }
+
+    /** Background errors and recoveries of the database (for full-disk tests). */
+    ErrorRecoveryWatch recoveryWatch() {
+        return natives.recoveryWatch();
     }
 
     /** Scans whose natives are still held (for leak tests). */

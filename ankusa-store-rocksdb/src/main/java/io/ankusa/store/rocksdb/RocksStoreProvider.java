@@ -26,6 +26,9 @@ import java.util.List;
  *       next merge folds them into a value (when all it needs is in memory), so a counter read stays
  *       cheap under constant merging; 0 turns it off</td></tr>
  *   <tr><td>{@code rocksdb.maxBackgroundJobs}</td><td>2</td><td>flush and compaction threads</td></tr>
+ *   <tr><td>{@code rocksdb.maxTotalWalBytes}</td><td>16777216 (16 MiB)</td>
+ *       <td>the live write-ahead log: past it, the families pinning the oldest log file are flushed;
+ *       bounds the log replayed at the next open (at least 1 MiB)</td></tr>
  * </table>
  */
 public final class RocksStoreProvider implements StoreProvider {

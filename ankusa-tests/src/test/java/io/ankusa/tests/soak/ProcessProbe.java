@@ -1,0 +1,96 @@
+package io.ankusa.tests.soak;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.stream.Stream;
+
+/**
+ * Reads this JVM's footprint from Linux's {@code /proc/self} and the JVM's management beans, and a
+ * store's size from its directory.
+ */
+final class ProcessProbe {
+
+    private ProcessProbe() {
+    }
+
+    /** Resident set size in bytes ({@code VmRSS} of {@code /proc/self/status}). */
+    static long residentBytes() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    String[] parts = line.trim().split("\\s+");
+                    return Long.parseLong(parts[1]) * 1024;
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        throw new IllegalStateException("no VmRSS line in /proc/self/status");
+    }
+
+    /** Open file descriptors: entries of {@code /proc/self/fd}. */
+    static long openFiles() {
+        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+            return fds.count();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Live threads. */
+    static long threads() {
+        return ManagementFactory.getThreadMXBean().getThreadCount();
+    }
+
+    /** Heap in use right after a full collection ({@link System#gc()}, then the memory bean). */
+    static long heapAfterGc() {
+        System.gc();
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+
+    /** Bytes in the regular files under {@code directory}. */
+    static long directoryBytes(Path directory) {
+        return files(directory, "")[1];
+    }
+
+    /** Number of files under {@code directory} whose name ends with {@code suffix}. */
+    static long fileCount(Path directory, String suffix) {
+        return files(directory, suffix)[0];
+    }
+
+    /** Bytes in the files under {@code directory} whose name ends with {@code suffix}. */
+    static long fileBytes(Path directory, String suffix) {
+        return files(directory, suffix)[1];
+    }
+
+    /** {count, bytes} of the regular files ending with {@code suffix}; a file deleted during the walk is skipped. */
+    private static long[] files(Path directory, String suffix) {
+        long[] countAndBytes = new long[2];
+        try {
+            Files.walkFileTree(directory, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
+                    if (attributes.isRegularFile() && file.getFileName().toString().endsWith(suffix)) {
+                        countAndBytes[0]++;
+                        countAndBytes[1] += attributes.size();
+                    }
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFileFailed(Path file, IOException e) {
+                    return FileVisitResult.CONTINUE;
+                }
+            });
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return countAndBytes;
+    }
+}

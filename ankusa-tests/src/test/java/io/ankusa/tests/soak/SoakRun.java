@@ -1,0 +1,200 @@
+package io.ankusa.tests.soak;
+
+import io.ankusa.api.Hook;
+import io.ankusa.api.QueueConfig;
+import io.ankusa.dispatch.Pipeline;
+import io.ankusa.dispatch.SinkOutcome;
+import io.ankusa.queue.Queue;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The soak run on one backend, in this JVM: a steady ingest rate (default 300 hooks/s over 1 000
+ * tenants, 256-byte payloads, one sink) through {@link Queue#ingest} into a started
+ * {@link Pipeline} whose sink answers "delivered" at once, so the backlog stays empty. Every 10 s
+ * it samples the store's size on disk, its {@code *.log} files, the resident set
+ * ({@code VmRSS}), the heap in use after a full GC, open file descriptors and live threads. After
+ * the warm-up it fits a least-squares line per measure and prints its slope per minute with the
+ * noise of the series ({@link Trend}: residual standard deviation and the slope's standard error).
+ * At the end it stops ingest, lets the backlog drain, closes, and times a reopen (the restart
+ * time: RocksDB replays its live log). Exits 1 when the store-size slope exceeds
+ * {@value #STORE_SLOPE_LIMIT_MIB} MiB/min, the resident-set slope exceeds
+ * {@value #RSS_SLOPE_LIMIT_MIB} MiB/min, or an ingest was refused.
+ *
+ * <p>Usually started by {@link SoakSuite} (one child JVM per backend, a fixed pre-touched heap so
+ * that resident growth is native growth). Argument: the backend. System properties:
+ * {@code ankusa.soak.minutes} (30), {@code ankusa.soak.warmupMinutes} (5), {@code ankusa.soak.rate}
+ * (hooks per second, 300), {@code ankusa.soak.tenants} (1 000), {@code ankusa.soak.sampleSeconds}
+ * (10), {@code ankusa.soak.dir} (the parent of the store directory), {@code ankusa.soak.storeSettings}
+ * (comma-separated {@code key=value} store settings; each backend takes those under its own prefix,
+ * e.g. {@code rocksdb.blockCacheBytes=8388608}).
+ */
+public final class SoakRun {
+
+    /** The store-size slope above which the run fails, MiB per minute (before the log bound: 12.5). */
+    static final double STORE_SLOPE_LIMIT_MIB = 1.0;
+    /** The resident-set slope above which the run fails, MiB per minute (before the log bound: about 9). */
+    static final double RSS_SLOPE_LIMIT_MIB = 2.0;
+    /** Marks the start of the report in the output, for {@link SoakSuite}. */
+    static final String REPORT_MARK = "## soak report";
+
+    private static final int PAYLOAD = 256;
+    private static final int TICKS_PER_SECOND = 10;
+    private static final double MIB = 1 << 20;
+
+    private record Sample(double minute, long storeBytes, long logFiles, long logBytes, long residentBytes,
+            long heapAfterGc, long openFiles, long threads, long ingested, long delivered) {
+    }
+
+    private SoakRun() {
+    }
+
+    /** Runs the soak; see the class comment. */
+    public static void main(String[] args) throws Exception {
+        String backend = args.length > 0 ? args[0] : System.getProperty("ankusa.soak.backend", "rocksdb");
+        double minutes = Double.parseDouble(System.getProperty("ankusa.soak.minutes", "30"));
+        double warmUp = Double.parseDouble(System.getProperty("ankusa.soak.warmupMinutes", "5"));
+        int rate = Integer.getInteger("ankusa.soak.rate", 300);
+        int tenants = Integer.getInteger("ankusa.soak.tenants", 1_000);
+        double sampleSeconds = Double.parseDouble(System.getProperty("ankusa.soak.sampleSeconds", "10"));
+        Path root = Files.createDirectories(Path.of(System.getProperty("ankusa.soak.dir",
+                System.getProperty("java.io.tmpdir"))));
+        Path dir = Files.createTempDirectory(root, "soak-" + backend + "-");
+        QueueConfig.Builder builder = QueueConfig.builder(dir).backend(backend);
+        String storeSettings = System.getProperty("ankusa.soak.storeSettings", "");
+        for (String setting : storeSettings.split(",")) {
+            if (setting.startsWith(backend + ".")) {
+                String[] keyValue = setting.split("=", 2);
+                builder.storeSetting(keyValue[0], keyValue[1]);
+            }
+        }
+        QueueConfig config = builder.build();
+
+        List<Sample> samples = new ArrayList<>();
+        AtomicLong ingested = new AtomicLong();
+        AtomicLong refused = new AtomicLong();
+        AtomicReference<Throwable> firstRefusal = new AtomicReference<>();
+        AtomicLong delivered = new AtomicLong();
+        long restartNanos;
+        long storeAtClose;
+        long logFilesAtClose;
+        Queue queue = Queue.open(config);
+        try {
+            Pipeline pipeline = Pipeline.builder(queue, d -> {
+                delivered.incrementAndGet();
+                return CompletableFuture.completedFuture(SinkOutcome.delivered());
+            }).build();
+            ScheduledExecutorService producer = Executors.newSingleThreadScheduledExecutor();
+            try {
+                pipeline.start();
+                byte[] body = new byte[PAYLOAD];
+                AtomicLong sequence = new AtomicLong();
+                int perTick = Math.max(1, rate / TICKS_PER_SECOND);
+                producer.scheduleAtFixedRate(() -> {
+                    for (int i = 0; i < perTick; i++) {
+                        long n = sequence.getAndIncrement();
+                        queue.ingest(Hook.builder().id("h" + n).sourceId("soak").tenantId("tenant-" + (n % tenants))
+                                .payload(body).sinks(0).build()).whenComplete((receipt, failure) -> {
+                                    if (failure == null) {
+                                        ingested.incrementAndGet();
+                                    } else {
+                                        refused.incrementAndGet();
+                                        firstRefusal.compareAndSet(null, failure);
+                                    }
+                                });
+                    }
+                }, 0, 1000 / TICKS_PER_SECOND, TimeUnit.MILLISECONDS);
+
+                long start = System.nanoTime();
+                long end = start + (long) (minutes * 60e9);
+                long step = (long) (sampleSeconds * 1e9);
+                System.out.println("minute,storeMiB,logFiles,logMiB,rssMiB,heapAfterGcMiB,openFiles,threads,ingested,delivered");
+                for (long next = start + step; next <= end; next += step) {
+                    // Pacing a program, not synchronising a test: the samples are 10 s apart by design.
+                    LockSupport.parkNanos(next - System.nanoTime());
+                    Sample s = new Sample((System.nanoTime() - start) / 60e9, ProcessProbe.directoryBytes(dir),
+                            ProcessProbe.fileCount(dir, ".log"), ProcessProbe.fileBytes(dir, ".log"),
+                            ProcessProbe.residentBytes(), ProcessProbe.heapAfterGc(), ProcessProbe.openFiles(),
+                            ProcessProbe.threads(), ingested.get(), delivered.get());
+                    samples.add(s);
+                    System.out.printf(Locale.ROOT, "%.2f,%.2f,%d,%.2f,%.1f,%.1f,%d,%d,%d,%d%n", s.minute(),
+                            s.storeBytes() / MIB, s.logFiles(), s.logBytes() / MIB, s.residentBytes() / MIB,
+                            s.heapAfterGc() / MIB, s.openFiles(), s.threads(), s.ingested(), s.delivered());
+                }
+            } finally {
+                producer.shutdown();
+                producer.awaitTermination(1, TimeUnit.MINUTES);
+                long drainUntil = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+                while (queue.stats().bytes() != 0 && System.nanoTime() < drainUntil) {
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+                }
+                pipeline.close();
+            }
+        } finally {
+            queue.close();
+        }
+        storeAtClose = ProcessProbe.directoryBytes(dir);
+        logFilesAtClose = ProcessProbe.fileCount(dir, ".log");
+        long opening = System.nanoTime();
+        try (Queue reopened = Queue.open(config)) {
+            restartNanos = System.nanoTime() - opening;
+            reopened.stats();
+        }
+
+        List<String> failures = new ArrayList<>();
+        System.out.println();
+        System.out.println(REPORT_MARK + ": " + backend);
+        System.out.printf(Locale.ROOT, "%s: %.0f min at %d hooks/s over %,d tenants, %d B payload, no-op sink; "
+                + "samples every %.0f s, slopes fitted after a %.0f min warm-up; %,d ingested, %,d refused, "
+                + "%,d deliveries; store settings [%s]; Java %s%n%n", backend, minutes, rate, tenants, PAYLOAD,
+                sampleSeconds, warmUp, ingested.get(), refused.get(), delivered.get(), storeSettings,
+                System.getProperty("java.version"));
+        List<Sample> steady = samples.stream().filter(s -> s.minute() >= warmUp).toList();
+        if (steady.size() < 3) {
+            failures.add("only " + steady.size() + " samples after the warm-up: run longer");
+        } else {
+            System.out.println("| backend | measure | after warm-up | at end | slope /min | residual sd | slope s.e. "
+                    + "| within noise (abs slope <= 2 s.e.) | limit /min |");
+            System.out.println("|---|---|---:|---:|---:|---:|---:|---|---:|");
+            row(backend, "store size (MiB)", steady, s -> s.storeBytes() / MIB, STORE_SLOPE_LIMIT_MIB, failures);
+            row(backend, "resident set (MiB)", steady, s -> s.residentBytes() / MIB, RSS_SLOPE_LIMIT_MIB, failures);
+            row(backend, "heap after GC (MiB)", steady, s -> s.heapAfterGc() / MIB, Double.NaN, failures);
+            row(backend, "open files", steady, s -> s.openFiles(), Double.NaN, failures);
+            row(backend, "threads", steady, s -> s.threads(), Double.NaN, failures);
+            row(backend, "*.log files", steady, s -> s.logFiles(), Double.NaN, failures);
+            row(backend, "*.log size (MiB)", steady, s -> s.logBytes() / MIB, Double.NaN, failures);
+        }
+        System.out.printf(Locale.ROOT, "%nrestart: %s reopened in %.0f ms (store %.1f MiB, %d log files at close)%n",
+                backend, restartNanos / 1e6, storeAtClose / MIB, logFilesAtClose);
+        if (refused.get() != 0) {
+            failures.add(refused.get() + " ingests refused, first: " + firstRefusal.get());
+        }
+        failures.forEach(f -> System.out.println("FAIL " + backend + ": " + f));
+        System.out.println(failures.isEmpty() ? "PASS " + backend : "");
+        System.exit(failures.isEmpty() ? 0 : 1);
+    }
+
+    private static void row(String backend, String measure, List<Sample> steady, ToDoubleFunction<Sample> value,
+            double limit, List<String> failures) {
+        double[] minutes = steady.stream().mapToDouble(Sample::minute).toArray();
+        double[] values = steady.stream().mapToDouble(value).toArray();
+        Trend trend = Trend.fit(minutes, values);
+        System.out.printf(Locale.ROOT, "| %s | %s | %.2f | %.2f | %+.4f | %.3f | %.4f | %s | %s |%n", backend, measure,
+                values[0], values[values.length - 1], trend.slopePerMinute(), trend.residualSd(), trend.slopeStdError(),
+                trend.withinNoise() ? "yes" : "no", Double.isNaN(limit) ? "-" : String.format(Locale.ROOT, "%.1f", limit));
+        if (!Double.isNaN(limit) && trend.slopePerMinute() > limit) {
+            failures.add(measure + " grows " + trend.slopePerMinute() + " per minute, over the limit of " + limit);
+        }
+    }
+}

@@ -1,0 +1,51 @@
+package io.ankusa.tests.soak;
+
+/**
+ * A least-squares line through (minute, value) points, with its noise: the residual standard
+ * deviation (how far the samples scatter around the line) and the slope's standard error (that
+ * scatter divided by the spread of the sample times), so a slope can be read against the noise of
+ * the series it came from.
+ *
+ * @param slopePerMinute   the fitted slope, units per minute
+ * @param residualSd       standard deviation of the residuals around the line (n - 2 degrees of freedom)
+ * @param slopeStdError    standard error of the slope, units per minute
+ * @param points           how many samples the fit used
+ */
+record Trend(double slopePerMinute, double residualSd, double slopeStdError, int points) {
+
+    /** Fits {@code values} against {@code minutes}; both the same length, at least 3 points. */
+    static Trend fit(double[] minutes, double[] values) {
+        int n = minutes.length;
+        if (n != values.length || n < 3) {
+            throw new IllegalArgumentException("need at least 3 (minute, value) pairs, got " + n + "/" + values.length);
+        }
+        double meanX = 0;
+        double meanY = 0;
+        for (int i = 0; i < n; i++) {
+            meanX += minutes[i];
+            meanY += values[i];
+        }
+        meanX /= n;
+        meanY /= n;
+        double sxx = 0;
+        double sxy = 0;
+        for (int i = 0; i < n; i++) {
+            sxx += (minutes[i] - meanX) * (minutes[i] - meanX);
+            sxy += (minutes[i] - meanX) * (values[i] - meanY);
+        }
+        double slope = sxy / sxx;
+        double intercept = meanY - slope * meanX;
+        double squares = 0;
+        for (int i = 0; i < n; i++) {
+            double residual = values[i] - (intercept + slope * minutes[i]);
+            squares += residual * residual;
+        }
+        double residualSd = Math.sqrt(squares / (n - 2));
+        return new Trend(slope, residualSd, residualSd / Math.sqrt(sxx), n);
+    }
+
+    /** True when the slope is within two standard errors of zero. */
+    boolean withinNoise() {
+        return Math.abs(slopePerMinute) <= 2 * slopeStdError;
+    }
+}
