@@ -43,7 +43,12 @@ public final class FamilyCatalog {
     private FamilyCatalog() {
     }
 
-    /** The persisted kinds, if the directory has a catalog. */
+    /**
+     * The persisted kinds, if the directory has a catalog.
+     *
+     * @param directory the store's directory
+     * @return each family's kind in catalog order, or empty without a catalog
+     */
     public static Optional<Map<String, FamilyKind>> read(Path directory) {
         return lines(directory).map(lines -> {
             Map<String, FamilyKind> kinds = new LinkedHashMap<>();
@@ -52,7 +57,12 @@ public final class FamilyCatalog {
         });
     }
 
-    /** The backend that wrote the store, if its catalog names one. */
+    /**
+     * The backend that wrote the store, if its catalog names one.
+     *
+     * @param directory the store's directory
+     * @return the backend's name, or empty
+     */
     public static Optional<String> backend(Path directory) {
         return lines(directory).flatMap(lines -> lines.stream()
                 .filter(l -> l.startsWith(BACKEND + " "))
@@ -90,6 +100,8 @@ public final class FamilyCatalog {
      * Checks {@code declared} against the catalog of {@code directory} and records any new family.
      *
      * @param backend the name of the backend opening the store
+     * @param directory the store's directory
+     * @param declared the families the store is opened with
      * @throws StoreException with {@link StoreError#BACKEND_MISMATCH} when another backend wrote the
      *                        store, or {@link StoreError#FAMILY_MISMATCH} when a family changed kind
      *                        or the store holds a family not declared
@@ -123,7 +135,12 @@ public final class FamilyCatalog {
         }
     }
 
-    /** Copies the catalog of {@code from} into {@code to} (for checkpoints). */
+    /**
+     * Copies the catalog of {@code from} into {@code to} (for checkpoints).
+     *
+     * @param from the store directory to copy from
+     * @param to the checkpoint directory
+     */
     public static void copy(Path from, Path to) {
         Optional<String> writer = backend(from);
         read(from).ifPresent(kinds -> write(to, writer.orElse(null), kinds));

@@ -10,9 +10,18 @@ import io.ankusa.store.StoreOptions;
  */
 public interface StoreProvider {
 
-    /** Short unique name used to choose the backend ({@code rocksdb}, {@code lmdb}). */
+    /**
+     * Short unique name used to choose the backend ({@code rocksdb}, {@code lmdb}).
+     *
+     * @return the backend's name
+     */
     String name();
 
-    /** Opens (or creates) a store; see {@link StoreOptions} for the family rules. */
+    /**
+     * Opens (or creates) a store; see {@link StoreOptions} for the family rules.
+     *
+     * @param options the directory, families and settings
+     * @return the open store
+     */
     Store open(StoreOptions options);
 }
