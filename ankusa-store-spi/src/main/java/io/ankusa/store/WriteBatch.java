@@ -21,19 +21,42 @@ public final class WriteBatch {
         String family();
     }
 
-    /** Put {@code value} at {@code key} (plain families only). */
+    /**
+     * Put {@code value} at {@code key} (plain families only).
+     *
+     * @param family the plain family
+     * @param key    the key
+     * @param value  the value
+     */
     public record Put(String family, byte[] key, byte[] value) implements Op {
     }
 
-    /** Delete {@code key}; deleting an absent key is not an error. */
+    /**
+     * Delete {@code key}; deleting an absent key is not an error.
+     *
+     * @param family the family
+     * @param key    the key
+     */
     public record Delete(String family, byte[] key) implements Op {
     }
 
-    /** Delete every key in {@code [from, to)}. */
+    /**
+     * Delete every key in {@code [from, to)}.
+     *
+     * @param family the family
+     * @param from   the inclusive start
+     * @param to     the exclusive end
+     */
     public record DeleteRange(String family, byte[] from, byte[] to) implements Op {
     }
 
-    /** Add {@code delta} to the counter at {@code key} (counter families only), without reading it. */
+    /**
+     * Add {@code delta} to the counter at {@code key} (counter families only), without reading it.
+     *
+     * @param family the counter family
+     * @param key    the counter row
+     * @param delta  the amount to add (may be negative)
+     */
     public record Merge(String family, byte[] key, long delta) implements Op {
     }
 
