@@ -17,6 +17,8 @@ public interface Archiver {
      * {@link ArchiveOutcome#REJECTED} to give up on it for good; throw to leave the obligation in
      * place and try again in a later round.
      *
+     * @param hook the hook to keep, with its seq and when it was received
+     * @return whether the hook is kept or given up on
      * @throws Exception when archiving failed and should be retried later
      */
     ArchiveOutcome archive(ArchivedHook hook) throws Exception;

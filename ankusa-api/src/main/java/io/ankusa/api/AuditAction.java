@@ -13,7 +13,11 @@ public enum AuditAction {
         this.code = code;
     }
 
-    /** Stable machine-readable code, such as {@code "purge"}. */
+    /**
+     * Stable machine-readable code, such as {@code "purge"}.
+     *
+     * @return the code, as stored in the audit trail
+     */
     public String code() {
         return code;
     }
@@ -21,6 +25,8 @@ public enum AuditAction {
     /**
      * The action with {@code code}.
      *
+     * @param code a code returned by {@link #code()}
+     * @return the action with that code
      * @throws IllegalArgumentException for an unknown code
      */
     public static AuditAction ofCode(String code) {

@@ -18,7 +18,15 @@ import java.util.Objects;
  */
 public record AuditEntry(long seq, Instant at, AuditAction action, String tenantId, Map<String, Long> counts) {
 
-    /** Checks the fields and copies the counts, keeping their order. */
+    /**
+     * Checks the fields and copies the counts, keeping their order.
+     *
+     * @param seq the entry's number: 1, 2, 3, … in the order entries were recorded, never reused
+     * @param at when it was recorded
+     * @param action what was done
+     * @param tenantId the tenant acted on
+     * @param counts what changed, by name (for a purge: {@code pending}, {@code scheduled}, {@code dead}, {@code bytes}; for a replay: {@code revived}), in a stable order
+     */
     public AuditEntry {
         if (seq < 1) {
             throw new IllegalArgumentException("seq must be >= 1: " + seq);

@@ -11,16 +11,21 @@ public final class ClockBeforeEpochException extends AnkusaException {
 
     private static final long serialVersionUID = 1L;
 
+    /** What the clock read. */
     private final long millis;
 
-    /** The clock read {@code millis} (negative) epoch milliseconds. */
+    /**
+     * The clock read {@code millis} (negative) epoch milliseconds.
+     *
+     * @param millis what the clock read
+     */
     public ClockBeforeEpochException(long millis) {
         super("clock_before_epoch", "the clock reads " + millis + " ms, before 1970-01-01T00:00:00Z;"
                 + " nothing was written: set the host's clock (or fix the configured clock) and retry");
         this.millis = millis;
     }
 
-    /** What the clock read, epoch milliseconds (negative). */
+    /** {@return what the clock read, epoch milliseconds (negative)} */
     public long millis() {
         return millis;
     }

@@ -18,7 +18,18 @@ import java.util.Objects;
 public record DeadLetter(String tenantId, String sourceId, String hookId, long seq, int sink, Instant deadAt,
         int attempts, String lastError) {
 
-    /** Checks the fields. */
+    /**
+     * Checks the fields.
+     *
+     * @param tenantId the tenant it is filed under
+     * @param sourceId the hook's source id
+     * @param hookId the hook's id
+     * @param seq the hook's commit sequence number (as in its {@link Receipt})
+     * @param sink the sink number
+     * @param deadAt when it was dead-lettered
+     * @param attempts how many attempts were made
+     * @param lastError why the last attempt failed (as the sink reported it)
+     */
     public DeadLetter {
         Objects.requireNonNull(tenantId, "tenantId");
         Objects.requireNonNull(sourceId, "sourceId");
@@ -27,7 +38,7 @@ public record DeadLetter(String tenantId, String sourceId, String hookId, long s
         Objects.requireNonNull(lastError, "lastError");
     }
 
-    /** This letter's position in newest-first order: a page {@link DeadLetterQuery#after after} it starts with the next older one. */
+    /** {@return this letter's position in newest-first order: a page {@link DeadLetterQuery#after after} it starts with the next older one} */
     public DeadLetterCursor cursor() {
         return new DeadLetterCursor(deadAt.toEpochMilli(), seq, sink);
     }

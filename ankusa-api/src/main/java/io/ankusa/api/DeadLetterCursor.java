@@ -16,7 +16,13 @@ package io.ankusa.api;
  */
 public record DeadLetterCursor(long at, long seq, int sink) {
 
-    /** Checks the ranges. */
+    /**
+     * Checks the ranges.
+     *
+     * @param at dead-letter time, epoch milliseconds
+     * @param seq the hook's seq
+     * @param sink the sink number
+     */
     public DeadLetterCursor {
         if (at < 0 || seq < 0) {
             throw new IllegalArgumentException("at and seq must be >= 0: " + at + ", " + seq);
@@ -26,7 +32,7 @@ public record DeadLetterCursor(long at, long seq, int sink) {
         }
     }
 
-    /** The cursor as {@code <at>-<seq>-<sink>}, for example {@code 1767225600000-42-0}. */
+    /** {@return the cursor as {@code <at>-<seq>-<sink>}, for example {@code 1767225600000-42-0}} */
     public String token() {
         return at + "-" + seq + "-" + sink;
     }
@@ -34,6 +40,8 @@ public record DeadLetterCursor(long at, long seq, int sink) {
     /**
      * The cursor written by {@link #token()}.
      *
+     * @param token a string written by {@link #token()}
+     * @return the cursor it stands for
      * @throws IllegalArgumentException when {@code token} is not three dash-separated numbers in range
      */
     public static DeadLetterCursor parse(String token) {

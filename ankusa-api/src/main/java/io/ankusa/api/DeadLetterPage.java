@@ -11,7 +11,12 @@ import java.util.Optional;
  */
 public record DeadLetterPage(List<DeadLetter> letters, boolean hasMore) {
 
-    /** Copies the list. */
+    /**
+     * Copies the list.
+     *
+     * @param letters the letters of this page, newest first
+     * @param hasMore whether older letters matched the query when the page was read
+     */
     public DeadLetterPage {
         letters = List.copyOf(letters);
         if (hasMore && letters.isEmpty()) {
@@ -19,7 +24,7 @@ public record DeadLetterPage(List<DeadLetter> letters, boolean hasMore) {
         }
     }
 
-    /** The cursor to read the next page with, if there is more. */
+    /** {@return the cursor to read the next page with, if there is more} */
     public Optional<DeadLetterCursor> next() {
         return hasMore ? Optional.of(letters.get(letters.size() - 1).cursor()) : Optional.empty();
     }

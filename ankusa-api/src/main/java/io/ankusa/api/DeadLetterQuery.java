@@ -38,12 +38,17 @@ public final class DeadLetterQuery {
         this.limit = limit;
     }
 
-    /** Every tenant's dead letters. */
+    /** {@return every tenant's dead letters} */
     public static DeadLetterQuery all() {
         return new DeadLetterQuery(Set.of(), null, DEFAULT_LIMIT);
     }
 
-    /** The dead letters of {@code tenants} (at least one; unknown tenants simply have none). */
+    /**
+     * The dead letters of {@code tenants} (at least one; unknown tenants simply have none).
+     *
+     * @param tenants the tenant ids
+     * @return a query of their dead letters, newest first, {@value #DEFAULT_LIMIT} per page
+     */
     public static DeadLetterQuery tenants(Collection<String> tenants) {
         Set<String> copy = new LinkedHashSet<>();
         tenants.forEach(t -> copy.add(Objects.requireNonNull(t, "tenant")));
@@ -53,17 +58,32 @@ public final class DeadLetterQuery {
         return new DeadLetterQuery(Collections.unmodifiableSet(copy), null, DEFAULT_LIMIT);
     }
 
-    /** The dead letters of {@code tenants}. */
+    /**
+     * The dead letters of {@code tenants}.
+     *
+     * @param tenants the tenant ids (at least one)
+     * @return a query of their dead letters, newest first, {@value #DEFAULT_LIMIT} per page
+     */
     public static DeadLetterQuery tenants(String... tenants) {
         return tenants(List.of(tenants));
     }
 
-    /** This query, continuing after {@code cursor} (the {@link DeadLetterPage#next()} of the previous page). */
+    /**
+     * This query, continuing after {@code cursor} (the {@link DeadLetterPage#next()} of the previous page).
+     *
+     * @param cursor where the previous page ended
+     * @return a new query; this one is unchanged
+     */
     public DeadLetterQuery after(DeadLetterCursor cursor) {
         return new DeadLetterQuery(tenants, Objects.requireNonNull(cursor, "cursor"), limit);
     }
 
-    /** This query with at most {@code limit} letters per page (1..{@value #MAX_LIMIT}). */
+    /**
+     * This query with at most {@code limit} letters per page (1..{@value #MAX_LIMIT}).
+     *
+     * @param limit the page size
+     * @return a new query; this one is unchanged
+     */
     public DeadLetterQuery limit(int limit) {
         if (limit < 1 || limit > MAX_LIMIT) {
             throw new IllegalArgumentException("limit must be in 1.." + MAX_LIMIT + ": " + limit);
@@ -71,17 +91,21 @@ public final class DeadLetterQuery {
         return new DeadLetterQuery(tenants, after, limit);
     }
 
-    /** The tenants to list; empty means every tenant. */
+    /** {@return the tenants to list; empty means every tenant} */
     public Set<String> tenants() {
         return tenants;
     }
 
-    /** Where the listing continues, if not from the newest letter. */
+    /** {@return where the listing continues, if not from the newest letter} */
     public Optional<DeadLetterCursor> cursor() {
         return Optional.ofNullable(after);
     }
 
-    /** Most letters per page. */
+    /**
+     * Most letters per page.
+     *
+     * @return the page size
+     */
     public int limit() {
         return limit;
     }

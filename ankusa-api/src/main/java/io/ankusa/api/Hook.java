@@ -94,52 +94,56 @@ public final class Hook {
         this.sinks = List.copyOf(b.sinks);
     }
 
-    /** A new builder. */
+    /** {@return a new builder} */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** The hook's id (unique per source, chosen by the caller). */
+    /** {@return the hook's id (unique per source, chosen by the caller)} */
     public String id() {
         return id;
     }
 
-    /** The id of the source the hook came from. */
+    /** {@return the id of the source the hook came from} */
     public String sourceId() {
         return sourceId;
     }
 
-    /** The tenant id as given, if any. */
+    /** {@return the tenant id as given, if any} */
     public Optional<String> tenantId() {
         return Optional.ofNullable(tenantId);
     }
 
-    /** The tenant the hook is filed under: its tenant id, or {@value #DEFAULT_TENANT}. */
+    /** {@return the tenant the hook is filed under: its tenant id, or {@value #DEFAULT_TENANT}} */
     public String tenant() {
         return tenantId != null ? tenantId : DEFAULT_TENANT;
     }
 
-    /** Headers in insertion order, read-only. */
+    /**
+     * Headers in insertion order, read-only.
+     *
+     * @return the headers, read-only
+     */
     public Map<String, String> headers() {
         return headers;
     }
 
-    /** The payload (a copy). */
+    /** {@return the payload (a copy)} */
     public byte[] payload() {
         return payload.clone();
     }
 
-    /** The payload's length in bytes. */
+    /** {@return the payload's length in bytes} */
     public int payloadLength() {
         return payload.length;
     }
 
-    /** The idempotency key, if any. */
+    /** {@return the idempotency key, if any} */
     public Optional<String> idempotencyKey() {
         return Optional.ofNullable(idempotencyKey);
     }
 
-    /** The sinks to deliver to, in the order given, each 0..65535, no duplicates, at least one. */
+    /** {@return the sinks to deliver to, in the order given, each 0..65535, no duplicates, at least one} */
     public List<Integer> sinks() {
         return sinks;
     }
@@ -177,46 +181,79 @@ public final class Hook {
         private Builder() {
         }
 
-        /** The hook id (required): printable ASCII without spaces or full stops, such as {@code msg_} and a ULID. */
+        /**
+         * Sets the hook id (required): printable ASCII without spaces or full stops, such as {@code msg_} and a ULID.
+         *
+         * @param id the hook id (required): printable ASCII without spaces or full stops, such as {@code msg_} and a ULID
+         * @return this builder
+         */
         public Builder id(String id) {
             this.id = Objects.requireNonNull(id, "id");
             return this;
         }
 
-        /** The source id (required, non-empty). */
+        /**
+         * Sets the source id (required, non-empty).
+         *
+         * @param sourceId the source id (required, non-empty)
+         * @return this builder
+         */
         public Builder sourceId(String sourceId) {
             this.sourceId = Objects.requireNonNull(sourceId, "sourceId");
             return this;
         }
 
-        /** The tenant id; leave unset for {@value #DEFAULT_TENANT}. */
+        /**
+         * Sets the tenant id; leave unset for {@value #DEFAULT_TENANT}.
+         *
+         * @param tenantId the tenant id; leave unset for {@value #DEFAULT_TENANT}
+         * @return this builder
+         */
         public Builder tenantId(String tenantId) {
             this.tenantId = Objects.requireNonNull(tenantId, "tenantId");
             return this;
         }
 
-        /** Adds (or replaces) a header. */
+        /**
+         * Adds (or replaces) a header.
+         *
+         * @param name the header name
+         * @param value its value
+         * @return this builder
+         */
         public Builder header(String name, String value) {
             headers.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value"));
             return this;
         }
 
-        /** Replaces all headers. */
+        /**
+         * Sets replaces all headers.
+         *
+         * @param headers replaces all headers
+         * @return this builder
+         */
         public Builder headers(Map<String, String> headers) {
             this.headers.clear();
             headers.forEach(this::header);
             return this;
         }
 
-        /** The payload (copied). */
+        /**
+         * Sets the payload (copied).
+         *
+         * @param payload the payload (copied)
+         * @return this builder
+         */
         public Builder payload(byte[] payload) {
             this.payload = Objects.requireNonNull(payload, "payload").clone();
             return this;
         }
 
         /**
-         * The payload as UTF-8 text.
+         * Sets the payload as UTF-8 text.
          *
+         * @param payload the payload as UTF-8 text
+         * @return this builder
          * @throws InvalidHookException ({@code payload_invalid}) if the text is not valid UTF-16
          */
         public Builder payload(String payload) {
@@ -232,13 +269,21 @@ public final class Hook {
          * The idempotency key (1..255 UTF-8 bytes): within the queue's dedupe window, a later hook
          * of the same tenant with the same key is not queued again; its ingest completes with the
          * first one's receipt.
+         *
+         * @param idempotencyKey the key, unique per tenant within the dedupe window
+         * @return this builder
          */
         public Builder idempotencyKey(String idempotencyKey) {
             this.idempotencyKey = Objects.requireNonNull(idempotencyKey, "idempotencyKey");
             return this;
         }
 
-        /** Adds sinks. */
+        /**
+         * Sets adds sinks.
+         *
+         * @param sinks adds sinks
+         * @return this builder
+         */
         public Builder sinks(int... sinks) {
             for (int sink : sinks) {
                 this.sinks.add(sink);
@@ -246,7 +291,12 @@ public final class Hook {
             return this;
         }
 
-        /** Adds sinks. */
+        /**
+         * Sets adds sinks.
+         *
+         * @param sinks adds sinks
+         * @return this builder
+         */
         public Builder sinks(List<Integer> sinks) {
             sinks.forEach(s -> this.sinks.add(Objects.requireNonNull(s, "sink")));
             return this;
@@ -255,6 +305,7 @@ public final class Hook {
         /**
          * The hook.
          *
+         * @return the hook
          * @throws InvalidHookException if a rule is broken (see {@link Hook})
          */
         public Hook build() {

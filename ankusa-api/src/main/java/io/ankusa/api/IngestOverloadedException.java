@@ -8,7 +8,11 @@ public final class IngestOverloadedException extends AnkusaException {
 
     private static final long serialVersionUID = 1L;
 
-    /** With the capacity that was reached. */
+    /**
+     * With the capacity that was reached.
+     *
+     * @param capacity the ingest queue capacity that was reached
+     */
     public IngestOverloadedException(int capacity) {
         super("ingest_overloaded", "ingest queue is full (" + capacity + " hooks waiting)");
     }

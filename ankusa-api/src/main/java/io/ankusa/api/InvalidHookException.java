@@ -72,21 +72,31 @@ public final class InvalidHookException extends AnkusaException {
             this.code = code;
         }
 
-        /** Stable machine-readable code, such as {@code "tenant_too_long"}. */
+        /**
+         * Stable machine-readable code, such as {@code "tenant_too_long"}.
+         *
+         * @return the code, also the exception's {@link InvalidHookException#error()}
+         */
         public String code() {
             return code;
         }
     }
 
+    /** Which rule the hook broke. */
     private final Reason reason;
 
-    /** A refusal for {@code reason}, with details for people. */
+    /**
+     * A refusal for {@code reason}, with details for people.
+     *
+     * @param reason which rule the hook broke
+     * @param message the details, for people
+     */
     public InvalidHookException(Reason reason, String message) {
         super("invalid_hook", reason.code() + ": " + message);
         this.reason = Objects.requireNonNull(reason, "reason");
     }
 
-    /** Which rule the hook broke. */
+    /** {@return which rule the hook broke} */
     public Reason reason() {
         return reason;
     }

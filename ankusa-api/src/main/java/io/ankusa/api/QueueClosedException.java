@@ -5,7 +5,11 @@ public final class QueueClosedException extends AnkusaException {
 
     private static final long serialVersionUID = 1L;
 
-    /** With a message. */
+    /**
+     * With a message.
+     *
+     * @param message what was refused, for people
+     */
     public QueueClosedException(String message) {
         super("queue_closed", message);
     }

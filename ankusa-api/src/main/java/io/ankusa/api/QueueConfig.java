@@ -44,7 +44,24 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
     /** Largest allowed {@code tenants.max}: ordinal 0xFFFFFFFF is reserved. */
     public static final long TENANTS_MAX_LIMIT = 4_294_967_294L;
 
-    /** Checks every value. */
+    /**
+     * Checks every value.
+     *
+     * @param directory the store's directory (created when missing)
+     * @param backend store backend name: {@code "rocksdb"} (default) or {@code "lmdb"}
+     * @param tenantsMax {@code tenants.max}: the most tenants the store will hold, 1..4 294 967 294 (default 1 000 000); a hook of the next new tenant is refused with {@link TenantLimitException}
+     * @param batchMaxHooks most hooks in one ingest commit (default 256)
+     * @param batchMaxBytes most envelope bytes in one ingest commit (default 4 MiB; a single larger hook still commits alone)
+     * @param payloadMaxBytes largest payload accepted (default 1 MiB)
+     * @param ingestQueueCapacity most hooks waiting for the writer before ingest refuses with {@link IngestOverloadedException} (default 65 536)
+     * @param archive whether ingest records an archive obligation per hook (default off)
+     * @param clock the clock for due times and dead-letter times (tests pass their own)
+     * @param storeSettings backend-specific settings passed to the store (for example {@code lmdb.mapSize})
+     * @param dedupeWindow how long a hook's idempotency key suppresses repeats of it, from its acceptance (default 24 h)
+     * @param auditRetention how long audit entries are kept (default 90 days)
+     * @param housekeepingInterval how often the queue's housekeeping thread reclaims hooks nobody owes, sweeps expired dedupe keys and prunes the audit trail (default 1 s; {@link Duration#ZERO} runs no housekeeping thread)
+     * @param tenantPolicies each tenant's share of dispatch and limits (default weight 1, no limits)
+     */
     public QueueConfig {
         Objects.requireNonNull(directory, "directory");
         Objects.requireNonNull(backend, "backend");
@@ -69,7 +86,12 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
         }
     }
 
-    /** A builder with the defaults for a store in {@code directory}. */
+    /**
+     * A builder with the defaults for a store in {@code directory}.
+     *
+     * @param directory the store's directory
+     * @return a new builder
+     */
     public static Builder builder(Path directory) {
         return new Builder(directory);
     }
@@ -95,85 +117,151 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
             this.directory = Objects.requireNonNull(directory, "directory");
         }
 
-        /** The store backend's name. */
+        /**
+         * Sets the store backend's name.
+         *
+         * @param backend the store backend's name
+         * @return this builder
+         */
         public Builder backend(String backend) {
             this.backend = backend;
             return this;
         }
 
-        /** {@code tenants.max}. */
+        /**
+         * Sets {@code tenants.max}.
+         *
+         * @param tenantsMax {@code tenants.max}
+         * @return this builder
+         */
         public Builder tenantsMax(long tenantsMax) {
             this.tenantsMax = tenantsMax;
             return this;
         }
 
-        /** Most hooks per ingest commit. */
+        /**
+         * Sets most hooks per ingest commit.
+         *
+         * @param batchMaxHooks most hooks per ingest commit
+         * @return this builder
+         */
         public Builder batchMaxHooks(int batchMaxHooks) {
             this.batchMaxHooks = batchMaxHooks;
             return this;
         }
 
-        /** Most envelope bytes per ingest commit. */
+        /**
+         * Sets most envelope bytes per ingest commit.
+         *
+         * @param batchMaxBytes most envelope bytes per ingest commit
+         * @return this builder
+         */
         public Builder batchMaxBytes(long batchMaxBytes) {
             this.batchMaxBytes = batchMaxBytes;
             return this;
         }
 
-        /** Largest payload accepted. */
+        /**
+         * Sets largest payload accepted.
+         *
+         * @param payloadMaxBytes largest payload accepted
+         * @return this builder
+         */
         public Builder payloadMaxBytes(int payloadMaxBytes) {
             this.payloadMaxBytes = payloadMaxBytes;
             return this;
         }
 
-        /** Most hooks waiting for the writer. */
+        /**
+         * Sets most hooks waiting for the writer.
+         *
+         * @param ingestQueueCapacity most hooks waiting for the writer
+         * @return this builder
+         */
         public Builder ingestQueueCapacity(int ingestQueueCapacity) {
             this.ingestQueueCapacity = ingestQueueCapacity;
             return this;
         }
 
-        /** Whether ingest records archive obligations. */
+        /**
+         * Sets whether ingest records archive obligations.
+         *
+         * @param archive whether ingest records archive obligations
+         * @return this builder
+         */
         public Builder archive(boolean archive) {
             this.archive = archive;
             return this;
         }
 
-        /** The clock. */
+        /**
+         * Sets the clock.
+         *
+         * @param clock the clock
+         * @return this builder
+         */
         public Builder clock(InstantSource clock) {
             this.clock = clock;
             return this;
         }
 
-        /** A backend setting. */
+        /**
+         * A backend setting.
+         *
+         * @param key the setting's name, such as {@code lmdb.mapSize}
+         * @param value its value
+         * @return this builder
+         */
         public Builder storeSetting(String key, String value) {
             storeSettings.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
             return this;
         }
 
-        /** How long an idempotency key suppresses repeats. */
+        /**
+         * Sets how long an idempotency key suppresses repeats.
+         *
+         * @param dedupeWindow how long an idempotency key suppresses repeats
+         * @return this builder
+         */
         public Builder dedupeWindow(Duration dedupeWindow) {
             this.dedupeWindow = dedupeWindow;
             return this;
         }
 
-        /** How long audit entries are kept. */
+        /**
+         * Sets how long audit entries are kept.
+         *
+         * @param auditRetention how long audit entries are kept
+         * @return this builder
+         */
         public Builder auditRetention(Duration auditRetention) {
             this.auditRetention = auditRetention;
             return this;
         }
 
-        /** How often housekeeping runs; {@link Duration#ZERO} for none. */
+        /**
+         * Sets how often housekeeping runs; {@link Duration#ZERO} for none.
+         *
+         * @param housekeepingInterval how often housekeeping runs; {@link Duration#ZERO} for none
+         * @return this builder
+         */
         public Builder housekeepingInterval(Duration housekeepingInterval) {
             this.housekeepingInterval = housekeepingInterval;
             return this;
         }
 
-        /** Each tenant's share of dispatch and limits. */
+        /**
+         * Each tenant's share of dispatch and limits.
+         *
+         * @param tenantPolicies the application's tenant policies
+         * @return this builder
+         */
         public Builder tenantPolicies(TenantPolicies tenantPolicies) {
             this.tenantPolicies = tenantPolicies;
             return this;
         }
 
-        /** The config. */
+        /** {@return the config} */
         public QueueConfig build() {
             return new QueueConfig(directory, backend, tenantsMax, batchMaxHooks, batchMaxBytes, payloadMaxBytes,
                     ingestQueueCapacity, archive, clock, storeSettings, dedupeWindow, auditRetention,

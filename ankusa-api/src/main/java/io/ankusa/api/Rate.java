@@ -15,7 +15,12 @@ public record Rate(double perSecond, long burst) {
     /** No limit. */
     public static final Rate UNLIMITED = new Rate(Double.POSITIVE_INFINITY, Long.MAX_VALUE);
 
-    /** Checks the values. */
+    /**
+     * Checks the values.
+     *
+     * @param perSecond tokens added per second, greater than 0
+     * @param burst     most tokens held at once, at least 1
+     */
     public Rate {
         if (Double.isNaN(perSecond) || perSecond <= 0) {
             throw new IllegalArgumentException("a rate must be positive: " + perSecond);
@@ -25,12 +30,17 @@ public record Rate(double perSecond, long burst) {
         }
     }
 
-    /** {@code perSecond} per second with a burst of one second's worth (at least 1). */
+    /**
+     * A rate with a burst of one second's worth of tokens (at least 1).
+     *
+     * @param perSecond tokens added per second
+     * @return the rate
+     */
     public static Rate perSecond(double perSecond) {
         return new Rate(perSecond, Math.max(1, (long) Math.ceil(perSecond)));
     }
 
-    /** Whether this rate admits everything. */
+    /** {@return whether this rate admits everything} */
     public boolean unlimited() {
         return Double.isInfinite(perSecond);
     }

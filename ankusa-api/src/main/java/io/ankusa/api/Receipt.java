@@ -11,7 +11,13 @@ import java.util.Objects;
  */
 public record Receipt(String hookId, String tenantId, long seq) {
 
-    /** Checks the fields. */
+    /**
+     * Checks the fields.
+     *
+     * @param hookId the hook's id
+     * @param tenantId the tenant it was filed under ({@code "default"} for a hook without one)
+     * @param seq its commit sequence number (commit order, never reused)
+     */
     public Receipt {
         Objects.requireNonNull(hookId, "hookId");
         Objects.requireNonNull(tenantId, "tenantId");

@@ -8,22 +8,29 @@ public final class StoreFormatNewerException extends AnkusaException {
 
     private static final long serialVersionUID = 1L;
 
+    /** The store's format. */
     private final int found;
+    /** The newest format this release reads. */
     private final int supported;
 
-    /** The store is at format {@code found}; this release supports up to {@code supported}. */
+    /**
+     * The store is at format {@code found}; this release supports up to {@code supported}.
+     *
+     * @param found the store's format
+     * @param supported the newest format this release reads
+     */
     public StoreFormatNewerException(int found, int supported) {
         super("store_format_newer", "store format " + found + " is newer than this release supports (" + supported + ")");
         this.found = found;
         this.supported = supported;
     }
 
-    /** The store's format. */
+    /** {@return the store's format} */
     public int found() {
         return found;
     }
 
-    /** The newest format this release reads. */
+    /** {@return the newest format this release reads} */
     public int supported() {
         return supported;
     }

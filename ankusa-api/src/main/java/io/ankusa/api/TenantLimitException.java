@@ -14,20 +14,26 @@ public final class TenantLimitException extends AnkusaException {
 
     private static final Duration RETRY_AFTER = Duration.ofSeconds(300);
 
+    /** The configured cap. */
     private final long tenantsMax;
 
-    /** A refusal of a new tenant at a cap of {@code tenantsMax} tenants. */
+    /**
+     * A refusal of a new tenant at a cap of {@code tenantsMax} tenants.
+     *
+     * @param tenant the tenant refused
+     * @param tenantsMax the configured cap ({@code tenants.max})
+     */
     public TenantLimitException(String tenant, long tenantsMax) {
         super("tenant_limit", "tenant '" + tenant + "' would exceed tenants.max = " + tenantsMax);
         this.tenantsMax = tenantsMax;
     }
 
-    /** How long a client should wait before trying again: 300 seconds. */
+    /** {@return how long a client should wait before trying again: 300 seconds} */
     public Duration retryAfter() {
         return RETRY_AFTER;
     }
 
-    /** The configured cap. */
+    /** {@return the configured cap} */
     public long tenantsMax() {
         return tenantsMax;
     }

@@ -11,16 +11,32 @@ import java.util.Objects;
 @FunctionalInterface
 public interface TenantPolicies {
 
-    /** The policy of {@code tenant}; never {@code null}. */
+    /**
+     * The policy of a tenant.
+     *
+     * @param tenant the tenant id
+     * @return its policy, never {@code null}
+     */
     TenantPolicy policyFor(String tenant);
 
-    /** The same policy for every tenant. */
+    /**
+     * The same policy for every tenant.
+     *
+     * @param policy the policy
+     * @return policies that answer {@code policy} for every tenant
+     */
     static TenantPolicies uniform(TenantPolicy policy) {
         Objects.requireNonNull(policy, "policy");
         return tenant -> policy;
     }
 
-    /** {@code overrides} for the tenants they name, {@code fallback} for every other. */
+    /**
+     * A default and named exceptions.
+     *
+     * @param fallback  the policy of every tenant {@code overrides} does not name
+     * @param overrides policies by tenant id
+     * @return policies answering {@code overrides} for the tenants they name, {@code fallback} for every other
+     */
     static TenantPolicies of(TenantPolicy fallback, Map<String, TenantPolicy> overrides) {
         Objects.requireNonNull(fallback, "fallback");
         Map<String, TenantPolicy> copy = Map.copyOf(overrides);

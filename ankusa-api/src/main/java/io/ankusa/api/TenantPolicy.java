@@ -29,7 +29,16 @@ public record TenantPolicy(int weight, int maxInflight, Rate deliveryRate, long 
     public static final TenantPolicy DEFAULT = new TenantPolicy(1, Integer.MAX_VALUE, Rate.UNLIMITED, Long.MAX_VALUE,
             Long.MAX_VALUE, Rate.UNLIMITED);
 
-    /** Checks the values. */
+    /**
+     * Checks the values.
+     *
+     * @param weight          share of dispatch, 1..{@value #MAX_WEIGHT}
+     * @param maxInflight     most deliveries in flight at once, at least 1
+     * @param deliveryRate    how fast deliveries may start
+     * @param maxPendingRows  most due delivery rows held, at least 1
+     * @param maxPendingBytes most delivery-row bytes held, at least 1
+     * @param ingestRate      how fast hooks may be accepted
+     */
     public TenantPolicy {
         if (weight < 1 || weight > MAX_WEIGHT) {
             throw new IllegalArgumentException("weight must be in 1.." + MAX_WEIGHT + ": " + weight);
@@ -44,32 +53,62 @@ public record TenantPolicy(int weight, int maxInflight, Rate deliveryRate, long 
         }
     }
 
-    /** This policy with another weight. */
+    /**
+     * This policy with another weight.
+     *
+     * @param weight the weight
+     * @return a copy with {@code weight} changed
+     */
     public TenantPolicy withWeight(int weight) {
         return new TenantPolicy(weight, maxInflight, deliveryRate, maxPendingRows, maxPendingBytes, ingestRate);
     }
 
-    /** This policy with another in-flight limit. */
+    /**
+     * This policy with another in-flight limit.
+     *
+     * @param maxInflight the in-flight limit
+     * @return a copy with {@code maxInflight} changed
+     */
     public TenantPolicy withMaxInflight(int maxInflight) {
         return new TenantPolicy(weight, maxInflight, deliveryRate, maxPendingRows, maxPendingBytes, ingestRate);
     }
 
-    /** This policy with another delivery rate. */
+    /**
+     * This policy with another delivery rate.
+     *
+     * @param deliveryRate the delivery rate
+     * @return a copy with {@code deliveryRate} changed
+     */
     public TenantPolicy withDeliveryRate(Rate deliveryRate) {
         return new TenantPolicy(weight, maxInflight, deliveryRate, maxPendingRows, maxPendingBytes, ingestRate);
     }
 
-    /** This policy with another pending-rows limit. */
+    /**
+     * This policy with another pending-rows limit.
+     *
+     * @param maxPendingRows the pending-rows limit
+     * @return a copy with {@code maxPendingRows} changed
+     */
     public TenantPolicy withMaxPendingRows(long maxPendingRows) {
         return new TenantPolicy(weight, maxInflight, deliveryRate, maxPendingRows, maxPendingBytes, ingestRate);
     }
 
-    /** This policy with another pending-bytes limit. */
+    /**
+     * This policy with another pending-bytes limit.
+     *
+     * @param maxPendingBytes the pending-bytes limit
+     * @return a copy with {@code maxPendingBytes} changed
+     */
     public TenantPolicy withMaxPendingBytes(long maxPendingBytes) {
         return new TenantPolicy(weight, maxInflight, deliveryRate, maxPendingRows, maxPendingBytes, ingestRate);
     }
 
-    /** This policy with another ingest rate. */
+    /**
+     * This policy with another ingest rate.
+     *
+     * @param ingestRate the ingest rate
+     * @return a copy with {@code ingestRate} changed
+     */
     public TenantPolicy withIngestRate(Rate ingestRate) {
         return new TenantPolicy(weight, maxInflight, deliveryRate, maxPendingRows, maxPendingBytes, ingestRate);
     }

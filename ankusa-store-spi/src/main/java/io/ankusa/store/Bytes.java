@@ -12,7 +12,13 @@ public final class Bytes {
     private Bytes() {
     }
 
-    /** Compares as unsigned bytes, shorter prefix first: the order every store sorts keys in. */
+    /**
+     * Compares as unsigned bytes, shorter prefix first: the order every store sorts keys in.
+     *
+     * @param a one key
+     * @param b the other key
+     * @return negative, zero or positive as {@code a} sorts before, with or after {@code b}
+     */
     public static int compare(byte[] a, byte[] b) {
         return Arrays.compareUnsigned(a, b);
     }
@@ -20,6 +26,9 @@ public final class Bytes {
     /**
      * The smallest key greater than every key that starts with {@code prefix}, or empty when
      * the prefix is all {@code 0xFF} bytes (then no such key exists).
+     *
+     * @param prefix the prefix
+     * @return the exclusive end of the prefix's range, if there is one
      */
     public static Optional<byte[]> prefixEnd(byte[] prefix) {
         byte[] end = prefix.clone();
@@ -32,7 +41,12 @@ public final class Bytes {
         return Optional.empty();
     }
 
-    /** Lower-case hex, for messages. */
+    /**
+     * Lower-case hex, for messages.
+     *
+     * @param bytes the bytes
+     * @return two hex digits per byte
+     */
     public static String hex(byte[] bytes) {
         return HEX.formatHex(bytes);
     }

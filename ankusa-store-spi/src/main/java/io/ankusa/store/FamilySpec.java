@@ -21,7 +21,14 @@ public record FamilySpec(String name, FamilyKind kind, long writeBufferBytes, bo
     /** Default write buffer of a counter family: 1 MiB, so a flush soon collapses merge operands. */
     public static final long COUNTER_WRITE_BUFFER = 1L << 20;
 
-    /** Validates the declaration. */
+    /**
+     * Validates the declaration.
+     *
+     * @param name family name: 1 to 64 characters of {@code [a-z0-9_]}
+     * @param kind plain values or counters
+     * @param writeBufferBytes write-buffer (memtable) size hint in bytes; backends without one ignore it
+     * @param compressed compression hint; backends without compression ignore it
+     */
     public FamilySpec {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(kind, "kind");
@@ -33,12 +40,22 @@ public record FamilySpec(String name, FamilyKind kind, long writeBufferBytes, bo
         }
     }
 
-    /** A plain family with a 16 MiB write buffer and compression on. */
+    /**
+     * A plain family with a 16 MiB write buffer and compression on.
+     *
+     * @param name the family's name
+     * @return the spec
+     */
     public static FamilySpec plain(String name) {
         return new FamilySpec(name, FamilyKind.PLAIN, DEFAULT_WRITE_BUFFER, true);
     }
 
-    /** A counter family with a 1 MiB write buffer and no compression. */
+    /**
+     * A counter family with a 1 MiB write buffer and no compression.
+     *
+     * @param name the family's name
+     * @return the spec
+     */
     public static FamilySpec counter(String name) {
         return new FamilySpec(name, FamilyKind.COUNTER, COUNTER_WRITE_BUFFER, false);
     }

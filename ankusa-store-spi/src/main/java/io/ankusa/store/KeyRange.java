@@ -22,6 +22,9 @@ public final class KeyRange {
     /**
      * {@code [from, to)}.
      *
+     * @param from the inclusive start
+     * @param to the exclusive end
+     * @return the range (the arrays are copied)
      * @throws StoreException with {@link StoreError#INVALID_ARGUMENT} when {@code from > to}
      */
     public static KeyRange of(byte[] from, byte[] to) {
@@ -34,34 +37,52 @@ public final class KeyRange {
         return new KeyRange(from.clone(), to.clone());
     }
 
-    /** Every key that starts with {@code prefix}. */
+    /**
+     * Every key that starts with {@code prefix}.
+     *
+     * @param prefix the common prefix
+     * @return the range (the array is copied)
+     */
     public static KeyRange prefix(byte[] prefix) {
         Objects.requireNonNull(prefix, "prefix");
         return new KeyRange(prefix.clone(), Bytes.prefixEnd(prefix).orElse(null));
     }
 
-    /** Every key from {@code from} on. */
+    /**
+     * Every key from {@code from} on.
+     *
+     * @param from the inclusive start
+     * @return the range, unbounded above (the array is copied)
+     */
     public static KeyRange atLeast(byte[] from) {
         Objects.requireNonNull(from, "from");
         return new KeyRange(from.clone(), null);
     }
 
-    /** The whole family. */
+    /** {@return the whole family} */
     public static KeyRange all() {
         return ALL;
     }
 
-    /** Inclusive start (a copy); empty means the start of the family. */
+    /**
+     * Inclusive start (a copy); empty means the start of the family.
+     *
+     * @return a copy of the start
+     */
     public byte[] from() {
         return from.clone();
     }
 
-    /** Whether the range has an upper end. */
+    /** {@return whether the range has an upper end} */
     public boolean bounded() {
         return to != null;
     }
 
-    /** Exclusive end (a copy); only when {@link #bounded()}. */
+    /**
+     * Exclusive end (a copy); only when {@link #bounded()}.
+     *
+     * @return a copy of the end
+     */
     public byte[] to() {
         if (to == null) {
             throw new IllegalStateException("unbounded range has no end");
@@ -69,7 +90,12 @@ public final class KeyRange {
         return to.clone();
     }
 
-    /** Whether {@code key} lies in the range. */
+    /**
+     * Whether {@code key} lies in the range.
+     *
+     * @param key a key
+     * @return true when {@code from <= key < to} (no upper check when unbounded)
+     */
     public boolean contains(byte[] key) {
         return Bytes.compare(key, from) >= 0 && (to == null || Bytes.compare(key, to) < 0);
     }

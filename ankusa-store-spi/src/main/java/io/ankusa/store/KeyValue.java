@@ -11,7 +11,12 @@ import java.util.Objects;
  */
 public record KeyValue(byte[] key, byte[] value) {
 
-    /** Checks both arrays are present. */
+    /**
+     * Checks both arrays are present.
+     *
+     * @param key the key
+     * @param value the value (for a counter family: the 8-byte little-endian sum)
+     */
     public KeyValue {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");

@@ -16,34 +16,69 @@ import java.util.Optional;
  */
 public interface Store extends AutoCloseable {
 
-    /** The backend's provider name ({@code rocksdb}, {@code lmdb}, …). */
+    /** {@return the backend's provider name ({@code rocksdb}, {@code lmdb}, …)} */
     String backend();
 
-    /** The directory the store lives in. */
+    /** {@return the directory the store lives in} */
     Path directory();
 
-    /** The families the store was opened with. */
+    /** {@return the families the store was opened with} */
     List<FamilySpec> families();
 
-    /** The value at {@code key} of a plain family. */
+    /**
+     * The value at {@code key} of a plain family.
+     *
+     * @param family a plain family
+     * @param key the key
+     * @return the value, or empty when the key is absent
+     */
     Optional<byte[]> get(String family, byte[] key);
 
     /**
      * The values at {@code keys} of a plain family, in the same order, from one consistent view.
      * A corrupt entry throws; it is never reported as absent.
+     *
+     * @param family a plain family
+     * @param keys the keys
+     * @return one entry per key, empty where the key is absent
      */
     List<Optional<byte[]>> multiGet(String family, List<byte[]> keys);
 
-    /** The summed value of a counter row; 0 when the row has no value. */
+    /**
+     * The summed value of a counter row; 0 when the row has no value.
+     *
+     * @param family a counter family
+     * @param key the counter row
+     * @return the sum of its merge operands
+     */
     long counter(String family, byte[] key);
 
-    /** The summed values of counter rows, in order, from one consistent view. */
+    /**
+     * The summed values of counter rows, in order, from one consistent view.
+     *
+     * @param family a counter family
+     * @param keys the counter rows
+     * @return one sum per key, 0 where a row has no value
+     */
     long[] counters(String family, List<byte[]> keys);
 
-    /** An ordered scan of {@code range} of a family (for a counter family, values are 8-byte little-endian sums). */
+    /**
+     * An ordered scan of {@code range} of a family (for a counter family, values are 8-byte little-endian sums).
+     *
+     * @param family the family
+     * @param range the keys to visit
+     * @param direction ascending or descending key order
+     * @return an open scan; close it
+     */
     Scan scan(String family, KeyRange range, Direction direction);
 
-    /** A forward scan of {@code range}. */
+    /**
+     * A forward scan of {@code range}.
+     *
+     * @param family the family
+     * @param range the keys to visit
+     * @return an open scan in ascending key order; close it
+     */
     default Scan scan(String family, KeyRange range) {
         return scan(family, range, Direction.FORWARD);
     }
@@ -52,10 +87,17 @@ public interface Store extends AutoCloseable {
      * Applies every op of {@code batch} atomically. The batch is validated first: a put into a
      * counter family, a merge into a plain family or an unknown family is refused with nothing
      * written. An empty batch with {@link Durability#SYNC} still makes earlier writes durable.
+     *
+     * @param batch the ops to apply
+     * @param durability whether the commit returns only once it is on disk ({@link Durability#SYNC})
      */
     void commit(WriteBatch batch, Durability durability);
 
-    /** Writes a consistent copy of the store into {@code target} (which must not exist) that opens as a store. */
+    /**
+     * Writes a consistent copy of the store into {@code target} (which must not exist) that opens as a store.
+     *
+     * @param target the directory to create
+     */
     void checkpoint(Path target);
 
     /** Releases the store; idempotent. Scans still open are invalidated. */

@@ -5,12 +5,21 @@ public class StoreClosedException extends StoreException {
 
     private static final long serialVersionUID = 1L;
 
-    /** With a message. */
+    /**
+     * With a message.
+     *
+     * @param message what happened, for people
+     */
     public StoreClosedException(String message) {
         super(StoreError.CLOSED, message);
     }
 
-    /** With a message and the backend's cause. */
+    /**
+     * With a message and the backend's cause.
+     *
+     * @param message what happened, for people
+     * @param cause the backend's exception
+     */
     public StoreClosedException(String message, Throwable cause) {
         super(StoreError.CLOSED, message, cause);
     }

@@ -12,7 +12,7 @@ public final class Stores {
     private Stores() {
     }
 
-    /** Every backend on the module path or class path, sorted by name. */
+    /** {@return every backend on the module path or class path, sorted by name} */
     public static List<StoreProvider> providers() {
         return ServiceLoader.load(StoreProvider.class, Stores.class.getClassLoader()).stream()
                 .map(ServiceLoader.Provider::get)
@@ -20,7 +20,12 @@ public final class Stores {
                 .toList();
     }
 
-    /** The backend called {@code name}, if present. */
+    /**
+     * The backend called {@code name}, if present.
+     *
+     * @param name the backend's name
+     * @return its provider, or empty when none of that name is present
+     */
     public static Optional<StoreProvider> provider(String name) {
         return providers().stream().filter(p -> p.name().equals(name)).findFirst();
     }
@@ -28,6 +33,9 @@ public final class Stores {
     /**
      * Opens a store with the named backend.
      *
+     * @param backend the backend's name
+     * @param options the directory, families and settings
+     * @return the open store
      * @throws IllegalArgumentException when no backend of that name is present
      */
     public static Store open(String backend, StoreOptions options) {

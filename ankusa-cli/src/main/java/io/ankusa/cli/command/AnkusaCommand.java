@@ -27,7 +27,8 @@ import picocli.CommandLine;
         versionProvider = ModuleVersion.class,
         description = "Ankusa, the embeddable multi-tenant webhook delivery queue: demo and operator commands.",
         subcommands = {DemoCommand.class, StatsCommand.class, TenantsCommand.class, DlqCommand.class, PurgeCommand.class,
-            ReplayCommand.class, MigrateCommand.class, CheckpointCommand.class, FixtureCommand.class},
+            ReplayCommand.class, MigrateCommand.class, CheckpointCommand.class, CompletionCommand.class,
+            FixtureCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             " 0:done",

@@ -14,7 +14,10 @@ import picocli.CommandLine.ParentCommand;
  * copied as it is, without booting the queue (no inflight recovery, no migration).
  */
 @Command(name = "checkpoint", mixinStandardHelpOptions = true,
-        description = "Write a consistent copy of the store into DIR (which must not exist); it opens as a store.")
+        header = "Write a consistent copy of the store into DIR.",
+        description = {
+            "DIR must not exist; the copy opens as a store. It is made through the storage SPI on the stopped",
+            "store, without booting the queue: the backup to take before 'ankusa migrate'."})
 final class CheckpointCommand implements Callable<Integer> {
 
     @ParentCommand

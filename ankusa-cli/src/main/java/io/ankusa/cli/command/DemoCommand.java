@@ -38,13 +38,16 @@ import picocli.CommandLine.Spec;
  * until every delivery is settled, and ends with a table of what happened.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
+        header = "Run a demo: ingest, deliver and show what happened.",
         description = {
-            "Create a store (replacing a previous demo's), ingest hooks over skewed tenants, deliver them through",
-            "the pipeline to a simulated receiver that fails some attempts (or to --url), and show what happened.",
+            "Creates a store (replacing a previous demo's), ingests hooks over skewed tenants and delivers them through",
+            "the pipeline to a simulated receiver that fails some attempts (or to --url).",
             "Progress goes to stderr, the table to stdout."})
 final class DemoCommand implements Callable<Integer> {
 
     private static final int TOP_TENANTS = 5;
+
+    /** Makes the signing secret when --url is given without --secret. */
 
     @ParentCommand
     AnkusaCommand root;

@@ -5,6 +5,7 @@ import io.ankusa.api.DeadLetterCursor;
 import io.ankusa.api.DeadLetterPage;
 import io.ankusa.api.DeadLetterQuery;
 import io.ankusa.cli.console.Figures;
+import io.ankusa.cli.console.Json;
 import io.ankusa.cli.console.Table;
 import io.ankusa.queue.Queue;
 import io.ankusa.queue.ledger.TenantDirectory;
@@ -23,9 +24,10 @@ import picocli.CommandLine.Spec;
  * first, with the cursor of the next page. Reads the dead-letter index only, never a hook.
  */
 @Command(name = "dlq", mixinStandardHelpOptions = true,
+        header = "List dead letters, newest first, a page at a time.",
         description = {
-            "List dead letters, newest first, one page at a time: the whole store's, or some tenants'.",
-            "The last line gives the --after cursor of the next page."})
+            "The whole store's, or some tenants' (--tenant). The last line gives the --after cursor of the next page.",
+            "With --json, one JSON object on one line: the letters and the next cursor (null on the last page)."})
 final class DlqCommand implements Callable<Integer> {
 
     @ParentCommand
@@ -44,6 +46,9 @@ final class DlqCommand implements Callable<Integer> {
     @Option(names = "--after", paramLabel = "CURSOR", description = "Continue after this cursor (from the previous page).")
     String after;
 
+    @Option(names = "--json", description = "Print one JSON object instead of the table.")
+    boolean json;
+
     @Override
     public Integer call() {
         DeadLetterQuery query = query();
@@ -55,6 +60,10 @@ final class DlqCommand implements Callable<Integer> {
                 }
             }
             DeadLetterPage page = queue.deadLetters(query);
+            if (json) {
+                out.println(json(page));
+                return ExitCode.OK.code();
+            }
             if (page.letters().isEmpty()) {
                 out.println("no dead letters");
                 return ExitCode.OK.code();
@@ -69,6 +78,21 @@ final class DlqCommand implements Callable<Integer> {
                     + page.next().map(c -> "; next page: --after " + c.token()).orElse("; no more"));
         }
         return ExitCode.OK.code();
+    }
+
+    private static String json(DeadLetterPage page) {
+        Json json = new Json().beginObject().name("letters").beginArray();
+        for (DeadLetter letter : page.letters()) {
+            json.beginObject()
+                    .member("deadAt", letter.deadAt().toString())
+                    .member("tenant", letter.tenantId())
+                    .member("hook", letter.hookId())
+                    .member("sink", letter.sink())
+                    .member("attempts", letter.attempts())
+                    .member("lastError", letter.lastError())
+                    .endObject();
+        }
+        return json.endArray().member("next", page.next().map(DeadLetterCursor::token).orElse(null)).endObject().text();
     }
 
     private DeadLetterQuery query() {

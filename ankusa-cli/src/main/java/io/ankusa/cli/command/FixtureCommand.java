@@ -18,7 +18,8 @@ import picocli.CommandLine.ParentCommand;
  * {@code --backend} and packs each as a zip archive ({@link StoreFixtures#write}), for tests and
  * demos. Refuses to replace an archive that is already there; ignores {@code --store}.
  */
-@Command(name = "fixture", mixinStandardHelpOptions = true,
+@Command(name = "fixture", mixinStandardHelpOptions = true, hidden = true, // for the project's tests, not for operators
+        header = "Write the fixture stores that the upgrade tests read.",
         description = {
             "Write a format-2 and a format-3 fixture store with --backend and pack each into DIR as",
             "store-v<format>-<backend>.zip (for tests and demos; unzipped, each opens as a store)."})

@@ -16,8 +16,9 @@ import picocli.CommandLine.ParentCommand;
  * checkpoint first, and the read commands refuse an older store until it is migrated.
  */
 @Command(name = "migrate", mixinStandardHelpOptions = true,
+        header = "Upgrade the store to this release's format.",
         description = {
-            "Upgrade the store to this release's format, resuming an interrupted upgrade.",
+            "Resumes an interrupted upgrade.",
             "Forward only: take a backup first ('ankusa checkpoint DIR' on the stopped store)."})
 final class MigrateCommand implements Callable<Integer> {
 

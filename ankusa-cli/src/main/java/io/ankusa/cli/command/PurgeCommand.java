@@ -23,7 +23,8 @@ import picocli.CommandLine.Spec;
  * letters or both ({@link Queue#purgeTenant}), audited; inflight deliveries are never touched.
  */
 @Command(name = "purge", mixinStandardHelpOptions = true,
-        description = "Remove a tenant's waiting deliveries (pending: first attempts and retries) and/or dead letters.")
+        header = "Remove a tenant's waiting deliveries or dead letters.",
+        description = "--kinds pending, dead or both. Pending means first attempts and retries; inflight deliveries are never touched. The purge is recorded in the audit trail.")
 final class PurgeCommand implements Callable<Integer> {
 
     @ParentCommand

@@ -24,9 +24,10 @@ import picocli.CommandLine.Spec;
  * records each revival in the audit trail, one entry per tenant.
  */
 @Command(name = "replay", mixinStandardHelpOptions = true,
+        header = "Revive dead letters so that they are delivered again.",
         description = {
-            "Revive dead letters: all of a tenant's, one hook's (--tenant with --hook), or one page of the store's",
-            "newest (--all). They become due at once and go out when a pipeline runs on the store."})
+            "All of a tenant's (--tenant), one hook's (--tenant with --hook), or one page of the store's newest (--all).",
+            "They become due at once and go out when a pipeline runs on the store."})
 final class ReplayCommand implements Callable<Integer> {
 
     @ParentCommand

@@ -4,6 +4,7 @@ import io.ankusa.api.DeadStats;
 import io.ankusa.api.QueueStats;
 import io.ankusa.api.TenantStats;
 import io.ankusa.cli.console.Figures;
+import io.ankusa.cli.console.Json;
 import io.ankusa.cli.console.Table;
 import io.ankusa.queue.Queue;
 import io.ankusa.queue.ledger.TenantDirectory;
@@ -19,7 +20,11 @@ import picocli.CommandLine.ParentCommand;
  * due delivery; with {@code --tenant}, that tenant's counters (point reads, no scan).
  */
 @Command(name = "stats", mixinStandardHelpOptions = true,
-        description = "Show the store's counters: backlog, dead letters, bytes, tenants, oldest due age.")
+        header = "Show the store's counters and the oldest due age.",
+        description = {
+            "The backlog (pending, scheduled, inflight), dead letters, bytes, tenants and the age of the",
+            "oldest due delivery, from point reads (no scan). With --tenant, that tenant's counters instead.",
+            "With --json, one JSON object on one line (field names in docs/cli.md)."})
 final class StatsCommand implements Callable<Integer> {
 
     @ParentCommand
@@ -28,20 +33,76 @@ final class StatsCommand implements Callable<Integer> {
     @Option(names = "--tenant", paramLabel = "TENANT", description = "Show this tenant's counters instead.")
     String tenant;
 
+    @Option(names = "--json", description = "Print one JSON object instead of the table.")
+    boolean json;
+
     @Override
     public Integer call() {
         try (Queue queue = StoreAccess.openQueue(root)) {
-            Table table = tenant == null ? aggregate(queue) : tenant(queue);
-            root.spec.commandLine().getOut().print(table.render());
+            if (tenant != null) {
+                requireKnown(queue);
+            }
+            String text = json
+                    ? (tenant == null ? aggregateJson(queue) : tenantJson(queue)) + System.lineSeparator()
+                    : (tenant == null ? aggregate(queue) : tenant(queue)).render();
+            root.spec.commandLine().getOut().print(text);
         }
         return ExitCode.OK.code();
     }
 
+    private void requireKnown(Queue queue) {
+        if (TenantDirectory.of(queue).ord(tenant).isEmpty()) {
+            throw new CommandFailure(ExitCode.UNKNOWN_TENANT, "unknown tenant '" + tenant + "' in " + root.store());
+        }
+    }
+
+    /**
+     * The age of the oldest due delivery. It comes from the active index, which may still hold
+     * markers of tenants whose rows are gone (cleanup is lazy): with no due row counted there is
+     * nothing to age.
+     */
+    private static Optional<Duration> oldestDue(Queue queue, QueueStats stats) {
+        return stats.pending() + stats.scheduled() == 0 ? Optional.empty() : queue.oldestDueAge();
+    }
+
+    private String aggregateJson(Queue queue) {
+        QueueStats stats = queue.stats();
+        Optional<Duration> oldest = oldestDue(queue, stats);
+        Json json = new Json().beginObject()
+                .member("store", root.store().toAbsolutePath().normalize().toString())
+                .member("backend", root.backend())
+                .member("tenants", queue.tenantCount())
+                .member("pending", stats.pending())
+                .member("scheduled", stats.scheduled())
+                .member("inflight", stats.inflight())
+                .member("dead", stats.dead())
+                .member("bytes", stats.bytes())
+                .member("archivePending", stats.archivePending())
+                .name("oldestDueMillis");
+        if (oldest.isPresent()) {
+            json.value(oldest.get().toMillis());
+        } else {
+            json.nullValue();
+        }
+        return json.endObject().text();
+    }
+
+    private String tenantJson(Queue queue) {
+        TenantStats stats = queue.pendingForTenant(tenant);
+        DeadStats dead = queue.deadForTenant(tenant);
+        return new Json().beginObject()
+                .member("tenant", tenant)
+                .member("pending", stats.pending())
+                .member("scheduled", stats.scheduled())
+                .member("inflight", stats.inflight())
+                .member("dead", dead.dead())
+                .member("bytes", stats.bytes())
+                .endObject().text();
+    }
+
     private Table aggregate(Queue queue) {
         QueueStats stats = queue.stats();
-        // The age comes from the active index, which may still hold markers of tenants whose rows
-        // are gone (cleanup is lazy): with no due row counted there is nothing to age.
-        Optional<Duration> oldest = stats.pending() + stats.scheduled() == 0 ? Optional.empty() : queue.oldestDueAge();
+        Optional<Duration> oldest = oldestDue(queue, stats);
         return Table.keyValue()
                 .row("store", root.store().toAbsolutePath().normalize() + " (" + root.backend() + ")")
                 .row("tenants", Figures.count(queue.tenantCount()))
@@ -55,9 +116,6 @@ final class StatsCommand implements Callable<Integer> {
     }
 
     private Table tenant(Queue queue) {
-        if (TenantDirectory.of(queue).ord(tenant).isEmpty()) {
-            throw new CommandFailure(ExitCode.UNKNOWN_TENANT, "unknown tenant '" + tenant + "' in " + root.store());
-        }
         TenantStats stats = queue.pendingForTenant(tenant);
         DeadStats dead = queue.deadForTenant(tenant);
         return Table.keyValue()

@@ -1,6 +1,7 @@
 package io.ankusa.cli.command;
 
 import io.ankusa.cli.console.Figures;
+import io.ankusa.cli.console.Json;
 import io.ankusa.cli.console.Table;
 import io.ankusa.dispatch.Gauges;
 import io.ankusa.dispatch.Pipeline;
@@ -22,7 +23,11 @@ import picocli.CommandLine.Spec;
  * tenants with the most pending deliveries (the dispatcher's {@code topTenantsByPending} gauge).
  */
 @Command(name = "tenants", mixinStandardHelpOptions = true,
-        description = "Show how many tenants the store has seen and those with the most pending deliveries.")
+        header = "Show the tenant count and who has the most pending.",
+        description = {
+            "How many tenants the store has seen, and the tenants with the most pending deliveries among",
+            "the 10,000 that have waited longest (the dispatcher's gauge).",
+            "With --json, one JSON object on one line (field names in docs/cli.md)."})
 final class TenantsCommand implements Callable<Integer> {
 
     @ParentCommand
@@ -35,6 +40,9 @@ final class TenantsCommand implements Callable<Integer> {
             description = "How many of the tenants with the most pending deliveries to list, 0..100 (default: ${DEFAULT-VALUE}).")
     int top;
 
+    @Option(names = "--json", description = "Print one JSON object instead of the table.")
+    boolean json;
+
     @Override
     public Integer call() {
         if (top < 0 || top > 100) {
@@ -42,6 +50,10 @@ final class TenantsCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         try (Queue queue = StoreAccess.openQueue(root)) {
+            if (json) {
+                out.println(json(queue));
+                return ExitCode.OK.code();
+            }
             out.println("tenants " + Figures.count(queue.tenantCount()));
             if (top > 0) {
                 Gauges gauges = gauges(queue);
@@ -57,6 +69,15 @@ final class TenantsCommand implements Callable<Integer> {
             }
         }
         return ExitCode.OK.code();
+    }
+
+    private String json(Queue queue) {
+        Json json = new Json().beginObject().member("tenants", queue.tenantCount()).name("top").beginArray();
+        if (top > 0) {
+            gauges(queue).topTenantsByPending().stream().limit(top).forEach((TenantPending t) ->
+                    json.beginObject().member("tenant", t.tenantId()).member("pending", t.pending()).endObject());
+        }
+        return json.endArray().endObject().text();
     }
 
     /** The gauges, measured by a pipeline that is never started, so its sink is never called. */

@@ -165,7 +165,8 @@ final class RocksStore implements Store {
             }
             return new RocksStore(directory, options.families(), List.copyOf(allHandles), db, natives, lock);
         } catch (RocksDBException e) {
-            release(allHandles, db, natives, lock);
+            // Only RocksDB.open throws it, so no database was opened.
+            release(allHandles, null, natives, lock);
             throw RocksFailures.translate("opening rocksdb store " + directory, e);
         } catch (RuntimeException | Error e) {
             release(allHandles, db, natives, lock);

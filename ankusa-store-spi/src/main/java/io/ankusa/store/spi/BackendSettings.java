@@ -16,7 +16,13 @@ public final class BackendSettings {
     private BackendSettings() {
     }
 
-    /** Refuses any key of {@code settings} that is not in {@code known}. */
+    /**
+     * Refuses any key of {@code settings} that is not in {@code known}.
+     *
+     * @param settings the settings given
+     * @param known the keys the backend reads
+     * @param backend the backend's name, for the message
+     */
     public static void requireKnown(Map<String, String> settings, Collection<String> known, String backend) {
         for (String key : new TreeSet<>(settings.keySet())) {
             if (!known.contains(key)) {
@@ -26,7 +32,16 @@ public final class BackendSettings {
         }
     }
 
-    /** The whole number at {@code key}, or {@code fallback} when absent; refused outside {@code [min, max]}. */
+    /**
+     * The whole number at {@code key}, or {@code fallback} when absent; refused outside {@code [min, max]}.
+     *
+     * @param settings the settings given
+     * @param key the setting to read
+     * @param fallback the value when the key is absent
+     * @param min the smallest value allowed
+     * @param max the largest value allowed
+     * @return the value
+     */
     public static long number(Map<String, String> settings, String key, long fallback, long min, long max) {
         String text = settings.get(key);
         if (text == null) {

@@ -18,7 +18,12 @@ public final class BatchValidator {
     private BatchValidator() {
     }
 
-    /** Throws if any op names an unknown family or does not fit its family's kind. */
+    /**
+     * Throws if any op names an unknown family or does not fit its family's kind.
+     *
+     * @param batch the batch about to be committed
+     * @param kinds the kind of every declared family
+     */
     public static void validate(WriteBatch batch, Map<String, FamilyKind> kinds) {
         for (WriteBatch.Op op : batch.ops()) {
             FamilyKind kind = kinds.get(op.family());
@@ -36,7 +41,13 @@ public final class BatchValidator {
         }
     }
 
-    /** Throws unless {@code family} is declared with {@code expected} kind (for reads). */
+    /**
+     * Throws unless {@code family} is declared with {@code expected} kind (for reads).
+     *
+     * @param kinds the kind of every declared family
+     * @param family the family read
+     * @param expected the kind the read needs
+     */
     public static void requireKind(Map<String, FamilyKind> kinds, String family, FamilyKind expected) {
         FamilyKind kind = kinds.get(family);
         if (kind == null) {

@@ -15,7 +15,12 @@ public final class CounterCodec {
     private CounterCodec() {
     }
 
-    /** Encodes {@code value}. */
+    /**
+     * Encodes {@code value}.
+     *
+     * @param value the value
+     * @return its {@value #LENGTH} bytes, little-endian
+     */
     public static byte[] encode(long value) {
         byte[] out = new byte[LENGTH];
         for (int i = 0; i < LENGTH; i++) {
@@ -24,7 +29,12 @@ public final class CounterCodec {
         return out;
     }
 
-    /** Decodes a stored counter; anything but 8 bytes is corruption. */
+    /**
+     * Decodes a stored counter; anything but 8 bytes is corruption.
+     *
+     * @param bytes a stored counter
+     * @return its value
+     */
     public static long decode(byte[] bytes) {
         if (bytes.length != LENGTH) {
             throw new StoreCorruptionException("counter value of " + bytes.length + " bytes, expected 8");

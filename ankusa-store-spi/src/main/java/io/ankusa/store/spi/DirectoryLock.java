@@ -29,7 +29,12 @@ public final class DirectoryLock implements AutoCloseable {
         this.lock = lock;
     }
 
-    /** Takes the lock or throws {@link StoreLockedException} at once. */
+    /**
+     * Takes the lock or throws {@link StoreLockedException} at once.
+     *
+     * @param directory the store's directory
+     * @return the held lock; close it to release
+     */
     public static DirectoryLock acquire(Path directory) {
         Path file = directory.resolve(FILE_NAME);
         FileChannel channel = null;

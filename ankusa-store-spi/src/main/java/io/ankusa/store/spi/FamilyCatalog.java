@@ -111,12 +111,12 @@ public final class FamilyCatalog {
         this.legacy = legacy;
     }
 
-    /** The backend that wrote the store, when the catalog names one (catalogs of early builds did not). */
+    /** {@return the backend that wrote the store, when the catalog names one (catalogs of early builds did not)} */
     public Optional<String> writer() {
         return Optional.ofNullable(writer);
     }
 
-    /** The persisted family kinds, in declaration order. */
+    /** {@return the persisted family kinds, in declaration order} */
     public Map<String, FamilyKind> kinds() {
         return kinds;
     }
@@ -124,6 +124,8 @@ public final class FamilyCatalog {
     /**
      * Whether the store was created: its backend's data files exist unless they were lost (then
      * the backend refuses the store as corrupt rather than starting it empty).
+     *
+     * @return whether the store's data files were created
      */
     public boolean created() {
         return created;
@@ -135,6 +137,8 @@ public final class FamilyCatalog {
      * @throws StoreCorruptionException when the catalog is damaged, or missing next to data files
      * @throws StoreException           with {@link StoreError#FAMILY_MISMATCH} when a newer release
      *                                  wrote the catalog, or {@link StoreError#IO} when it cannot be read
+     * @param directory the store directory
+     * @return the catalog, or empty when the directory holds no store
      */
     public static Optional<FamilyCatalog> inspect(Path directory) {
         Path file = directory.resolve(FILE_NAME);
@@ -154,12 +158,22 @@ public final class FamilyCatalog {
         return Optional.of(parse(file, bytes));
     }
 
-    /** The persisted kinds, if the directory has a store (see {@link #inspect} for what it refuses). */
+    /**
+     * The persisted kinds, if the directory has a store (see {@link #inspect} for what it refuses).
+     *
+     * @param directory the store directory
+     * @return the family kinds, or empty when there is no store
+     */
     public static Optional<Map<String, FamilyKind>> read(Path directory) {
         return inspect(directory).map(FamilyCatalog::kinds);
     }
 
-    /** The backend that wrote the store, if it has a catalog that names one (see {@link #inspect}). */
+    /**
+     * The backend that wrote the store, if it has a catalog that names one (see {@link #inspect}).
+     *
+     * @param directory the store directory
+     * @return the backend's name, or empty
+     */
     public static Optional<String> backend(Path directory) {
         return inspect(directory).flatMap(FamilyCatalog::writer);
     }
@@ -298,7 +312,9 @@ public final class FamilyCatalog {
      * backend touches its data: decides what the directory holds ({@link #inspect}), checks
      * {@code declared} against the catalog and records any new family.
      *
+     * @param directory       the store directory
      * @param backend         the name of the backend opening the store
+     * @param declared        the families the opener declares, with their kinds
      * @param createIfMissing whether to start a new store when the directory holds none
      * @return {@code true} when the store was created before: the backend's data files must be
      *         there, and their absence is corruption; {@code false} for a new store, whose catalog
@@ -350,6 +366,8 @@ public final class FamilyCatalog {
     /**
      * Records that the new store of {@code directory} now has its data files (see
      * {@link #reconcile}); from here on their absence is corruption.
+     *
+     * @param directory the store directory
      */
     public static void markCreated(Path directory) {
         FamilyCatalog catalog = inspect(directory).orElseThrow(() -> new StoreException(StoreError.IO,
@@ -359,7 +377,12 @@ public final class FamilyCatalog {
         }
     }
 
-    /** Copies the catalog of {@code from} into {@code to} (for checkpoints, whose data files exist). */
+    /**
+     * Copies the catalog of {@code from} into {@code to} (for checkpoints, whose data files exist).
+     *
+     * @param from the store directory copied
+     * @param to   the checkpoint directory
+     */
     public static void copy(Path from, Path to) {
         inspect(from).ifPresent(c -> new FamilyCatalog(c.writer, c.kinds, true, false).write(to));
     }

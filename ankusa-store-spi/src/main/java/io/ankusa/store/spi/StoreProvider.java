@@ -12,12 +12,19 @@ import java.util.List;
  */
 public interface StoreProvider {
 
-    /** Short unique name used to choose the backend ({@code rocksdb}, {@code lmdb}). */
+    /**
+     * Short unique name used to choose the backend ({@code rocksdb}, {@code lmdb}).
+     *
+     * @return the backend's name
+     */
     String name();
 
     /**
      * Opens (or creates) a store; see {@link StoreOptions} for the family rules. Takes the
      * {@link DirectoryLock}, then {@link FamilyCatalog#reconcile} before it touches any data.
+     *
+     * @param options the directory, families and settings
+     * @return the open store
      */
     Store open(StoreOptions options);
 
@@ -26,6 +33,9 @@ public interface StoreProvider {
      * {@code data.mdb}); empty when none, or when the backend keeps no files. A directory with
      * such files but no {@link FamilyCatalog} is refused as corrupt, never taken for a new store.
      * Must not open, lock or create anything.
+     *
+     * @param directory the store directory
+     * @return the data files found
      */
     default List<Path> dataFiles(Path directory) {
         return List.of();
