@@ -6,6 +6,8 @@ import java.time.InstantSource;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.Executor;
 
 /**
  * How to open a queue. Build with {@link #builder(Path)}; every value is checked.
@@ -32,11 +34,16 @@ import java.util.Objects;
  *                            {@link Duration#ZERO} runs no housekeeping thread)
  * @param tenantPolicies      each tenant's share of dispatch and limits (default
  *                            {@link TenantPolicy#DEFAULT} for every tenant: weight 1, no limits)
+ * @param completionExecutor  where ingest futures complete, so where a caller's {@code thenAccept} runs;
+ *                            empty (the default) is the queue's own pool of daemon threads, one task per
+ *                            hook, so a callback that blocks holds one pool thread and never the writer
+ *                            or another producer's receipt. {@code Runnable::run} completes on the
+ *                            writer thread (fastest, but a slow callback then stalls every tenant's ingest)
  */
 public record QueueConfig(Path directory, String backend, long tenantsMax, int batchMaxHooks, long batchMaxBytes,
         int payloadMaxBytes, int ingestQueueCapacity, boolean archive, InstantSource clock,
         Map<String, String> storeSettings, Duration dedupeWindow, Duration auditRetention,
-        Duration housekeepingInterval, TenantPolicies tenantPolicies) {
+        Duration housekeepingInterval, TenantPolicies tenantPolicies, Optional<Executor> completionExecutor) {
 
     /** Default {@code tenants.max}. */
     public static final long DEFAULT_TENANTS_MAX = 1_000_000;
@@ -63,6 +70,7 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
         Objects.requireNonNull(auditRetention, "auditRetention");
         Objects.requireNonNull(housekeepingInterval, "housekeepingInterval");
         Objects.requireNonNull(tenantPolicies, "tenantPolicies");
+        Objects.requireNonNull(completionExecutor, "completionExecutor");
         if (dedupeWindow.toMillis() < 1 || auditRetention.toMillis() < 1 || housekeepingInterval.isNegative()) {
             throw new IllegalArgumentException("dedupe window and audit retention must be at least 1 ms, "
                     + "the housekeeping interval >= 0");
@@ -90,6 +98,7 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
         private Duration auditRetention = Duration.ofDays(90);
         private Duration housekeepingInterval = Duration.ofSeconds(1);
         private TenantPolicies tenantPolicies = TenantPolicies.uniform(TenantPolicy.DEFAULT);
+        private Executor completionExecutor;
 
         private Builder(Path directory) {
             this.directory = Objects.requireNonNull(directory, "directory");
@@ -173,11 +182,20 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
             return this;
         }
 
+        /**
+         * Where ingest futures complete (and a caller's callbacks on them run); the queue's own
+         * pool when not set. See {@link QueueConfig#completionExecutor()}.
+         */
+        public Builder completionExecutor(Executor completionExecutor) {
+            this.completionExecutor = Objects.requireNonNull(completionExecutor, "completionExecutor");
+            return this;
+        }
+
         /** The config. */
         public QueueConfig build() {
             return new QueueConfig(directory, backend, tenantsMax, batchMaxHooks, batchMaxBytes, payloadMaxBytes,
                     ingestQueueCapacity, archive, clock, storeSettings, dedupeWindow, auditRetention,
-                    housekeepingInterval, tenantPolicies);
+                    housekeepingInterval, tenantPolicies, Optional.ofNullable(completionExecutor));
         }
     }
 }
