@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.concurrent.Executor;
 
 /**
@@ -75,6 +76,42 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
             throw new IllegalArgumentException("dedupe window and audit retention must be at least 1 ms, "
                     + "the housekeeping interval >= 0");
         }
+    }
+
+    /**
+     * A config from string keys, as docs/configuration.md lists them ({@code directory},
+     * {@code backend}, {@code tenants.max}, {@code batch.max-hooks}, …, {@code store.<setting>});
+     * keys not given keep their defaults. The clock, tenant policies and completion executor are
+     * objects, not strings: set them with {@link #builder(Path)} and {@link Builder#configure}.
+     *
+     * @param values the keys and their values; {@code directory} is required
+     * @return the config
+     * @throws IllegalArgumentException naming every unknown key and every bad value
+     */
+    public static QueueConfig fromMap(Map<String, String> values) {
+        String directory = Objects.requireNonNull(values, "values").get(ConfigKeys.DIRECTORY);
+        if (directory == null || directory.isBlank()) {
+            throw new IllegalArgumentException("queue configuration: '" + ConfigKeys.DIRECTORY + "' is required");
+        }
+        return builder(Path.of(directory.strip())).configure(values).build();
+    }
+
+    /**
+     * {@link #fromMap} over {@code properties} (every key and value must be a string).
+     *
+     * @param properties the keys and their values; {@code directory} is required
+     * @return the config
+     * @throws IllegalArgumentException naming every unknown key and every bad value
+     */
+    public static QueueConfig fromProperties(Properties properties) {
+        Map<String, String> values = new LinkedHashMap<>();
+        for (String key : Objects.requireNonNull(properties, "properties").stringPropertyNames()) {
+            values.put(key, properties.getProperty(key));
+        }
+        if (values.size() != properties.size()) {
+            throw new IllegalArgumentException("queue configuration: every property key and value must be a string");
+        }
+        return fromMap(values);
     }
 
     /** A builder with the defaults for a store in {@code directory}. */
@@ -188,6 +225,19 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
          */
         public Builder completionExecutor(Executor completionExecutor) {
             this.completionExecutor = Objects.requireNonNull(completionExecutor, "completionExecutor");
+            return this;
+        }
+
+        /**
+         * Sets the keys in {@code values} (the keys of {@link QueueConfig#fromMap}; a
+         * {@code directory} key is ignored, this builder has one).
+         *
+         * @param values the keys and their values
+         * @return this builder
+         * @throws IllegalArgumentException naming every unknown key and every bad value
+         */
+        public Builder configure(Map<String, String> values) {
+            ConfigKeys.apply(this, values);
             return this;
         }
 
