@@ -191,13 +191,19 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
 
     /** See {@code Queue}. */
     public CompletableFuture<Receipt> ingest(Hook hook) {
+        return ingest(hook, Duration.ZERO);
+    }
+
+    /** See {@code Queue}. */
+    public CompletableFuture<Receipt> ingest(Hook hook, Duration timeout) {
         Objects.requireNonNull(hook, "hook");
+        Objects.requireNonNull(timeout, "timeout");
         if (hook.payloadLength() > config.payloadMaxBytes()) {
             return CompletableFuture.failedFuture(new InvalidHookException(InvalidHookException.Reason.PAYLOAD_TOO_LARGE,
                     "payload of hook '" + hook.id() + "' is " + hook.payloadLength() + " bytes; the limit is "
                             + config.payloadMaxBytes()));
         }
-        return receipts.relay(writer.submit(hook));
+        return receipts.relay(writer.submit(hook, timeout));
     }
 
     /** See {@code Queue}. */
