@@ -6,6 +6,9 @@ import java.time.InstantSource;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.Executor;
 
 /**
  * How to open a queue. Build with {@link #builder(Path)}; every value is checked.
@@ -32,11 +35,16 @@ import java.util.Objects;
  *                            {@link Duration#ZERO} runs no housekeeping thread)
  * @param tenantPolicies      each tenant's share of dispatch and limits (default
  *                            {@link TenantPolicy#DEFAULT} for every tenant: weight 1, no limits)
+ * @param completionExecutor  where ingest futures complete, so where a caller's {@code thenAccept} runs;
+ *                            empty (the default) is the queue's own pool of daemon threads, one task per
+ *                            hook, so a callback that blocks holds one pool thread and never the writer
+ *                            or another producer's receipt. {@code Runnable::run} completes on the
+ *                            writer thread (fastest, but a slow callback then stalls every tenant's ingest)
  */
 public record QueueConfig(Path directory, String backend, long tenantsMax, int batchMaxHooks, long batchMaxBytes,
         int payloadMaxBytes, int ingestQueueCapacity, boolean archive, InstantSource clock,
         Map<String, String> storeSettings, Duration dedupeWindow, Duration auditRetention,
-        Duration housekeepingInterval, TenantPolicies tenantPolicies) {
+        Duration housekeepingInterval, TenantPolicies tenantPolicies, Optional<Executor> completionExecutor) {
 
     /** Default {@code tenants.max}. */
     public static final long DEFAULT_TENANTS_MAX = 1_000_000;
@@ -61,6 +69,7 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
      * @param auditRetention how long audit entries are kept (default 90 days)
      * @param housekeepingInterval how often the queue's housekeeping thread reclaims hooks nobody owes, sweeps expired dedupe keys and prunes the audit trail (default 1 s; {@link Duration#ZERO} runs no housekeeping thread)
      * @param tenantPolicies each tenant's share of dispatch and limits (default weight 1, no limits)
+     * @param completionExecutor where ingest futures complete (default: the queue's own pool, never the writer thread)
      */
     public QueueConfig {
         Objects.requireNonNull(directory, "directory");
@@ -80,10 +89,47 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
         Objects.requireNonNull(auditRetention, "auditRetention");
         Objects.requireNonNull(housekeepingInterval, "housekeepingInterval");
         Objects.requireNonNull(tenantPolicies, "tenantPolicies");
+        Objects.requireNonNull(completionExecutor, "completionExecutor");
         if (dedupeWindow.toMillis() < 1 || auditRetention.toMillis() < 1 || housekeepingInterval.isNegative()) {
             throw new IllegalArgumentException("dedupe window and audit retention must be at least 1 ms, "
                     + "the housekeeping interval >= 0");
         }
+    }
+
+    /**
+     * A config from string keys, as docs/configuration.md lists them ({@code directory},
+     * {@code backend}, {@code tenants.max}, {@code batch.max-hooks}, …, {@code store.<setting>});
+     * keys not given keep their defaults. The clock, tenant policies and completion executor are
+     * objects, not strings: set them with {@link #builder(Path)} and {@link Builder#configure}.
+     *
+     * @param values the keys and their values; {@code directory} is required
+     * @return the config
+     * @throws IllegalArgumentException naming every unknown key and every bad value
+     */
+    public static QueueConfig fromMap(Map<String, String> values) {
+        String directory = Objects.requireNonNull(values, "values").get(ConfigKeys.DIRECTORY);
+        if (directory == null || directory.isBlank()) {
+            throw new IllegalArgumentException("queue configuration: '" + ConfigKeys.DIRECTORY + "' is required");
+        }
+        return builder(Path.of(directory.strip())).configure(values).build();
+    }
+
+    /**
+     * {@link #fromMap} over {@code properties} (every key and value must be a string).
+     *
+     * @param properties the keys and their values; {@code directory} is required
+     * @return the config
+     * @throws IllegalArgumentException naming every unknown key and every bad value
+     */
+    public static QueueConfig fromProperties(Properties properties) {
+        Map<String, String> values = new LinkedHashMap<>();
+        for (String key : Objects.requireNonNull(properties, "properties").stringPropertyNames()) {
+            values.put(key, properties.getProperty(key));
+        }
+        if (values.size() != properties.size()) {
+            throw new IllegalArgumentException("queue configuration: every property key and value must be a string");
+        }
+        return fromMap(values);
     }
 
     /**
@@ -112,6 +158,7 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
         private Duration auditRetention = Duration.ofDays(90);
         private Duration housekeepingInterval = Duration.ofSeconds(1);
         private TenantPolicies tenantPolicies = TenantPolicies.uniform(TenantPolicy.DEFAULT);
+        private Executor completionExecutor;
 
         private Builder(Path directory) {
             this.directory = Objects.requireNonNull(directory, "directory");
@@ -261,11 +308,36 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
             return this;
         }
 
+        /**
+         * Where ingest futures complete (and a caller's callbacks on them run); the queue's own
+         * pool when not set. See {@link QueueConfig#completionExecutor()}.
+         *
+         * @param completionExecutor the executor
+         * @return this builder
+         */
+        public Builder completionExecutor(Executor completionExecutor) {
+            this.completionExecutor = Objects.requireNonNull(completionExecutor, "completionExecutor");
+            return this;
+        }
+
+        /**
+         * Sets the keys in {@code values} (the keys of {@link QueueConfig#fromMap}; a
+         * {@code directory} key is ignored, this builder has one).
+         *
+         * @param values the keys and their values
+         * @return this builder
+         * @throws IllegalArgumentException naming every unknown key and every bad value
+         */
+        public Builder configure(Map<String, String> values) {
+            ConfigKeys.apply(this, values);
+            return this;
+        }
+
         /** {@return the config} */
         public QueueConfig build() {
             return new QueueConfig(directory, backend, tenantsMax, batchMaxHooks, batchMaxBytes, payloadMaxBytes,
                     ingestQueueCapacity, archive, clock, storeSettings, dedupeWindow, auditRetention,
-                    housekeepingInterval, tenantPolicies);
+                    housekeepingInterval, tenantPolicies, Optional.ofNullable(completionExecutor));
         }
     }
 }

@@ -23,7 +23,9 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>{@link #ingest} hands a hook to the queue's single writer thread, which group-commits with
  * fsync and then completes the future: a {@link Receipt} means the hook and one due delivery per
- * sink are on disk. Reads are point reads of per-tenant counters (O(1), no scan). Delivery itself
+ * sink are on disk. The future completes on {@link QueueConfig#completionExecutor()} (by default
+ * the queue's own pool), never on the writer thread, so a callback that blocks stalls no other
+ * producer. Reads are point reads of per-tenant counters (O(1), no scan). Delivery itself
  * (claiming due rows, settling them) is the dispatcher's, through the queue's delivery ledger.
  *
  * <p>Thread-safe. Close it to stop the writer (hooks already accepted are committed first) and
@@ -51,7 +53,17 @@ public interface Queue extends AutoCloseable {
      */
     CompletableFuture<Receipt> ingest(Hook hook);
 
-    /** A tenant's backlog from its counters; zeros for an unknown tenant (no scan). */
+    /**
+     * Queues {@code hook} like {@link #ingest(Hook)}, with back-pressure: when
+     * {@code ingestQueueCapacity} hooks are already waiting for the writer, the calling thread
+     * waits up to {@code timeout} for room instead of being refused at once. Only when there is
+     * still no room then (or the thread is interrupted while it waits; its interrupt status is
+     * kept) does the future fail with {@link io.ankusa.api.IngestOverloadedException}. Every other
+     * refusal is the same as {@link #ingest(Hook)}'s. A zero or negative timeout does not wait.
+     */
+    CompletableFuture<Receipt> ingest(Hook hook, Duration timeout);
+
+    /** A tenant's backlog and dead count from its counters; zeros for an unknown tenant (no scan). */
     TenantStats pendingForTenant(String tenant);
 
     /** A tenant's dead letters from its counter; zero for an unknown tenant. */

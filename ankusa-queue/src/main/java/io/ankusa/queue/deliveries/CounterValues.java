@@ -33,7 +33,7 @@ public record CounterValues(long pending, long scheduled, long inflight, long de
 
     /** As a tenant's backlog. */
     public TenantStats tenantStats() {
-        return new TenantStats(pending, scheduled, inflight, bytes);
+        return new TenantStats(pending, scheduled, inflight, dead, bytes);
     }
 
     /** As a tenant's dead letters. */

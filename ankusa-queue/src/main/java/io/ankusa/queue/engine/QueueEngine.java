@@ -26,6 +26,7 @@ import io.ankusa.queue.migration.StoreLayout;
 import io.ankusa.queue.upkeep.Housekeeping;
 import io.ankusa.queue.intake.IngestWriter;
 import io.ankusa.queue.intake.LastSeq;
+import io.ankusa.queue.intake.ReceiptRelay;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.AuditRecorder;
 import io.ankusa.queue.admission.PolicyCache;
@@ -73,6 +74,7 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
     private final ArchiveObligations archive;
     private final Expansion expansion;
     private final IngestWriter writer;
+    private final ReceiptRelay receipts;
     private final AuditLog audit;
     private final IdempotencyKeys idempotencyKeys;
     private final HookReclaimer reclaimer;
@@ -129,6 +131,7 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
         this.writer = IngestWriter.start(store, ordinals, config.clock(), new IngestWriter.Limits(config.batchMaxHooks(),
                 config.batchMaxBytes(), config.ingestQueueCapacity(), config.archive()), idempotencyKeys,
                 LastSeq.recover(store));
+        this.receipts = ReceiptRelay.on(config.completionExecutor());
         this.housekeeping = new Housekeeping(reclaimer, writer, idempotencyKeys, audit, config.clock(), config.auditRetention());
         if (!config.housekeepingInterval().isZero()) {
             housekeeping.start(config.housekeepingInterval());
@@ -188,13 +191,19 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
 
     /** See {@code Queue}. */
     public CompletableFuture<Receipt> ingest(Hook hook) {
+        return ingest(hook, Duration.ZERO);
+    }
+
+    /** See {@code Queue}. */
+    public CompletableFuture<Receipt> ingest(Hook hook, Duration timeout) {
         Objects.requireNonNull(hook, "hook");
+        Objects.requireNonNull(timeout, "timeout");
         if (hook.payloadLength() > config.payloadMaxBytes()) {
             return CompletableFuture.failedFuture(new InvalidHookException(InvalidHookException.Reason.PAYLOAD_TOO_LARGE,
                     "payload of hook '" + hook.id() + "' is " + hook.payloadLength() + " bytes; the limit is "
                             + config.payloadMaxBytes()));
         }
-        return writer.submit(hook);
+        return receipts.relay(writer.submit(hook, timeout));
     }
 
     /** See {@code Queue}. */
@@ -366,6 +375,7 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
         try {
             housekeeping.close();
             writer.close();
+            receipts.close();
         } finally {
             store.close();
         }

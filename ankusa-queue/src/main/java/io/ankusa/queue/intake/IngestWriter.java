@@ -14,6 +14,7 @@ import io.ankusa.queue.deliveries.Deliveries;
 import io.ankusa.queue.deliveries.DeliveryBatch;
 import io.ankusa.store.Durability;
 import io.ankusa.store.Store;
+import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -26,6 +27,7 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,7 +55,8 @@ import org.slf4j.LoggerFactory;
  *     commits.</li>
  * <li><b>The request path takes no lock</b> and makes no call into this thread beyond a
  *     non-blocking offer to a bounded queue; a full queue refuses with
- *     {@link IngestOverloadedException}.</li>
+ *     {@link IngestOverloadedException}, or, for a waiting ingest, holds the producer until
+ *     there is room or its wait is over.</li>
  * <li><b>Dedupe comes first.</b> Before tenants are resolved, {@link IdempotencyKeys#screen}
  *     settles repeats of a stored hook (they complete with its receipt and write nothing) and
  *     chains in-batch repeats to their leader; the keys of accepted hooks ride in the batch.
@@ -115,7 +118,9 @@ public final class IngestWriter implements AutoCloseable {
         this.limits = limits;
         this.idempotencyKeys = idempotencyKeys;
         this.lastSeq = lastSeq;
-        this.queue = new ArrayBlockingQueue<>(limits.capacity() + 1);
+        // Exactly the hooks allowed to wait: a full queue refuses (or holds a waiting producer);
+        // WAKE is dropped when full (the writer runs chores after every take), STOP waits for room.
+        this.queue = new ArrayBlockingQueue<>(limits.capacity());
         this.thread = new Thread(this::run, "ankusa-ingest-writer");
         this.thread.setDaemon(true);
     }
@@ -132,6 +137,16 @@ public final class IngestWriter implements AutoCloseable {
 
     /** Queues {@code hook}; the future completes after its synced commit, or fails with the refusal. */
     public CompletableFuture<Receipt> submit(Hook hook) {
+        return submit(hook, Duration.ZERO);
+    }
+
+    /**
+     * Queues {@code hook}, waiting up to {@code wait} for room when {@code capacity} hooks are
+     * already waiting (back-pressure on the calling thread); fails with
+     * {@link IngestOverloadedException} when there is still no room then, or when the calling
+     * thread is interrupted while it waits (its interrupt status is kept).
+     */
+    public CompletableFuture<Receipt> submit(Hook hook, Duration wait) {
         if (closing) {
             return CompletableFuture.failedFuture(new QueueClosedException("queue is closed"));
         }
@@ -141,7 +156,7 @@ public final class IngestWriter implements AutoCloseable {
         }
         byte[] envelope = new HookEnvelope(hook, receivedAt).encode();
         Pending pending = new Pending(hook, envelope, new CompletableFuture<>());
-        if (queue.size() >= limits.capacity() || !queue.offer(pending)) {
+        if (!offer(pending, wait)) {
             return CompletableFuture.failedFuture(new IngestOverloadedException(limits.capacity()));
         }
         if (closing) {
@@ -149,6 +164,18 @@ public final class IngestWriter implements AutoCloseable {
             failLeftovers();
         }
         return pending.future();
+    }
+
+    private boolean offer(Pending pending, Duration wait) {
+        if (wait.isZero() || wait.isNegative()) {
+            return queue.offer(pending);
+        }
+        try {
+            return queue.offer(pending, wait.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     /**

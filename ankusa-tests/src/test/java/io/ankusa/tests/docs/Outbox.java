@@ -48,7 +48,7 @@ final class Outbox implements AutoCloseable {
     String backlog(String tenant) {
         TenantStats stats = queue.pendingForTenant(tenant);
         return tenant + ": " + stats.pending() + " pending, " + stats.scheduled() + " retrying, "
-                + stats.inflight() + " in flight, " + queue.deadForTenant(tenant).dead() + " dead";
+                + stats.inflight() + " in flight, " + stats.dead() + " dead";
     }
 
     @Override

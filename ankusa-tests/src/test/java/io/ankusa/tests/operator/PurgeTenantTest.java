@@ -114,7 +114,7 @@ class PurgeTenantTest {
             store.clear();
             TenantStats aStats = q.queue().pendingForTenant("a");
             DeadStats aDead = q.queue().deadForTenant("a");
-            assertThat(aStats).isEqualTo(new TenantStats(5, 2, 1, aStats.bytes()));
+            assertThat(aStats).isEqualTo(new TenantStats(5, 2, 1, 3, aStats.bytes()));
             assertThat(aDead.dead()).isEqualTo(3);
             assertThat(store.calls()).as("the reads are point reads").noneMatch(c -> c.method().equals("scan")
                     || c.method().equals("commit"));
@@ -135,7 +135,7 @@ class PurgeTenantTest {
                     .containsExactlyElementsOf(othersBefore);
             assertThat(q.queue().pendingForTenant("b")).isEqualTo(bStats);
             assertThat(q.queue().pendingForTenant("a")).as("only the inflight row is left")
-                    .isEqualTo(new TenantStats(0, 0, 1, size));
+                    .isEqualTo(new TenantStats(0, 0, 1, 0, size));
             assertThat(q.queue().deadForTenant("a").dead()).isZero();
             assertThat(purgeScans).as("purge scans only a's due and dead ranges").hasSize(2)
                     .allSatisfy(c -> assertThat(c.family()).isEqualTo(ColumnFamilies.INDEX))
@@ -169,14 +169,14 @@ class PurgeTenantTest {
             long size = q.queue().pendingForTenant("a").bytes() / 11;
 
             assertThat(q.queue().purgeTenant("a", Set.of(PurgeKind.DEAD))).isEqualTo(new PurgeResult("a", 0, 0, 3, 3 * size));
-            assertThat(q.queue().pendingForTenant("a")).isEqualTo(new TenantStats(3, 2, 3, 8 * size));
+            assertThat(q.queue().pendingForTenant("a")).isEqualTo(new TenantStats(3, 2, 3, 0, 8 * size));
             assertThat(q.queue().purgeTenant("a", Set.of(PurgeKind.PENDING))).isEqualTo(new PurgeResult("a", 3, 2, 0, 5 * size));
             assertThat(q.queue().pendingForTenant("a")).as("the three inflight rows are untouched")
-                    .isEqualTo(new TenantStats(0, 0, 3, 3 * size));
+                    .isEqualTo(new TenantStats(0, 0, 3, 0, 3 * size));
             assertThat(q.queue().purgeTenant("a", BOTH)).as("idempotent").isEqualTo(PurgeResult.none("a"));
 
             inflight.forEach(d -> q.ledger().delivered(d.row()));
-            assertThat(q.queue().pendingForTenant("a")).isEqualTo(new TenantStats(0, 0, 1, size));
+            assertThat(q.queue().pendingForTenant("a")).isEqualTo(new TenantStats(0, 0, 1, 0, size));
             IndexFold.of(q.store()).assertCountersMatch(q.store());
         }
     }

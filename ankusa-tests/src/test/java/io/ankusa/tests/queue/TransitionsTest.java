@@ -32,7 +32,7 @@ class TransitionsTest {
             long ord = q.ord("acme").orElseThrow();
             long size = ledger.firstDue(ord).orElseThrow().size();
             assertThat(size).isPositive();
-            check(q, ord, new TenantStats(2, 0, 0, 2 * size), 0, 1);
+            check(q, ord, new TenantStats(2, 0, 0, 0, 2 * size), 0, 1);
 
             List<DueRow> due = ledger.dueForTenant(ord, q.clock().millis(), 0, 10, Long.MAX_VALUE);
             assertThat(due).hasSize(2).allMatch(r -> r.kind() == DueKind.FIRST_ATTEMPT);
@@ -40,7 +40,7 @@ class TransitionsTest {
             assertThat(claim.claimed()).hasSize(2);
             assertThat(claim.orphans()).isEmpty();
             assertThat(ledger.claim(ord, due).claimed()).as("a row is claimed once").isEmpty();
-            check(q, ord, new TenantStats(0, 0, 2, 2 * size), 0, 1);
+            check(q, ord, new TenantStats(0, 0, 2, 0, 2 * size), 0, 1);
 
             ClaimedDelivery first = claim.claimed().get(0);
             ClaimedDelivery second = claim.claimed().get(1);
@@ -49,29 +49,29 @@ class TransitionsTest {
             assertThat(new String(first.payload(), java.nio.charset.StandardCharsets.UTF_8)).contains("h1");
 
             ledger.retry(first, q.clock().millis() + 5_000, "HTTP 503");
-            check(q, ord, new TenantStats(0, 1, 1, 2 * size), 0, 1);
+            check(q, ord, new TenantStats(0, 1, 1, 0, 2 * size), 0, 1);
             ledger.retry(first, q.clock().millis() + 5_000, "again");
-            check(q, ord, new TenantStats(0, 1, 1, 2 * size), 0, 1);
+            check(q, ord, new TenantStats(0, 1, 1, 0, 2 * size), 0, 1);
 
             ledger.dead(second, "HTTP 410");
-            check(q, ord, new TenantStats(0, 1, 0, 2 * size), 1, 1);
+            check(q, ord, new TenantStats(0, 1, 0, 1, 2 * size), 1, 1);
 
             assertThat(ledger.revive(ord, ledger.deadRows(ord, 10))).isEqualTo(1);
-            check(q, ord, new TenantStats(1, 1, 0, 2 * size), 0, 1);
+            check(q, ord, new TenantStats(1, 1, 0, 0, 2 * size), 0, 1);
 
             q.clock().advance(10_000);
             List<DueRow> again = ledger.dueForTenant(ord, q.clock().millis(), 0, 10, Long.MAX_VALUE);
             assertThat(again).extracting(DueRow::kind).containsExactlyInAnyOrder(DueKind.RETRY, DueKind.FIRST_ATTEMPT);
             Claim second2 = ledger.claim(ord, again);
             assertThat(second2.claimed()).extracting(ClaimedDelivery::attempt).containsExactlyInAnyOrder(2, 1);
-            check(q, ord, new TenantStats(0, 0, 2, 2 * size), 0, 1);
+            check(q, ord, new TenantStats(0, 0, 2, 0, 2 * size), 0, 1);
 
             second2.claimed().forEach(d -> ledger.delivered(d.row()));
             ledger.delivered(second2.claimed().get(0).row());
-            check(q, ord, new TenantStats(0, 0, 0, 0), 0, 1);
+            check(q, ord, new TenantStats(0, 0, 0, 0, 0), 0, 1);
 
             assertThat(q.engine().archive().settle(q.engine().archive().oldest(1).get(0))).isTrue();
-            check(q, ord, new TenantStats(0, 0, 0, 0), 0, 0);
+            check(q, ord, new TenantStats(0, 0, 0, 0, 0), 0, 0);
         }
     }
 

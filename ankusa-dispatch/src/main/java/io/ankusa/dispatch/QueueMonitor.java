@@ -1,0 +1,50 @@
+package io.ankusa.dispatch;
+
+import io.ankusa.queue.Queue;
+import io.ankusa.queue.ledger.DeliveryLedger;
+import java.time.InstantSource;
+import java.util.Objects;
+
+/**
+ * Reads a queue's {@link Gauges} without a {@link Pipeline}: for a read-only monitor, an
+ * operator's process or a metrics bridge on a node whose pipeline runs elsewhere. Same reader as
+ * {@link Pipeline#gauges()}, so the same costs (no family is folded); only
+ * {@link Gauges#dispatchActiveTenants()} is 0, as there is no dispatch tick to report.
+ *
+ * <p>Thread-safe; holds nothing but the queue, which it never closes.
+ */
+public final class QueueMonitor {
+
+    private final GaugeReader reader;
+
+    private QueueMonitor(Queue queue, InstantSource clock) {
+        DeliveryLedger ledger = DeliveryLedger.of(queue);
+        this.reader = new GaugeReader(queue, ledger, clock == null ? ledger.clock() : clock, () -> 0);
+    }
+
+    /**
+     * A monitor of {@code queue}, measuring "now" with the queue's own clock.
+     *
+     * @param queue an open queue
+     * @return the monitor
+     */
+    public static QueueMonitor of(Queue queue) {
+        return new QueueMonitor(Objects.requireNonNull(queue, "queue"), null);
+    }
+
+    /**
+     * A monitor of {@code queue}, measuring "now" with {@code clock} (the backlog age).
+     *
+     * @param queue an open queue
+     * @param clock the clock
+     * @return the monitor
+     */
+    public static QueueMonitor of(Queue queue, InstantSource clock) {
+        return new QueueMonitor(Objects.requireNonNull(queue, "queue"), Objects.requireNonNull(clock, "clock"));
+    }
+
+    /** Measures the gauges now, on the calling thread. */
+    public Gauges gauges() {
+        return reader.measure();
+    }
+}

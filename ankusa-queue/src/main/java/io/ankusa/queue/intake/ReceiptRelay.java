@@ -1,0 +1,96 @@
+package io.ankusa.queue.intake;
+
+import io.ankusa.api.Receipt;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Moves the completion of ingest futures off the writer thread: the writer completes its own
+ * future, and the caller's future is completed by one task per hook on the completion executor.
+ * A caller's callback that blocks therefore holds one executor thread, never the writer (which
+ * serves every tenant) nor another caller's receipt.
+ *
+ * <p>The default executor is the queue's own: a pool of daemon threads that grows on demand and
+ * lets threads idle for 60 s go. Not {@code ForkJoinPool.commonPool()}: on a two-core machine its
+ * parallelism is 1, so one blocking callback would stall every other receipt behind it, and it is
+ * shared with the rest of the application. A future that is already done when ingest returns (a
+ * refusal at submit) is returned as it is: its callbacks run on the caller's own thread.
+ */
+public final class ReceiptRelay implements AutoCloseable {
+
+    private final Executor executor;
+    private final ExecutorService owned;
+
+    private ReceiptRelay(Executor executor, ExecutorService owned) {
+        this.executor = executor;
+        this.owned = owned;
+    }
+
+    /**
+     * A relay on {@code supplied}, or on a pool of its own when empty.
+     *
+     * @param supplied the application's executor, if any
+     * @return the relay
+     */
+    public static ReceiptRelay on(Optional<Executor> supplied) {
+        if (supplied.isPresent()) {
+            return new ReceiptRelay(supplied.get(), null);
+        }
+        AtomicInteger n = new AtomicInteger();
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
+                new SynchronousQueue<>(), task -> {
+                    Thread t = new Thread(task, "ankusa-ingest-completion-" + n.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                });
+        return new ReceiptRelay(pool, pool);
+    }
+
+    /**
+     * The caller's future for {@code fromWriter}: completed, with the same result, on the
+     * completion executor.
+     *
+     * @param fromWriter the future the writer completes
+     * @return the future to hand to the caller
+     */
+    public CompletableFuture<Receipt> relay(CompletableFuture<Receipt> fromWriter) {
+        Objects.requireNonNull(fromWriter, "fromWriter");
+        if (fromWriter.isDone()) {
+            return fromWriter;
+        }
+        CompletableFuture<Receipt> toCaller = new CompletableFuture<>();
+        fromWriter.whenComplete((receipt, failure) -> {
+            try {
+                executor.execute(() -> settle(toCaller, receipt, failure));
+            } catch (RejectedExecutionException rejected) {
+                // The executor is shut down (the queue is closing): complete here rather than never.
+                settle(toCaller, receipt, failure);
+            }
+        });
+        return toCaller;
+    }
+
+    private static void settle(CompletableFuture<Receipt> future, Receipt receipt, Throwable failure) {
+        if (failure != null) {
+            future.completeExceptionally(failure);
+        } else {
+            future.complete(receipt);
+        }
+    }
+
+    /** Lets the queue's own pool finish the completions it holds and end its threads (a supplied executor is the application's). */
+    @Override
+    public void close() {
+        if (owned != null) {
+            owned.shutdown();
+        }
+    }
+}

@@ -1,0 +1,96 @@
+package io.ankusa.tests.queue;
+
+import static io.ankusa.tests.queue.QueueUnderTest.hook;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ankusa.api.Receipt;
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Ingest futures complete off the writer thread (issue 16, item 4): a caller's callback that
+ * blocks does not stall other producers, and an application's executor is where callbacks run.
+ *
+ * <p>The order is forced, not timed: a chore parks the writer while the first hook is submitted
+ * and its callback attached, so the callback always runs where the queue completes the future.
+ */
+class IngestCompletionTest {
+
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest(name = "[{0}]")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    void aBlockingCallbackDoesNotStallOtherProducers(String backend) throws Exception {
+        try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
+            CountDownLatch writerParked = new CountDownLatch(1);
+            CountDownLatch releaseWriter = new CountDownLatch(1);
+            q.engine().writer().submitChore(() -> {
+                writerParked.countDown();
+                return awaitQuietly(releaseWriter);
+            });
+            assertThat(writerParked.await(60, TimeUnit.SECONDS)).isTrue();
+
+            CountDownLatch callbackEntered = new CountDownLatch(1);
+            CountDownLatch releaseCallback = new CountDownLatch(1);
+            AtomicReference<String> callbackThread = new AtomicReference<>();
+            CompletableFuture<Void> blocked = q.queue().ingest(hook("a-1", "a", 0)).thenAccept(receipt -> {
+                callbackThread.set(Thread.currentThread().getName());
+                callbackEntered.countDown();
+                awaitQuietly(releaseCallback);
+            });
+            releaseWriter.countDown();
+            assertThat(callbackEntered.await(60, TimeUnit.SECONDS)).as("the first callback runs").isTrue();
+
+            try {
+                Receipt other = q.queue().ingest(hook("b-1", "b", 0)).get(60, TimeUnit.SECONDS);
+                assertThat(other.hookId()).isEqualTo("b-1");
+                assertThat(blocked).isNotDone();
+                assertThat(callbackThread.get()).startsWith("ankusa-ingest-completion-");
+            } finally {
+                releaseCallback.countDown();
+            }
+            blocked.get(60, TimeUnit.SECONDS);
+        }
+    }
+
+    @ParameterizedTest(name = "[{0}]")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    void callbacksRunOnTheConfiguredExecutor(String backend) throws Exception {
+        ExecutorService app = Executors.newSingleThreadExecutor(task -> new Thread(task, "app-completions"));
+        try (QueueUnderTest q = QueueUnderTest.open(backend, dir, b -> b.completionExecutor(app))) {
+            CountDownLatch writerParked = new CountDownLatch(1);
+            CountDownLatch releaseWriter = new CountDownLatch(1);
+            q.engine().writer().submitChore(() -> {
+                writerParked.countDown();
+                return awaitQuietly(releaseWriter);
+            });
+            assertThat(writerParked.await(60, TimeUnit.SECONDS)).isTrue();
+            AtomicReference<String> callbackThread = new AtomicReference<>();
+            CompletableFuture<Void> done = q.queue().ingest(hook("a-1", "a", 0))
+                    .thenAccept(receipt -> callbackThread.set(Thread.currentThread().getName()));
+            releaseWriter.countDown();
+            done.get(60, TimeUnit.SECONDS);
+            assertThat(callbackThread.get()).isEqualTo("app-completions");
+        } finally {
+            app.shutdown();
+        }
+    }
+
+    private static Boolean awaitQuietly(CountDownLatch latch) {
+        try {
+            return latch.await(120, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+}
