@@ -33,7 +33,7 @@ final class RocksDataFiles {
         }
         try (Stream<Path> files = Files.list(directory)) {
             return files.filter(f -> {
-                String name = f.getFileName().toString();
+                String name = String.valueOf(f.getFileName()); // a listed entry always has a name
                 return name.equals(CURRENT) || name.startsWith("MANIFEST-") || name.endsWith(".sst");
             }).sorted().toList();
         } catch (IOException e) {
