@@ -7,7 +7,7 @@ import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.keys.MetaKeys;
 import io.ankusa.queue.StoreUpgrade;
 import io.ankusa.store.Store;
-import io.ankusa.tests.property.PropertyConfig;
+import io.ankusa.testkit.property.PropertyConfig;
 import io.ankusa.tests.queue.IndexFold;
 import java.io.BufferedReader;
 import java.io.IOException;
