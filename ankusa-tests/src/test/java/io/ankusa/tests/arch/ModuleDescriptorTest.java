@@ -72,6 +72,26 @@ class ModuleDescriptorTest {
     }
 
     @Test
+    void theTestKitExportsItsThreePackagesAndProvidesTheMemoryBackend() throws Exception {
+        ModuleDescriptor kit = descriptorOf(io.ankusa.testkit.AnkusaTest.class, "io.ankusa.testkit");
+        assertThat(exports(kit)).containsOnly(
+                Map.entry("io.ankusa.testkit", Set.of()),
+                Map.entry("io.ankusa.testkit.store", Set.of()),
+                Map.entry("io.ankusa.testkit.property", Set.of()));
+        assertThat(kit.provides()).singleElement().satisfies(p -> {
+            assertThat(p.service()).isEqualTo("io.ankusa.store.spi.StoreProvider");
+            assertThat(p.providers()).containsExactly("io.ankusa.testkit.store.MemoryStoreProvider");
+        });
+        // Users' tests see the queue, the dispatcher, the SPI and JUnit's API through the kit; never a backend or the keys.
+        assertThat(kit.requires()).filteredOn(r -> r.modifiers().contains(ModuleDescriptor.Requires.Modifier.TRANSITIVE))
+                .extracting(ModuleDescriptor.Requires::name).containsExactlyInAnyOrder("io.ankusa.api", "io.ankusa.queue",
+                        "io.ankusa.dispatch", "io.ankusa.store", "org.junit.jupiter.api", "org.junit.jupiter.params");
+        assertThat(kit.requires()).extracting(ModuleDescriptor.Requires::name)
+                .noneMatch(name -> name.startsWith("io.ankusa.store.") || name.equals("io.ankusa.keys"));
+        assertThat(kit.opens()).isEmpty();
+    }
+
+    @Test
     void theCommandLineExportsNothingAndOpensItsCommandsToPicocliOnly() throws Exception {
         ModuleDescriptor cli = descriptorOf(io.ankusa.cli.Ankusa.class, "io.ankusa.cli");
         assertThat(cli.exports()).isEmpty();

@@ -11,6 +11,7 @@ import io.ankusa.queue.ledger.Claim;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.DueKind;
 import io.ankusa.queue.ledger.DueRow;
+import io.ankusa.testkit.ScriptedSink;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

@@ -14,6 +14,7 @@ import io.ankusa.queue.ledger.DueKind;
 import io.ankusa.queue.ledger.DueRow;
 import io.ankusa.store.Durability;
 import io.ankusa.store.WriteBatch;
+import io.ankusa.testkit.ScriptedSink;
 import io.ankusa.tests.support.RecordingStore;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;

@@ -11,6 +11,7 @@ import io.ankusa.keys.CounterKey;
 import io.ankusa.keys.Prefixes;
 import io.ankusa.queue.ledger.Claim;
 import io.ankusa.queue.ledger.DeliveryLedger;
+import io.ankusa.testkit.ScriptedSink;
 import io.ankusa.tests.queue.IndexFold;
 import io.ankusa.tests.queue.QueueUnderTest;
 import io.ankusa.tests.support.RecordingStore.Call;

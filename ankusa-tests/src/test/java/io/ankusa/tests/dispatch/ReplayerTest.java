@@ -11,6 +11,7 @@ import io.ankusa.dispatch.ReplayPage;
 import io.ankusa.dispatch.Replayer;
 import io.ankusa.dispatch.SinkOutcome;
 import io.ankusa.queue.ledger.DeadEntry;
+import io.ankusa.testkit.ScriptedSink;
 import java.nio.file.Path;
 import java.util.Optional;
 import org.junit.jupiter.api.io.TempDir;

@@ -14,6 +14,7 @@ import io.ankusa.keys.DeliveryKey;
 import io.ankusa.queue.deliveries.DeliveryRow;
 import io.ankusa.queue.ledger.DueKind;
 import io.ankusa.queue.ledger.DueRow;
+import io.ankusa.testkit.ScriptedSink;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

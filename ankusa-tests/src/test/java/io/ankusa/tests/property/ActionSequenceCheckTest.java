@@ -3,6 +3,11 @@ package io.ankusa.tests.property;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.ankusa.testkit.property.Action;
+import io.ankusa.testkit.property.ActionSequenceCheck;
+import io.ankusa.testkit.property.Gen;
+import io.ankusa.testkit.property.Property;
+import io.ankusa.testkit.property.PropertyConfig;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,8 +1,8 @@
 package io.ankusa.tests.queue;
 
-import io.ankusa.tests.property.Action;
-import io.ankusa.tests.property.ActionSequenceCheck;
-import io.ankusa.tests.property.PropertyConfig;
+import io.ankusa.testkit.property.Action;
+import io.ankusa.testkit.property.ActionSequenceCheck;
+import io.ankusa.testkit.property.PropertyConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

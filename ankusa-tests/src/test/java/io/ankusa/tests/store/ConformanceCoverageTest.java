@@ -7,6 +7,7 @@ import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import io.ankusa.store.Stores;
 import io.ankusa.store.spi.StoreProvider;
+import io.ankusa.testkit.store.StoreConformanceSuite;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.Arrays;
@@ -96,14 +97,18 @@ class ConformanceCoverageTest {
         try {
             var constructor = subclass.getDeclaredConstructor();
             constructor.setAccessible(true);
-            return constructor.newInstance().backend();
+            // backend() is protected, and the suite lives in the kit's package.
+            Method backend = StoreConformanceSuite.class.getDeclaredMethod("backend");
+            backend.setAccessible(true);
+            return (String) backend.invoke(constructor.newInstance());
         } catch (ReflectiveOperationException e) {
             throw new AssertionError("cannot instantiate " + subclass, e);
         }
     }
 
     private static List<Class<? extends StoreConformanceSuite>> concreteSubclasses() {
-        return new ClassFileImporter().importPackages(StoreConformanceSuite.class.getPackageName())
+        return new ClassFileImporter()
+                .importPackages(StoreConformanceSuite.class.getPackageName(), ConformanceCoverageTest.class.getPackageName())
                 .get(StoreConformanceSuite.class).getAllSubclasses().stream()
                 .filter(c -> !c.getModifiers().contains(com.tngtech.archunit.core.domain.JavaModifier.ABSTRACT))
                 .map(JavaClass::reflect)

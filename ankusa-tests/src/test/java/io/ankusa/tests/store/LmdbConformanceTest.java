@@ -2,6 +2,7 @@ package io.ankusa.tests.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ankusa.testkit.store.StoreConformanceSuite;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

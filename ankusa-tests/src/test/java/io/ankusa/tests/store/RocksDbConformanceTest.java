@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.store.Store;
 import io.ankusa.store.StoreOptions;
+import io.ankusa.testkit.store.StoreConformanceSuite;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;

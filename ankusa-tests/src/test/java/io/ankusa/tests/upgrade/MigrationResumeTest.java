@@ -9,7 +9,7 @@ import io.ankusa.queue.StoreUpgrade;
 import io.ankusa.queue.migration.FormatGuard;
 import io.ankusa.queue.migration.Migrations;
 import io.ankusa.store.Store;
-import io.ankusa.tests.property.PropertyConfig;
+import io.ankusa.testkit.property.PropertyConfig;
 import io.ankusa.tests.queue.IndexFold;
 import java.io.BufferedReader;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package io.ankusa.tests.store;
+package io.ankusa.testkit.store;
 
 import io.ankusa.store.Bytes;
 import io.ankusa.store.Direction;

@@ -1,4 +1,4 @@
-package io.ankusa.tests.store;
+package io.ankusa.testkit.store;
 
 import io.ankusa.store.Store;
 import io.ankusa.store.StoreError;
@@ -7,6 +7,7 @@ import io.ankusa.store.StoreOptions;
 import io.ankusa.store.spi.DirectoryLock;
 import io.ankusa.store.spi.FamilyCatalog;
 import io.ankusa.store.spi.StoreProvider;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -19,7 +20,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * reopen within one JVM but not a restart: it is a test double, not a product. The directory itself
  * holds what the SPI helpers keep there — the {@link DirectoryLock} and the {@link FamilyCatalog} —
  * which is what gives this adapter the same refusals as a real backend (locked, family mismatch,
- * not found). Registered through {@code META-INF/services} of the test sources.
+ * not found). The kit registers it as a {@code StoreProvider} service ({@code provides} in its module
+ * descriptor, and {@code META-INF/services} for the class path), so {@code Stores.open("memory", …)}
+ * finds it wherever the kit is on the test path.
  */
 public final class MemoryStoreProvider implements StoreProvider {
 
@@ -40,6 +43,8 @@ public final class MemoryStoreProvider implements StoreProvider {
     @Override
     public Store open(StoreOptions options) {
         Path directory = options.directory().toAbsolutePath().normalize();
+        // Forget the images of deleted directories (a test's temporary store), or a long test run would keep them all.
+        IMAGES.keySet().removeIf(d -> !Files.isDirectory(d));
         if (!options.settings().isEmpty()) {
             throw new StoreException(StoreError.INVALID_ARGUMENT,
                     "the memory backend takes no settings: " + options.settings().keySet());

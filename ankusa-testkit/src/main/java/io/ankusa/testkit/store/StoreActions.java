@@ -1,4 +1,4 @@
-package io.ankusa.tests.store;
+package io.ankusa.testkit.store;
 
 import io.ankusa.store.Bytes;
 import io.ankusa.store.Direction;
@@ -6,8 +6,8 @@ import io.ankusa.store.Durability;
 import io.ankusa.store.KeyRange;
 import io.ankusa.store.StoreError;
 import io.ankusa.store.WriteBatch;
-import io.ankusa.tests.property.Action;
-import io.ankusa.tests.property.ActionSequenceCheck;
+import io.ankusa.testkit.property.Action;
+import io.ankusa.testkit.property.ActionSequenceCheck;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.random.RandomGenerator;

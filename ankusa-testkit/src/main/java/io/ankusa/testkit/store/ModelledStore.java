@@ -1,4 +1,4 @@
-package io.ankusa.tests.store;
+package io.ankusa.testkit.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.ankusa.tests.store;
+package io.ankusa.testkit.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -25,8 +25,8 @@ import io.ankusa.store.WriteBatch;
 import io.ankusa.store.spi.CounterCodec;
 import io.ankusa.store.spi.FamilyCatalog;
 import io.ankusa.store.spi.StoreProvider;
-import io.ankusa.tests.property.ActionSequenceCheck;
-import io.ankusa.tests.property.PropertyConfig;
+import io.ankusa.testkit.property.ActionSequenceCheck;
+import io.ankusa.testkit.property.PropertyConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -57,7 +57,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * The storage SPI's conformance suite: what every {@link Store} backend must do, run once per
  * backend by a subclass of one screen.
  *
- * <p>A backend (ours or a third party's, through the {@code ankusa-tests} test-jar) extends this
+ * <p>A backend (ours or a third party's, through {@code ankusa-testkit} in test scope) extends this
  * class and names its provider; it may override {@link #open} to pass settings, and turns on the
  * capabilities it can support, such as {@link #supportsCorruptionInjection()} with
  * {@link #corruptDataFiles}. Every test gets a fresh temporary directory; every store a test opens
@@ -85,6 +85,10 @@ public abstract class StoreConformanceSuite {
     protected Path tempDir;
 
     private final List<Store> opened = new ArrayList<>();
+
+    /** For a backend's subclass. */
+    protected StoreConformanceSuite() {
+    }
 
     // ---- what a backend's subclass provides -------------------------------------------------
 

@@ -1,4 +1,4 @@
-package io.ankusa.tests.property;
+package io.ankusa.testkit.property;
 
 /** A check that may throw anything; an {@link AssertionError} or exception fails the property. */
 @FunctionalInterface

@@ -1,4 +1,4 @@
-package io.ankusa.tests.property;
+package io.ankusa.testkit.property;
 
 import java.util.List;
 import java.util.function.Function;
