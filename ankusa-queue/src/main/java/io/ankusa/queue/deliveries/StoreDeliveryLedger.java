@@ -327,7 +327,10 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
                 try {
                     envelope = Optional.of(HookEnvelope.decode(raw.get(i).get()));
                 } catch (StoreCorruptionException e) {
-                    LOG.warn("hook {} does not decode; its deliveries are orphans: {}", unique.get(i), e.getMessage());
+                    // Never an orphan: an acknowledged hook that does not decode is corruption. The claim
+                    // commits nothing, so its rows stay due and are counted; the operator restores the store.
+                    throw new StoreCorruptionException("hook " + unique.get(i) + " is stored but does not decode;"
+                            + " its deliveries stay due (nothing is dropped): " + e.getMessage(), e);
                 }
             }
             out.put(unique.get(i), envelope);
