@@ -3,6 +3,7 @@ package io.ankusa.dispatch;
 import io.ankusa.dispatch.pipeline.MarkerCleanup;
 import io.ankusa.queue.Queue;
 import io.ankusa.queue.ledger.DeliveryLedger;
+import io.ankusa.queue.ledger.QueueFault;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
@@ -71,7 +72,8 @@ final class DispatchPipeline implements Pipeline {
         this.settings = settings;
         DeliveryLedger ledger = DeliveryLedger.of(settings.queue());
         InstantSource clock = settings.clock().orElse(ledger.clock());
-        this.settler = new Settler(ledger, settings.retryPolicy(), settings.random(), clock);
+        this.settler = new Settler(ledger, settings.retryPolicy(), settings.random(), clock,
+                QueueFault.of(settings.queue()));
         this.attempts = new Attempts(settings.sink(), settings.concurrency(), settings.sinkDeadline(), clock, settler,
                 this::slotFreed);
         this.tick = new Tick(ledger, clock, new MarkerCleanup(ledger), attempts, settler, settings.rowsPerTick(),

@@ -3,6 +3,7 @@ package io.ankusa.dispatch;
 import io.ankusa.queue.ledger.ClaimedDelivery;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.InflightRow;
+import io.ankusa.queue.ledger.QueueFault;
 import io.ankusa.queue.ledger.Settlement;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -26,6 +27,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A batch that fails to commit fails the futures of its deliveries; their rows stay inflight
  * until the queue is next opened, which returns them to due (delivery is at least once).
+ *
+ * <p>Any other {@link Throwable} (an {@code Error}) ends the thread: it records itself in the
+ * queue's {@link QueueFault}, and its batch, every waiting outcome and every later one fail with
+ * {@link io.ankusa.api.QueueFailedException}; {@link #close()} still returns.
  */
 final class Settler implements AutoCloseable {
 
@@ -45,11 +50,13 @@ final class Settler implements AutoCloseable {
     private final RetryPolicy policy;
     private final RandomGenerator random;
     private final InstantSource clock;
+    private final QueueFault fault;
     private final LinkedBlockingQueue<Waiting> queue = new LinkedBlockingQueue<>();
     private final Thread thread;
     private volatile boolean closing;
 
-    Settler(DeliveryLedger ledger, RetryPolicy policy, RandomGenerator random, InstantSource clock) {
+    Settler(DeliveryLedger ledger, RetryPolicy policy, RandomGenerator random, InstantSource clock, QueueFault fault) {
+        this.fault = Objects.requireNonNull(fault, "fault");
         this.ledger = Objects.requireNonNull(ledger, "ledger");
         this.policy = Objects.requireNonNull(policy, "policy");
         this.random = Objects.requireNonNull(random, "random");
@@ -64,22 +71,46 @@ final class Settler implements AutoCloseable {
         return enqueue(new Waiting(delivery, outcome, null, new CompletableFuture<>()));
     }
 
-    /** Drops an orphan row (its hook is gone or does not decode); completes once committed. */
+    /** Drops an orphan row (its hook is gone); completes once committed. */
     CompletableFuture<Settled> drop(InflightRow orphan) {
         return enqueue(new Waiting(null, null, orphan, new CompletableFuture<>()));
     }
 
     private CompletableFuture<Settled> enqueue(Waiting waiting) {
-        if (closing) {
+        RuntimeException failed = fault.failure();
+        if (failed != null) {
+            waiting.done().completeExceptionally(failed);
+        } else if (closing) {
             waiting.done().completeExceptionally(new IllegalStateException("the pipeline is closed"));
         } else {
             queue.add(waiting);
+            if (!thread.isAlive() && fault.failure() != null) {
+                // The settler died after the check above: do not leave this outcome waiting.
+                drain(fault.failure());
+            }
         }
         return waiting.done();
     }
 
     private void run() {
         List<Waiting> batch = new ArrayList<>();
+        try {
+            loop(batch);
+        } catch (Throwable e) {
+            RuntimeException failed = fault.fail("settler", e);
+            batch.forEach(w -> w.done().completeExceptionally(failed));
+            drain(failed);
+        }
+    }
+
+    private void drain(RuntimeException why) {
+        Waiting w;
+        while ((w = queue.poll()) != null) {
+            w.done().completeExceptionally(why);
+        }
+    }
+
+    private void loop(List<Waiting> batch) {
         while (true) {
             try {
                 Waiting first = queue.poll(100, TimeUnit.MILLISECONDS);
@@ -89,6 +120,7 @@ final class Settler implements AutoCloseable {
                     }
                     continue;
                 }
+                batch.clear();
                 batch.add(first);
                 queue.drainTo(batch, MAX_BATCH - 1);
                 commit(batch);
@@ -96,8 +128,6 @@ final class Settler implements AutoCloseable {
                 if (closing && queue.isEmpty()) {
                     return;
                 }
-            } finally {
-                batch.clear();
             }
         }
     }
@@ -149,6 +179,7 @@ final class Settler implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        queue.forEach(w -> w.done().completeExceptionally(new IllegalStateException("the pipeline is closed")));
+        RuntimeException failed = fault.failure();
+        drain(failed != null ? failed : new IllegalStateException("the pipeline is closed"));
     }
 }

@@ -8,6 +8,7 @@ import io.ankusa.api.Hook;
 import io.ankusa.api.PurgeKind;
 import io.ankusa.api.PurgeResult;
 import io.ankusa.api.QueueConfig;
+import io.ankusa.api.QueueHealth;
 import io.ankusa.api.QueueStats;
 import io.ankusa.api.Receipt;
 import io.ankusa.api.TenantStats;
@@ -47,6 +48,7 @@ public interface Queue extends AutoCloseable {
      * the hook, or fails with {@link io.ankusa.api.InvalidHookException} (payload over the
      * configured limit; the other input rules are enforced when the {@link Hook} is built),
      * {@link io.ankusa.api.TenantLimitException} (a new tenant past {@code tenants.max}),
+     * {@link io.ankusa.api.QueueFailedException} (the writer died: see {@link #health()}),
      * {@link io.ankusa.api.IngestOverloadedException}, {@link io.ankusa.api.QueueClosedException}
      * or a {@link io.ankusa.store.StoreException}. A refused hook writes nothing and affects no
      * other hook.
@@ -62,6 +64,16 @@ public interface Queue extends AutoCloseable {
      * refusal is the same as {@link #ingest(Hook)}'s. A zero or negative timeout does not wait.
      */
     CompletableFuture<Receipt> ingest(Hook hook, Duration timeout);
+
+    /**
+     * Whether the queue serves calls: {@link QueueHealth.State#RUNNING}, {@link QueueHealth.State#FAILED}
+     * (a long-lived thread — the ingest writer, a pipeline's settler, housekeeping — died of a
+     * {@link Throwable}; {@code ingest} and {@code purgeTenant} then fail with
+     * {@link io.ankusa.api.QueueFailedException} naming it, reads still answer from the store, and
+     * {@link #close()} completes; reopen the queue) or {@link QueueHealth.State#CLOSED}. A cheap
+     * read for health checks.
+     */
+    QueueHealth health();
 
     /** A tenant's backlog and dead count from its counters; zeros for an unknown tenant (no scan). */
     TenantStats pendingForTenant(String tenant);

@@ -327,7 +327,10 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
                 try {
                     envelope = Optional.of(HookEnvelope.decode(raw.get(i).get()));
                 } catch (StoreCorruptionException e) {
-                    LOG.warn("hook {} does not decode; its deliveries are orphans: {}", unique.get(i), e.getMessage());
+                    // Never an orphan: an acknowledged hook that does not decode is corruption. The claim
+                    // commits nothing, so its rows stay due and are counted; the operator restores the store.
+                    throw new StoreCorruptionException("hook " + unique.get(i) + " is stored but does not decode;"
+                            + " its deliveries stay due (nothing is dropped): " + e.getMessage(), e);
                 }
             }
             out.put(unique.get(i), envelope);
@@ -414,15 +417,27 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
 
     @Override
     public int recoverInflight() {
-        KeySpan family = InflightKey.FAMILY.between();
+        // Up to and including the hi sentinel, as whole-family folds read: a scan that ends without
+        // meeting it ended early (a binding may report corruption as a clean end) and is refused.
+        KeySpan family = new KeySpan(InflightKey.FAMILY.between().from(), InflightKey.FAMILY.withSentinels().to());
+        byte[] hi = InflightKey.FAMILY.hi();
         int total = 0;
         byte[] after = null;
         while (true) {
             List<InflightRow> chunk = new ArrayList<>();
             byte[] last = null;
+            boolean end = false;
             try (Scan scan = store.scan(ColumnFamilies.INDEX, after == null ? Ranges.of(family) : Ranges.after(after, family))) {
-                while (chunk.size() < RECOVER_CHUNK && scan.hasNext()) {
+                while (chunk.size() < RECOVER_CHUNK) {
+                    if (!scan.hasNext()) {
+                        throw new StoreCorruptionException("the inflight family ended without its hi sentinel"
+                                + " (a scan ended early, or the sentinel was lost)");
+                    }
                     KeyValue kv = scan.next();
+                    if (Arrays.equals(kv.key(), hi)) {
+                        end = true;
+                        break;
+                    }
                     InflightKey k = InflightKey.decode(kv.key());
                     chunk.add(new InflightRow(k.ord(), k.seq(), k.sink(), InflightKey.decodeValue(kv.value())));
                     last = kv.key();
@@ -436,6 +451,9 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
             chunk.forEach(row -> Deliveries.recoverInflightOps(batch, row, now));
             batch.commit(store, Durability.SYNC);
             total += chunk.size();
+            if (end) {
+                return total;
+            }
             after = last;
         }
     }

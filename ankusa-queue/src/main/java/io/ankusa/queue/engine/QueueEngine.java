@@ -8,8 +8,10 @@ import io.ankusa.api.DeadStats;
 import io.ankusa.api.Hook;
 import io.ankusa.api.InvalidHookException;
 import io.ankusa.api.PurgeKind;
+import io.ankusa.api.QueueFailedException;
 import io.ankusa.api.PurgeResult;
 import io.ankusa.api.QueueConfig;
+import io.ankusa.api.QueueHealth;
 import io.ankusa.api.QueueStats;
 import io.ankusa.api.Receipt;
 import io.ankusa.api.TenantStats;
@@ -31,6 +33,7 @@ import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.AuditRecorder;
 import io.ankusa.queue.admission.PolicyCache;
 import io.ankusa.queue.ledger.LedgerSource;
+import io.ankusa.queue.ledger.QueueFault;
 import io.ankusa.queue.ledger.TenantDirectory;
 import io.ankusa.queue.deliveries.TenantStripes;
 import io.ankusa.queue.migration.Migrations;
@@ -82,6 +85,7 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
     private final DeadLetters deadLetters;
     private final AuditedPurge auditedPurge;
     private final PolicyCache tenantPolicies;
+    private final QueueFault fault = new QueueFault();
     private volatile boolean closed;
 
     /**
@@ -129,10 +133,11 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
         this.deadLetters = new DeadLetters(store, ordinals, ledger);
         this.auditedPurge = new AuditedPurge(ordinals, purge, audit);
         this.writer = IngestWriter.start(store, ordinals, config.clock(), new IngestWriter.Limits(config.batchMaxHooks(),
-                config.batchMaxBytes(), config.ingestQueueCapacity(), config.archive()), idempotencyKeys,
+                config.batchMaxBytes(), config.ingestQueueCapacity(), config.archive()), idempotencyKeys, fault,
                 LastSeq.recover(store));
         this.receipts = ReceiptRelay.on(config.completionExecutor());
-        this.housekeeping = new Housekeeping(reclaimer, writer, idempotencyKeys, audit, config.clock(), config.auditRetention());
+        this.housekeeping = new Housekeeping(reclaimer, writer, idempotencyKeys, audit, config.clock(), config.auditRetention(),
+                fault);
         if (!config.housekeepingInterval().isZero()) {
             housekeeping.start(config.housekeepingInterval());
         }
@@ -198,12 +203,21 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
     public CompletableFuture<Receipt> ingest(Hook hook, Duration timeout) {
         Objects.requireNonNull(hook, "hook");
         Objects.requireNonNull(timeout, "timeout");
+        QueueFailedException failed = fault.failure();
+        if (failed != null) {
+            return CompletableFuture.failedFuture(failed);
+        }
         if (hook.payloadLength() > config.payloadMaxBytes()) {
             return CompletableFuture.failedFuture(new InvalidHookException(InvalidHookException.Reason.PAYLOAD_TOO_LARGE,
                     "payload of hook '" + hook.id() + "' is " + hook.payloadLength() + " bytes; the limit is "
                             + config.payloadMaxBytes()));
         }
         return receipts.relay(writer.submit(hook, timeout));
+    }
+
+    /** See {@code Queue}. */
+    public QueueHealth health() {
+        return closed ? QueueHealth.CLOSED : fault.health();
     }
 
     /** See {@code Queue}. */
@@ -259,6 +273,7 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
 
     /** See {@code Queue}. */
     public PurgeResult purgeTenant(String tenant, Set<PurgeKind> kinds) {
+        fault.check();
         return auditedPurge.purge(tenant, kinds);
     }
 
@@ -285,6 +300,11 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
     @Override
     public PolicyCache tenantPolicies() {
         return tenantPolicies;
+    }
+
+    @Override
+    public QueueFault queueFault() {
+        return fault;
     }
 
     /**

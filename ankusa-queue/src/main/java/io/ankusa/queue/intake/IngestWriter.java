@@ -4,6 +4,7 @@ import io.ankusa.api.ClockBeforeEpochException;
 import io.ankusa.api.Hook;
 import io.ankusa.api.IngestOverloadedException;
 import io.ankusa.api.QueueClosedException;
+import io.ankusa.api.QueueFailedException;
 import io.ankusa.api.Receipt;
 import io.ankusa.api.TenantLimitException;
 import io.ankusa.keys.ColumnFamilies;
@@ -12,6 +13,7 @@ import io.ankusa.keys.MetaKeys;
 import io.ankusa.queue.deliveries.HookEnvelope;
 import io.ankusa.queue.deliveries.Deliveries;
 import io.ankusa.queue.deliveries.DeliveryBatch;
+import io.ankusa.queue.ledger.QueueFault;
 import io.ankusa.store.Durability;
 import io.ankusa.store.Store;
 import java.time.Duration;
@@ -65,6 +67,11 @@ import org.slf4j.LoggerFactory;
  * <li><b>A clock before the epoch writes nothing.</b> Stored times are unsigned; a clock that
  *     reads a negative time fails the hooks that needed it with {@link ClockBeforeEpochException}
  *     (at submit, or the whole batch before any seq is taken), and the writer carries on.</li>
+ * <li><b>A dead writer hangs nobody.</b> A {@code RuntimeException} fails its batch and the writer
+ *     carries on; any other {@link Throwable} (an {@code Error}) ends the thread: it records itself
+ *     in the queue's {@link QueueFault}, fails its batch, every queued hook and chore, and every
+ *     later submit with {@link io.ankusa.api.QueueFailedException}, and {@link #close()} still
+ *     returns.</li>
  * </ul>
  */
 public final class IngestWriter implements AutoCloseable {
@@ -80,6 +87,7 @@ public final class IngestWriter implements AutoCloseable {
     private final InstantSource clock;
     private final Limits limits;
     private final IdempotencyKeys idempotencyKeys;
+    private final QueueFault fault;
     private final Queue<Chore<?>> chores = new ConcurrentLinkedQueue<>();
     private final BlockingQueue<Pending> queue;
     private final Thread thread;
@@ -106,13 +114,17 @@ public final class IngestWriter implements AutoCloseable {
                 done.complete(work.get());
             } catch (RuntimeException e) {
                 done.completeExceptionally(e);
+            } catch (Throwable e) {
+                done.completeExceptionally(e);
+                throw e;
             }
         }
     }
 
     private IngestWriter(Store store, TenantOrdinals ordinals, InstantSource clock, Limits limits,
-            IdempotencyKeys idempotencyKeys, long lastSeq) {
+            IdempotencyKeys idempotencyKeys, QueueFault fault, long lastSeq) {
         this.store = store;
+        this.fault = fault;
         this.ordinals = ordinals;
         this.clock = clock;
         this.limits = limits;
@@ -125,12 +137,13 @@ public final class IngestWriter implements AutoCloseable {
         this.thread.setDaemon(true);
     }
 
-    /** Starts a writer whose first seq will be {@code lastSeq + 1}. */
+    /** Starts a writer whose first seq will be {@code lastSeq + 1}; its death is recorded in {@code fault}. */
     public static IngestWriter start(Store store, TenantOrdinals ordinals, InstantSource clock, Limits limits,
-            IdempotencyKeys idempotencyKeys, long lastSeq) {
+            IdempotencyKeys idempotencyKeys, QueueFault fault, long lastSeq) {
         IngestWriter writer = new IngestWriter(Objects.requireNonNull(store, "store"), Objects.requireNonNull(ordinals,
                 "ordinals"), Objects.requireNonNull(clock, "clock"), limits,
-                Objects.requireNonNull(idempotencyKeys, "idempotencyKeys"), lastSeq);
+                Objects.requireNonNull(idempotencyKeys, "idempotencyKeys"), Objects.requireNonNull(fault, "fault"),
+                lastSeq);
         writer.thread.start();
         return writer;
     }
@@ -147,6 +160,10 @@ public final class IngestWriter implements AutoCloseable {
      * thread is interrupted while it waits (its interrupt status is kept).
      */
     public CompletableFuture<Receipt> submit(Hook hook, Duration wait) {
+        QueueFailedException failed = fault.failure();
+        if (failed != null) {
+            return CompletableFuture.failedFuture(failed);
+        }
         if (closing) {
             return CompletableFuture.failedFuture(new QueueClosedException("queue is closed"));
         }
@@ -159,8 +176,8 @@ public final class IngestWriter implements AutoCloseable {
         if (!offer(pending, wait)) {
             return CompletableFuture.failedFuture(new IngestOverloadedException(limits.capacity()));
         }
-        if (closing) {
-            // close() may already have drained; make sure this future does not hang.
+        if (closing || fault.failure() != null) {
+            // close() or a dying writer may already have drained; make sure this future does not hang.
             failLeftovers();
         }
         return pending.future();
@@ -192,7 +209,7 @@ public final class IngestWriter implements AutoCloseable {
         chores.add(new Chore<>(Objects.requireNonNull(chore, "chore"), done));
         // A full queue means the writer is busy: it runs the chores after its current batch.
         queue.offer(WAKE);
-        if (closing) {
+        if (closing || fault.failure() != null) {
             failLeftovers();
         }
         return done;
@@ -207,6 +224,17 @@ public final class IngestWriter implements AutoCloseable {
 
     private void run() {
         List<Pending> batch = new ArrayList<>();
+        try {
+            loop(batch);
+        } catch (Throwable e) {
+            // Anything but a RuntimeException ends the writer: record it, then fail whatever waits.
+            QueueFailedException failed = fault.fail("ingest writer", e);
+            batch.forEach(p -> p.future().completeExceptionally(failed));
+            drain(failed);
+        }
+    }
+
+    private void loop(List<Pending> batch) {
         while (true) {
             Pending first;
             try {
@@ -330,7 +358,10 @@ public final class IngestWriter implements AutoCloseable {
         }
         closing = true;
         try {
-            queue.put(STOP);
+            // A dead writer takes nothing: do not wait for room in its queue.
+            while (thread.isAlive() && !queue.offer(STOP, 100, TimeUnit.MILLISECONDS)) {
+                // the writer is draining a full queue; try again
+            }
             thread.join();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -342,15 +373,20 @@ public final class IngestWriter implements AutoCloseable {
         if (thread.isAlive()) {
             return;
         }
+        QueueFailedException failed = fault.failure();
+        drain(failed != null ? failed : new QueueClosedException("queue closed before the hook was written"));
+    }
+
+    private void drain(RuntimeException why) {
         Pending p;
         while ((p = queue.poll()) != null) {
             if (p != STOP && p != WAKE) {
-                p.future().completeExceptionally(new QueueClosedException("queue closed before the hook was written"));
+                p.future().completeExceptionally(why);
             }
         }
         Chore<?> chore;
         while ((chore = chores.poll()) != null) {
-            chore.done().completeExceptionally(new QueueClosedException("queue closed before the chore ran"));
+            chore.done().completeExceptionally(why);
         }
     }
 }

@@ -6,7 +6,8 @@ import java.util.List;
  * What a claim moved to inflight.
  *
  * @param claimed deliveries ready for their sinks
- * @param orphans rows moved to inflight whose hook is gone or does not decode; settle each with
+ * @param orphans rows moved to inflight whose hook is gone (a stored hook that does not decode fails the claim with
+ *                {@code StoreCorruptionException} instead, keeping its rows due); settle each with
  *                {@link DeliveryLedger#dropOrphan} (or dead-letter it)
  */
 public record Claim(List<ClaimedDelivery> claimed, List<InflightRow> orphans) {

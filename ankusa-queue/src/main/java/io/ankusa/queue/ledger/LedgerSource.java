@@ -10,4 +10,7 @@ public interface LedgerSource {
 
     /** The queue's cached tenant policies, which the scheduler's admission reads. */
     PolicyCache tenantPolicies();
+
+    /** The queue's failure latch: the settler records its death here. */
+    QueueFault queueFault();
 }

@@ -58,7 +58,7 @@ public sealed interface Settlement {
         }
     }
 
-    /** The hook is gone or does not decode: the row is dropped. */
+    /** The hook is gone: the row is dropped (a stored hook that does not decode is never dropped: the claim fails). */
     record Orphan(InflightRow row) implements Settlement {
         /** Checks the row. */
         public Orphan {

@@ -2,6 +2,7 @@ package io.ankusa.queue.upkeep;
 
 import io.ankusa.queue.intake.IdempotencyKeys;
 import io.ankusa.queue.intake.IngestWriter;
+import io.ankusa.queue.ledger.QueueFault;
 import io.ankusa.store.StoreClosedException;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -56,11 +57,13 @@ public final class Housekeeping implements AutoCloseable {
     private final AuditLog audit;
     private final InstantSource clock;
     private final Duration auditRetention;
+    private final QueueFault fault;
     private ScheduledExecutorService thread;
 
-    /** Housekeeping over the queue's parts. */
+    /** Housekeeping over the queue's parts; a round that dies of an {@code Error} is recorded in {@code fault}. */
     public Housekeeping(HookReclaimer reclaimer, IngestWriter writer, IdempotencyKeys idempotencyKeys, AuditLog audit,
-            InstantSource clock, Duration auditRetention) {
+            InstantSource clock, Duration auditRetention, QueueFault fault) {
+        this.fault = Objects.requireNonNull(fault, "fault");
         this.reclaimer = Objects.requireNonNull(reclaimer, "reclaimer");
         this.writer = Objects.requireNonNull(writer, "writer");
         this.idempotencyKeys = Objects.requireNonNull(idempotencyKeys, "idempotencyKeys");
@@ -92,6 +95,10 @@ public final class Housekeeping implements AutoCloseable {
             LOG.debug("store closed under housekeeping", e);
         } catch (RuntimeException e) {
             LOG.warn("housekeeping round failed; retrying next interval", e);
+        } catch (Throwable e) {
+            // An Error would silently cancel the schedule: the queue reports itself failed instead.
+            fault.fail("housekeeping", e);
+            thread.shutdown();
         }
     }
 

@@ -1,6 +1,7 @@
 package io.ankusa.tests.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ankusa.api.PurgeKind;
 import io.ankusa.api.Receipt;
@@ -19,6 +20,7 @@ import io.ankusa.store.Durability;
 import io.ankusa.store.KeyRange;
 import io.ankusa.store.Scan;
 import io.ankusa.store.Store;
+import io.ankusa.store.StoreCorruptionException;
 import io.ankusa.store.WriteBatch;
 import io.ankusa.tests.queue.IndexFold;
 import io.ankusa.tests.queue.QueueUnderTest;
@@ -125,13 +127,13 @@ class ReclaimTest {
             for (int i = 0; i < 6; i++) {
                 q.ingest(QueueUnderTest.hook("ok" + i, "acme", 0));
             }
-            // The first hook stops decoding: its tenant (and stripe) can no longer be learnt from it.
-            q.store().commit(new WriteBatch().put(ColumnFamilies.HOOKS, new HookKey(corrupt).encode(), new byte[] {42}),
-                    Durability.SYNC);
             List<DueRow> due = q.ledger().dueForTenant(1, q.clock().millis(), 0, 100, Long.MAX_VALUE);
             Claim claim = q.ledger().claim(1, due.stream().filter(r -> r.seq() != corrupt || r.sink() == 0).toList());
-            assertThat(claim.orphans()).hasSize(1);
-            q.ledger().dropOrphan(claim.orphans().get(0));
+            assertThat(claim.claimed()).hasSize(7);
+            // The first hook stops decoding: its tenant (and stripe) can no longer be learnt from it.
+            byte[] intact = q.store().get(ColumnFamilies.HOOKS, new HookKey(corrupt).encode()).orElseThrow();
+            q.store().commit(new WriteBatch().put(ColumnFamilies.HOOKS, new HookKey(corrupt).encode(), new byte[] {42}),
+                    Durability.SYNC);
             claim.claimed().forEach(d -> q.ledger().delivered(d.row()));
             assertThat(markers(q.store())).hasSize(7).contains(corrupt);
 
@@ -146,8 +148,16 @@ class ReclaimTest {
             assertThat(hooks(q.store())).containsExactly(corrupt);
             assertThat(markers(q.store())).containsExactly(corrupt);
 
+            // Its last row is never dropped as an orphan: the claim reports corruption and keeps it due.
+            assertThatThrownBy(() -> q.ledger().claim(1, q.ledger().dueForTenant(1, q.clock().millis(), 0, 100,
+                    Long.MAX_VALUE))).isInstanceOf(StoreCorruptionException.class);
+            assertThat(hooks(q.store())).containsExactly(corrupt);
+            // The operator restores the hook: it is delivered and reclaimed like any other.
+            q.store().commit(new WriteBatch().put(ColumnFamilies.HOOKS, new HookKey(corrupt).encode(), intact),
+                    Durability.SYNC);
             Claim rest = q.ledger().claim(1, q.ledger().dueForTenant(1, q.clock().millis(), 0, 100, Long.MAX_VALUE));
-            rest.orphans().forEach(q.ledger()::dropOrphan);
+            assertThat(rest.orphans()).isEmpty();
+            rest.claimed().forEach(d -> q.ledger().delivered(d.row()));
             assertThat(drain(q)).isEqualTo(1);
             assertThat(hooks(q.store())).isEmpty();
             assertThat(markers(q.store())).isEmpty();
