@@ -3,6 +3,8 @@ package io.ankusa.dispatch;
 import io.ankusa.dispatch.pipeline.MarkerCleanup;
 import io.ankusa.queue.Queue;
 import io.ankusa.queue.ledger.DeliveryLedger;
+import io.ankusa.queue.ledger.LedgerSource;
+import io.ankusa.queue.ledger.TenantDirectory;
 import io.ankusa.queue.ledger.QueueFault;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -13,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,6 +62,7 @@ final class DispatchPipeline implements Pipeline {
     private final Settings settings;
     private final Settler settler;
     private final Attempts attempts;
+    private final TenantScheduler scheduler;
     private final Tick tick;
     private final GaugeReader gauges;
     private final Object lifecycle = new Object();
@@ -76,8 +80,12 @@ final class DispatchPipeline implements Pipeline {
                 QueueFault.of(settings.queue()));
         this.attempts = new Attempts(settings.sink(), settings.concurrency(), settings.sinkDeadline(), clock, settler,
                 this::slotFreed);
-        this.tick = new Tick(ledger, clock, new MarkerCleanup(ledger), attempts, settler, settings.rowsPerTick(),
-                settings.bytesPerTick());
+        // Delivery-rate buckets run on a monotonic clock; an injected clock (tests, simulations) drives them too.
+        LongSupplier nanoTime = settings.clock().isPresent() ? () -> clock.millis() * 1_000_000L : System::nanoTime;
+        this.scheduler = new TenantScheduler(ledger, TenantDirectory.of(settings.queue()),
+                ((LedgerSource) settings.queue()).tenantPolicies(), EndpointGate.OPEN);
+        this.tick = new Tick(ledger, clock, nanoTime, new MarkerCleanup(ledger), scheduler, attempts, settler,
+                settings.rowsPerTick(), settings.bytesPerTick());
         this.gauges = new GaugeReader(settings.queue(), ledger, clock, tick::lastVisited);
     }
 

@@ -1,7 +1,6 @@
 package io.ankusa.dispatch;
 
 import io.ankusa.dispatch.pipeline.MarkerCleanup;
-import io.ankusa.queue.ledger.ActiveTenant;
 import io.ankusa.queue.ledger.Claim;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.DueRow;
@@ -10,46 +9,53 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
 
 /**
  * One dispatch tick: which tenants have work, what to claim from each, the claim, the marker
  * cleanup, and the hand-over of the claimed deliveries to their sinks.
  *
  * <ol>
- *   <li>{@code activeTenants(now, 4096)}: the first active markers up to the current second, oldest
- *       second first. Tenants with nothing due have no marker there, so the tick never touches
- *       them: its cost follows the tenants with work, not the tenants or the backlog.</li>
- *   <li>For each distinct tenant in marker order, until the tick's row limit (never more than the
- *       free sink slots) or byte budget is spent: {@code dueForTenant} from the tenant's scan
- *       floor up to now, in due-time order. The tenants visited are what
- *       {@code dispatchActiveTenants} reports.</li>
- *   <li>One claim of every tenant's rows (one synced batch, under the tenants' stripes).</li>
+ *   <li>The {@link ActiveFeed}: the next page (at most 4096) of active markers up to the current
+ *       second, from a cursor that moves forward over the active index rather than rescanning it
+ *       from the oldest second, offered to the {@link TenantScheduler}, which keeps the tenants with
+ *       due work in its ready ring. Tenants with nothing due have no marker, so the tick never
+ *       touches them.</li>
+ *   <li>The scheduler wakes the tenants whose wait is over (a settle under their in-flight limit,
+ *       their next delivery token) and plans one deficit round-robin pass: per ready tenant,
+ *       {@code dueForTenant} from its scan floor up to now, in due-time order, as many rows as its
+ *       turn, its limits and the tick's row limit (never more than the free sink slots) and byte
+ *       budget allow. The tenants visited are what {@code dispatchActiveTenants} reports.</li>
+ *   <li>One claim of every tenant's rows (one synced batch, under the tenants' stripes); the
+ *       scheduler counts them in flight and takes their tokens.</li>
  *   <li>Marker cleanup for every visited tenant (after the claim; the stale markers of all of them
  *       deleted in one unsynced batch), which also gives each tenant's next scan floor, or evicts
  *       it when it drained.</li>
  *   <li>The claimed deliveries go to the sink; rows whose hook is gone or undecodable are dropped
- *       through the same counted settle path.</li>
+ *       through the same counted settle path. Each settle gives its tenant's in-flight slot back.</li>
  * </ol>
  *
- * <p>Claim order is therefore "oldest second first" across tenants, and due-time order within a
- * tenant: not strict global oldest-first, and no fairness between tenants. Ticks are serialized.
+ * <p>Claim order across tenants is the scheduler's (round-robin, by weight); within a tenant it is
+ * due-time order. Ticks are serialized.
  */
 final class Tick {
-
-    /** Active markers read per tick (TEN-1 §5). */
-    static final int ACTIVE_MARKERS = 4096;
 
     private final DeliveryLedger ledger;
     private final InstantSource clock;
     private final MarkerCleanup cleanup;
     private final TenantCursors cursors = new TenantCursors();
+    private final TenantScheduler scheduler;
+    private final ActiveFeed feed;
+    private final LongSupplier nanoTime;
     private final Attempts attempts;
     private final Settler settler;
     private final int rowLimit;
@@ -61,9 +67,12 @@ final class Tick {
     record Run(int rowBudget, int claimed, CompletionStage<TickReport> settled) {
     }
 
-    Tick(DeliveryLedger ledger, InstantSource clock, MarkerCleanup cleanup, Attempts attempts, Settler settler,
-            int rowLimit, long byteBudget) {
+    Tick(DeliveryLedger ledger, InstantSource clock, LongSupplier nanoTime, MarkerCleanup cleanup,
+            TenantScheduler scheduler, Attempts attempts, Settler settler, int rowLimit, long byteBudget) {
         this.ledger = Objects.requireNonNull(ledger, "ledger");
+        this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
+        this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+        this.feed = new ActiveFeed(ledger);
         this.clock = Objects.requireNonNull(clock, "clock");
         this.cleanup = Objects.requireNonNull(cleanup, "cleanup");
         this.attempts = Objects.requireNonNull(attempts, "attempts");
@@ -95,36 +104,39 @@ final class Tick {
             // Every slot is busy: nothing visited, and the last real tick's count stands.
             return new Run(0, 0, CompletableFuture.completedFuture(new TickReport(startedAt, 0, 0, 0, 0, 0, 0)));
         }
-        Map<Long, List<Long>> bucketsByTenant = new LinkedHashMap<>();
-        for (ActiveTenant marker : ledger.activeTenants(now, ACTIVE_MARKERS)) {
-            bucketsByTenant.computeIfAbsent(marker.ord(), ord -> new ArrayList<>()).add(marker.bucket());
+        long nowNanos = nanoTime.getAsLong();
+        feed.next(now).forEach(scheduler::offer);
+        scheduler.wake(nowNanos);
+        TenantScheduler.Plan plan = scheduler.plan(now, nowNanos, rowBudget, byteBudget,
+                lane -> lane.markers.isEmpty() ? 0 : cursors.floor(lane.ord, lane.markers.first()));
+        List<TenantLane> visited = plan.visited();
+        Claim claim = plan.rows().isEmpty() ? Claim.empty() : ledger.claimAll(plan.rows());
+        Map<Long, Integer> claimedByTenant = new HashMap<>();
+        claim.claimed().forEach(c -> claimedByTenant.merge(c.row().ord(), 1, Integer::sum));
+        claim.orphans().forEach(o -> claimedByTenant.merge(o.ord(), 1, Integer::sum));
+        for (TenantLane lane : visited) {
+            scheduler.claimed(lane, claimedByTenant.getOrDefault(lane.ord, 0), nowNanos);
         }
-        int rowsLeft = rowBudget;
-        long bytesLeft = byteBudget;
-        List<Long> visited = new ArrayList<>();
-        Map<Long, List<DueRow>> toClaim = new LinkedHashMap<>();
-        for (Map.Entry<Long, List<Long>> tenant : bucketsByTenant.entrySet()) {
-            if (rowsLeft <= 0 || bytesLeft <= 0) {
-                break;
-            }
-            long ord = tenant.getKey();
-            visited.add(ord);
-            long floor = cursors.floor(ord, tenant.getValue().get(0));
-            List<DueRow> rows = ledger.dueForTenant(ord, now, floor, rowsLeft, bytesLeft);
-            if (!rows.isEmpty()) {
-                toClaim.put(ord, rows);
-                rowsLeft -= rows.size();
-                bytesLeft -= rows.stream().mapToLong(DueRow::size).sum();
-            }
-        }
-        Claim claim = toClaim.isEmpty() ? Claim.empty() : ledger.claimAll(toClaim);
+        Map<Long, TenantLane> lanes = new HashMap<>();
+        visited.forEach(lane -> lanes.put(lane.ord, lane));
         List<CompletableFuture<Settled>> settles = new ArrayList<>(attempts.start(claim.claimed()));
-        for (InflightRow orphan : claim.orphans()) {
-            settles.add(settler.drop(orphan));
+        for (int i = 0; i < claim.claimed().size(); i++) {
+            settles.set(i, release(settles.get(i), lanes.get(claim.claimed().get(i).row().ord())));
         }
+        for (InflightRow orphan : claim.orphans()) {
+            settles.add(release(settler.drop(orphan), lanes.get(orphan.ord())));
+        }
+        long current = MarkerCleanup.bucketOf(now);
         Map<Long, List<Long>> visitedBuckets = new LinkedHashMap<>();
-        visited.forEach(ord -> visitedBuckets.put(ord, bucketsByTenant.get(ord)));
-        cleanup.clean(visitedBuckets, now).forEach(cursors::update);
+        visited.forEach(lane -> visitedBuckets.put(lane.ord, List.copyOf(lane.markers.headSet(current, true))));
+        Map<Long, Optional<DueRow>> firsts = cleanup.clean(visitedBuckets, now);
+        firsts.forEach(cursors::update);
+        for (TenantLane lane : visited) {
+            Optional<DueRow> first = firsts.getOrDefault(lane.ord, Optional.empty());
+            long keepFrom = Math.min(current, first.map(r -> MarkerCleanup.bucketOf(r.at())).orElse(current));
+            lane.markers.headSet(keepFrom).clear();
+            scheduler.cleaned(lane, first, now, nowNanos);
+        }
         lastVisited = visited.size();
         int tenantsVisited = visited.size();
         int claimed = claim.claimed().size();
@@ -137,5 +149,13 @@ final class Tick {
                             counts.getOrDefault(Settled.DEAD, 0), counts.getOrDefault(Settled.DROPPED, 0));
                 });
         return new Run(rowBudget, claimed + claim.orphans().size(), report);
+    }
+
+    /**
+     * When {@code settle} completes, its tenant's in-flight slot goes back to the scheduler; the
+     * returned stage completes after that, so a tick's report means its slots are back.
+     */
+    private CompletableFuture<Settled> release(CompletableFuture<Settled> settle, TenantLane lane) {
+        return settle.whenComplete((outcome, failure) -> scheduler.settled(lane));
     }
 }

@@ -69,4 +69,28 @@ public record ActiveKey(long bucket, long ord) {
         BigEndian.putU64(to, 1, lastBucket + 1);
         return new KeySpan(FAMILY.between().from(), to);
     }
+
+    /**
+     * The markers after {@code (bucket, ord)} (exclusive) up to {@code lastBucket} (inclusive):
+     * a cursor's next page. {@code ord} 0 (no tenant) starts at the first marker of {@code bucket}.
+     */
+    public static KeySpan after(long bucket, long ord, long lastBucket) {
+        Ordinals.requireNonNegative("bucket", bucket);
+        KeySpan upTo = upTo(lastBucket);
+        byte[] from = new byte[LENGTH + 1];
+        from[0] = Prefixes.ACTIVE;
+        BigEndian.putU64(from, 1, bucket);
+        BigEndian.putU32(from, 9, ord);
+        if (ord == 0) {
+            from = java.util.Arrays.copyOf(from, 9);
+        }
+        byte[] first = FAMILY.between().from();
+        if (java.util.Arrays.compareUnsigned(from, first) < 0) {
+            from = first; // never the family's sentinel
+        }
+        if (java.util.Arrays.compareUnsigned(from, upTo.to()) > 0) {
+            return new KeySpan(upTo.to(), upTo.to());
+        }
+        return new KeySpan(from, upTo.to());
+    }
 }

@@ -15,7 +15,9 @@ import java.util.TreeSet;
  * "delete, then verify" of TEN-1 §5, run by the pipeline only, after it claimed from the tenant.
  *
  * <ol>
- *   <li>{@code first = firstDue(ord)}: the tenant's earliest due row, or none (one seek).</li>
+ *   <li>{@code first = firstDue(ord, earliest scanned second)}: the tenant's earliest due row from
+ *       the earliest scanned marker second on, or none (one seek that starts there, so the
+ *       tombstones claims left before it are not walked).</li>
  *   <li>The scanned markers of buckets before {@code first}'s bucket (before the current second
  *       when there is no first) are stale: delete them, unsynced. A marker of the current second
  *       is never deleted.</li>
@@ -92,7 +94,11 @@ public final class MarkerCleanup {
         Map<Long, TreeSet<Long>> staleByTenant = new LinkedHashMap<>();
         for (Map.Entry<Long, ? extends Collection<Long>> tenant : scannedByTenant.entrySet()) {
             long ord = tenant.getKey();
-            Optional<DueRow> first = ledger.firstDue(ord);
+            // Seek from the earliest scanned second, not the head of the tenant's range: what lies
+            // before it (claims' tombstones) is never walked. Exact for the deletes below, which
+            // only touch scanned seconds: a row in one of them is at or after the seek's start.
+            Optional<DueRow> first = tenant.getValue().isEmpty() ? ledger.firstDue(ord)
+                    : ledger.firstDue(ord, tenant.getValue().stream().mapToLong(Long::longValue).min().orElseThrow() * 1000);
             firsts.put(ord, first);
             long keepFrom = Math.min(current, first.map(r -> bucketOf(r.at())).orElse(current));
             TreeSet<Long> stale = new TreeSet<>();

@@ -59,6 +59,19 @@ public final class TokenBucket {
         return wait <= 0 ? 0 : (long) Math.ceil(wait);
     }
 
+    /**
+     * Tokens held at {@code nowNanos} ({@link Long#MAX_VALUE} when unlimited); never takes any. A
+     * caller that may take up to this many does so with one {@link #tryTake}.
+     */
+    public long available(long nowNanos) {
+        if (rate.unlimited()) {
+            return Long.MAX_VALUE;
+        }
+        double now = nowNanos - origin;
+        double held = rate.burst() - (Math.max(fullAt, now) - now) / interval;
+        return held <= 0 ? 0 : (long) Math.floor(held + 1e-9);
+    }
+
     /** The bucket's rate. */
     public Rate rate() {
         return rate;

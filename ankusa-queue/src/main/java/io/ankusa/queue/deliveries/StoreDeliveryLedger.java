@@ -91,6 +91,19 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
     }
 
     @Override
+    public List<ActiveTenant> activeTenantsAfter(long bucket, long ord, long now, int limit) {
+        requireLimit(limit);
+        List<ActiveTenant> out = new ArrayList<>();
+        try (Scan scan = store.scan(ColumnFamilies.INDEX, Ranges.of(ActiveKey.after(bucket, ord, ActiveKey.bucketOf(now))))) {
+            while (out.size() < limit && scan.hasNext()) {
+                ActiveKey marker = ActiveKey.decode(scan.next().key());
+                out.add(new ActiveTenant(marker.ord(), marker.bucket()));
+            }
+        }
+        return out;
+    }
+
+    @Override
     public List<DueRow> dueForTenant(long ord, long now, long floorAt, int limit, long byteBudget) {
         Ordinals.requireTenant(ord);
         requireLimit(limit);

@@ -48,6 +48,14 @@ public interface DeliveryLedger {
     List<ActiveTenant> activeTenants(long now, int limit);
 
     /**
+     * Up to {@code limit} active markers after {@code (bucket, ord)} in marker order (exclusive;
+     * {@code ord} 0 starts at the bucket's first marker) with {@code bucket <= now / 1000}: the
+     * next page of a cursor moving over the active index, so that a reader need not rescan from
+     * the oldest second.
+     */
+    List<ActiveTenant> activeTenantsAfter(long bucket, long ord, long now, int limit);
+
+    /**
      * Tenant {@code ord}'s due rows with {@code floorAt <= at <= now}, in {@code at} order, until
      * {@code limit} rows or {@code byteBudget} bytes (the first row is returned even if larger).
      */
@@ -55,6 +63,16 @@ public interface DeliveryLedger {
 
     /** Tenant {@code ord}'s earliest due row (one seek). */
     Optional<DueRow> firstDue(long ord);
+
+    /**
+     * Tenant {@code ord}'s earliest due row at or after {@code fromAt} (one seek from there). With
+     * {@code fromAt} the start of the tenant's earliest marker second this is {@link #firstDue(long)}
+     * (every due row has its marker), without walking what claims left before it.
+     */
+    default Optional<DueRow> firstDue(long ord, long fromAt) {
+        List<DueRow> rows = dueForTenant(ord, Long.MAX_VALUE, fromAt, 1, Long.MAX_VALUE);
+        return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
+    }
 
     /**
      * When the oldest due row is due, from the first active markers, each verified against its

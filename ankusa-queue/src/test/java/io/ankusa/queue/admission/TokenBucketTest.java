@@ -22,6 +22,20 @@ class TokenBucketTest {
     }
 
     @Test
+    void available_counts_the_tokens_tryTake_would_grant() {
+        TokenBucket bucket = new TokenBucket(new Rate(10, 4), 0);
+        assertThat(bucket.available(0)).isEqualTo(4);
+        assertThat(bucket.tryTake(3, 0)).isTrue();
+        assertThat(bucket.available(0)).isEqualTo(1);
+        assertThat(bucket.available(SECOND / 10 - 1)).isEqualTo(1);
+        assertThat(bucket.available(SECOND / 10)).isEqualTo(2);
+        assertThat(bucket.tryTake(2, SECOND / 10)).isTrue();
+        assertThat(bucket.available(SECOND / 10)).isZero();
+        assertThat(bucket.available(3600 * SECOND)).isEqualTo(4);
+        assertThat(new TokenBucket(io.ankusa.api.Rate.UNLIMITED, 0).available(0)).isEqualTo(Long.MAX_VALUE);
+    }
+
+    @Test
     void tokens_never_exceed_the_burst() {
         TokenBucket bucket = new TokenBucket(new Rate(100, 5), 0);
         assertThat(bucket.tryTake(5, 0)).isTrue();

@@ -1,0 +1,314 @@
+package io.ankusa.dispatch;
+
+import io.ankusa.api.AnkusaException;
+import io.ankusa.api.TenantPolicy;
+import io.ankusa.queue.admission.PolicyCache;
+import io.ankusa.queue.admission.TokenBucket;
+import io.ankusa.queue.ledger.DeliveryLedger;
+import io.ankusa.queue.ledger.DueRow;
+import io.ankusa.queue.ledger.TenantDirectory;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.PriorityQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.ToLongFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Who is next: deficit round-robin over the tenants with due work, each admitted by its own limits
+ * (in-flight, delivery rate) and the {@link EndpointGate} before it claims.
+ *
+ * <p>The ready set is a ring of {@link TenantLane lanes}. A tick walks it once from where the last
+ * tick stopped. A lane starting its turn adds {@code k × QUANTUM × weight} rows to its deficit, where
+ * {@code k} is the same for every lane of the pass ({@code ceil(rows left / (QUANTUM × Σ weights))},
+ * so one pass can fill the tick), and may claim up to its deficit, its in-flight room, its tokens
+ * and what is left of the tick. The deficit never carries more than one turn: a lane that drained
+ * (fewer due rows than it may take) or is at a limit yields its turn and its deficit goes to 0; a
+ * lane cut short by the end of the tick stays at the head, in its turn, and finishes it next tick
+ * without a new quantum. Rows of a tenant keep {@code at} order ({@code dueForTenant}).
+ *
+ * <p>A lane at its in-flight limit leaves the ring until a settle brings it under; a lane out of
+ * tokens leaves it until its next token ({@link TokenBucket#nanosUntil}). Neither costs a store call
+ * while waiting. A lane that drained leaves the ring until the active-index feed offers a marker
+ * for it again.
+ *
+ * <p>In-flight counts start at 0 on every pipeline: {@code Queue.open} has moved every inflight row
+ * of the last run back to due before a pipeline can exist, so no claim of this pipeline's is
+ * outstanding and a count taken over from the store would count rows that are due again.
+ *
+ * <p>Tick thread only, except {@link #settled}.
+ */
+final class TenantScheduler {
+
+    /** Rows a weight-1 tenant may claim per turn when the tick has room for one turn of everyone. */
+    static final int QUANTUM = 16;
+    /** How long a tenant whose policy cannot be read waits before the scheduler asks again. */
+    static final long POLICY_RETRY_NANOS = 1_000_000_000L;
+
+    private static final Logger LOG = LoggerFactory.getLogger(TenantScheduler.class);
+
+    private final DeliveryLedger ledger;
+    private final TenantDirectory directory;
+    private final PolicyCache policies;
+    private final EndpointGate gate;
+    private final Map<Long, TenantLane> lanes = new HashMap<>();
+    private final ArrayDeque<TenantLane> ring = new ArrayDeque<>();
+    private final PriorityQueue<TenantLane> waitingForTokens = new PriorityQueue<>(Comparator.comparingLong(l -> l.wakeNanos));
+    private final ConcurrentLinkedQueue<TenantLane> settledFrom = new ConcurrentLinkedQueue<>();
+
+    /** What one tick plans to claim. */
+    record Plan(Map<Long, List<DueRow>> rows, List<TenantLane> visited) {
+    }
+
+    TenantScheduler(DeliveryLedger ledger, TenantDirectory directory, PolicyCache policies, EndpointGate gate) {
+        this.ledger = Objects.requireNonNull(ledger, "ledger");
+        this.directory = Objects.requireNonNull(directory, "directory");
+        this.policies = Objects.requireNonNull(policies, "policies");
+        this.gate = Objects.requireNonNull(gate, "gate");
+    }
+
+    /** The feed saw tenant {@code ord}'s markers of {@code buckets}: it has (or had) due work. */
+    void offer(long ord, Collection<Long> buckets) {
+        TenantLane lane = lanes.computeIfAbsent(ord, TenantLane::new);
+        lane.markers.addAll(buckets);
+        if (lane.state == TenantLane.State.IDLE) {
+            ready(lane);
+        }
+    }
+
+    /** A claim of tenant {@code lane} was settled (any thread). */
+    void settled(TenantLane lane) {
+        lane.inflight.decrementAndGet();
+        settledFrom.add(lane);
+    }
+
+    /** Lanes whose wait is over go back to the ring: settles since the last tick, tokens due by {@code nowNanos}. */
+    void wake(long nowNanos) {
+        for (TenantLane lane; (lane = settledFrom.poll()) != null;) {
+            if (lane.state == TenantLane.State.AT_INFLIGHT_LIMIT && lane.inflightRoom() > 0) {
+                ready(lane);
+            }
+        }
+        while (!waitingForTokens.isEmpty() && waitingForTokens.peek().wakeNanos <= nowNanos) {
+            TenantLane lane = waitingForTokens.poll();
+            if (lane.state == TenantLane.State.WAITING_FOR_TOKENS) {
+                ready(lane);
+            }
+        }
+    }
+
+    /**
+     * One pass over the ring: reads each ready tenant's due rows (up to {@code now}) that its turn,
+     * limits and the gate allow, until {@code rowBudget} rows or {@code byteBudget} bytes.
+     *
+     * @param floors the due-scan floor of a lane
+     */
+    Plan plan(long now, long nowNanos, int rowBudget, long byteBudget, ToLongFunction<TenantLane> floors) {
+        Map<Long, List<DueRow>> toClaim = new LinkedHashMap<>();
+        Map<Long, TenantLane> visited = new LinkedHashMap<>();
+        long[] left = {rowBudget, byteBudget};
+        // Passes until the tick is full or a pass took nothing: a tenant that drained early leaves
+        // its share of the tick to the others, in the same proportions.
+        boolean progress = true;
+        while (progress && left[0] > 0 && left[1] > 0 && !ring.isEmpty()) {
+            progress = pass(now, nowNanos, left, floors, toClaim, visited);
+        }
+        return new Plan(toClaim, List.copyOf(visited.values()));
+    }
+
+    private boolean pass(long now, long nowNanos, long[] left, ToLongFunction<TenantLane> floors,
+            Map<Long, List<DueRow>> toClaim, Map<Long, TenantLane> visited) {
+        long weights = 0;
+        for (TenantLane lane : ring) {
+            weights += refreshPolicy(lane, nowNanos) ? lane.policy.weight() : 0;
+        }
+        long rounds = Math.max(1, -Math.floorDiv(-left[0], Math.max(1, weights) * QUANTUM));
+        int size = ring.size();
+        boolean progress = false;
+        for (int i = 0; i < size && left[0] > 0 && left[1] > 0; i++) {
+            TenantLane lane = ring.pollFirst();
+            if (!refreshPolicy(lane, nowNanos)) {
+                waitForTokens(lane, nowNanos + POLICY_RETRY_NANOS);
+                continue;
+            }
+            List<DueRow> planned = toClaim.getOrDefault(lane.ord, List.of());
+            int room = lane.inflightRoom() - planned.size();
+            if (room <= 0) {
+                yieldTurn(lane, TenantLane.State.AT_INFLIGHT_LIMIT);
+                continue;
+            }
+            long tokens = lane.tokens.available(nowNanos) - planned.size();
+            if (tokens <= 0) {
+                waitForTokens(lane, nowNanos + Math.max(1, lane.tokens.nanosUntil(planned.size() + 1, nowNanos)));
+                continue;
+            }
+            if (!lane.inTurn) {
+                lane.deficit = rounds * QUANTUM * lane.policy.weight();
+                lane.inTurn = true;
+            }
+            long may = Math.min(Math.min(lane.deficit, room), tokens);
+            int want = (int) Math.min(may, left[0]);
+            visited.put(lane.ord, lane);
+            List<DueRow> read = readAfter(lane, now, planned, want, left[1], floors);
+            List<DueRow> admitted = new ArrayList<>(read.size());
+            long bytes = 0;
+            for (DueRow row : read) {
+                if (gate.admits(row, nowNanos)) {
+                    admitted.add(row);
+                    bytes += row.size();
+                }
+            }
+            if (!admitted.isEmpty()) {
+                List<DueRow> all = new ArrayList<>(planned);
+                all.addAll(admitted);
+                toClaim.put(lane.ord, all);
+                progress = true;
+            }
+            left[0] -= admitted.size();
+            left[1] -= bytes;
+            lane.deficit -= admitted.size();
+            boolean drained = read.size() < want && left[1] > 0;
+            if (drained) {
+                // Fewer due rows than the lane may take: it yields the rest of its turn and leaves
+                // the ring until the feed brings a marker again (or the cleanup finds a row).
+                yieldTurn(lane, TenantLane.State.IDLE);
+            } else if (lane.deficit <= 0 || want == may) {
+                // Its turn is used, or it was stopped by its own in-flight room or tokens (then it
+                // yields the rest): to the back of the ring.
+                lane.inTurn = false;
+                lane.deficit = 0;
+                ring.addLast(lane);
+            } else {
+                // Cut short by the end of the tick: it finishes its turn first next tick.
+                ring.addFirst(lane);
+            }
+        }
+        return progress;
+    }
+
+    /**
+     * Up to {@code want} of the lane's due rows after those already {@code planned} this tick (a
+     * second pass reads on from the last planned row: rows of the same time already planned are
+     * read again and skipped).
+     */
+    private List<DueRow> readAfter(TenantLane lane, long now, List<DueRow> planned, int want, long bytes,
+            ToLongFunction<TenantLane> floors) {
+        if (planned.isEmpty()) {
+            return ledger.dueForTenant(lane.ord, now, floors.applyAsLong(lane), want, bytes);
+        }
+        long lastAt = planned.get(planned.size() - 1).at();
+        int sameAt = (int) planned.stream().filter(r -> r.at() == lastAt).count();
+        List<DueRow> read = new ArrayList<>(ledger.dueForTenant(lane.ord, now, lastAt, want + sameAt, Long.MAX_VALUE));
+        read.removeAll(planned);
+        List<DueRow> out = new ArrayList<>(Math.min(want, read.size()));
+        long total = 0;
+        for (DueRow row : read) {
+            if (out.size() == want || (!out.isEmpty() && total + row.size() > bytes)) {
+                break;
+            }
+            out.add(row);
+            total += row.size();
+        }
+        return out;
+    }
+
+    /** After the claim: tenant {@code lane} has {@code count} more rows in flight and spent as many tokens. */
+    void claimed(TenantLane lane, int count, long nowNanos) {
+        if (count == 0) {
+            return;
+        }
+        lane.inflight.addAndGet(count);
+        if (!lane.tokens.tryTake(count, nowNanos)) {
+            // Only when the policy's rate dropped between the plan and now: take what is there.
+            lane.tokens.tryTake(Math.min(count, lane.tokens.available(nowNanos)), nowNanos);
+        }
+    }
+
+    /**
+     * After the cleanup of a visited lane: its earliest due row as the cleanup saw it. A lane whose
+     * earliest row is due goes back to the ring if it had left it; a lane with nothing left to know
+     * is forgotten.
+     */
+    void cleaned(TenantLane lane, Optional<DueRow> first, long now, long nowNanos) {
+        if (first.isPresent() && first.get().at() <= now && lane.state == TenantLane.State.IDLE) {
+            ready(lane);
+        }
+        if (lane.forgettable(nowNanos)) {
+            lanes.remove(lane.ord);
+        }
+    }
+
+    /** The lane of tenant {@code ord}, if the scheduler knows it. */
+    Optional<TenantLane> lane(long ord) {
+        return Optional.ofNullable(lanes.get(ord));
+    }
+
+    /** Lanes the scheduler knows. */
+    int knownTenants() {
+        return lanes.size();
+    }
+
+    /** Lanes in the ring now. */
+    int readyTenants() {
+        return ring.size();
+    }
+
+    private void ready(TenantLane lane) {
+        lane.state = TenantLane.State.READY;
+        ring.addLast(lane);
+    }
+
+    private void yieldTurn(TenantLane lane, TenantLane.State state) {
+        lane.inTurn = false;
+        lane.deficit = 0;
+        lane.state = state;
+        if (state == TenantLane.State.AT_INFLIGHT_LIMIT && lane.inflightRoom() > 0) {
+            // A settle raced the decision: do not wait for another.
+            ready(lane);
+        }
+    }
+
+    private void waitForTokens(TenantLane lane, long wakeNanos) {
+        lane.inTurn = false;
+        lane.deficit = 0;
+        lane.state = TenantLane.State.WAITING_FOR_TOKENS;
+        lane.wakeNanos = wakeNanos;
+        waitingForTokens.add(lane);
+    }
+
+    /** Reads the lane's policy when it has none or the cache was invalidated since; false when it cannot be read. */
+    private boolean refreshPolicy(TenantLane lane, long nowNanos) {
+        long generation = policies.generation();
+        if (lane.policy != null && lane.policyGeneration == generation) {
+            return true;
+        }
+        TenantPolicy policy;
+        try {
+            if (lane.name == null) {
+                lane.name = directory.name(lane.ord).orElse(null);
+            }
+            policy = lane.name == null ? TenantPolicy.DEFAULT : policies.policyFor(lane.name);
+        } catch (AnkusaException e) {
+            LOG.error("tenant {}: its policy could not be read; its rows stay due and it is asked again in a second",
+                    lane.name, e);
+            return false;
+        }
+        lane.policy = policy;
+        lane.policyGeneration = generation;
+        if (lane.tokens == null) {
+            lane.tokens = new TokenBucket(policy.deliveryRate(), nowNanos);
+        } else {
+            lane.tokens.rate(policy.deliveryRate(), nowNanos);
+        }
+        return true;
+    }
+}
