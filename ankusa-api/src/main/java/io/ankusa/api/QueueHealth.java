@@ -29,7 +29,13 @@ public record QueueHealth(State state, Optional<String> component, Optional<Stri
     /** A closed queue. */
     public static final QueueHealth CLOSED = new QueueHealth(State.CLOSED, Optional.empty(), Optional.empty());
 
-    /** Checks the parts. */
+    /**
+     * Checks the parts.
+     *
+     * @param state     running, failed or closed
+     * @param component the thread that died, when failed
+     * @param cause     what ended it, when failed
+     */
     public QueueHealth {
         Objects.requireNonNull(state, "state");
         Objects.requireNonNull(component, "component");
@@ -47,7 +53,7 @@ public record QueueHealth(State state, Optional<String> component, Optional<Stri
         return new QueueHealth(State.FAILED, Optional.of(component), Optional.of(String.valueOf(cause)));
     }
 
-    /** Whether the queue serves calls. */
+    /** {@return whether the queue serves calls} */
     public boolean running() {
         return state == State.RUNNING;
     }
