@@ -27,16 +27,7 @@ class JsonOutputTest {
     Path dir;
 
     private Path storeWith(String backend, String... tenants) {
-        Path store = dir.resolve("store-" + backend);
-        try (Queue queue = Queue.open(QueueConfig.builder(store).backend(backend).build())) {
-            CompletableFuture<?>[] receipts = new CompletableFuture<?>[tenants.length];
-            for (int i = 0; i < tenants.length; i++) {
-                receipts[i] = queue.ingest(Hook.builder().id("h" + i).sourceId("test").tenantId(tenants[i])
-                        .payload("{}").sinks(0, 1).build());
-            }
-            CompletableFuture.allOf(receipts).join();
-        }
-        return store;
+        return TenantStores.storeWith(dir, backend, tenants);
     }
 
     @ParameterizedTest
