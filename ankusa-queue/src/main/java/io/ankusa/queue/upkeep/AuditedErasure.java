@@ -56,8 +56,8 @@ public final class AuditedErasure {
             return ErasureResult.none(tenant);
         }
         await(writer.fenceErasing(tenant));
+        boolean resumed = erasure.progress(ord.getAsLong()).isPresent();
         TenantErasure.Progress start = erasure.begin(ord.getAsLong(), tenant);
-        boolean resumed = start.step() != TenantErasure.Step.DUE || start.after().length > 0;
         TenantErasure.Erased erased = erasure.run(start);
         await(writer.erased(tenant));
         Map<String, Long> counts = erased.counts();
