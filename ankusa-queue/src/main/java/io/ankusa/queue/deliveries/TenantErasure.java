@@ -5,8 +5,6 @@ import io.ankusa.keys.ArchiveKey;
 import io.ankusa.keys.ClearedKey;
 import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.keys.CounterKey;
-import io.ankusa.keys.DedupeExpiryKey;
-import io.ankusa.keys.DedupeKey;
 import io.ankusa.keys.DeliveryKey;
 import io.ankusa.keys.HookKey;
 import io.ankusa.keys.InflightKey;
@@ -41,10 +39,11 @@ import java.util.Optional;
  * <li>{@link Step#DUE due} rows, {@link Step#INFLIGHT inflight} rows and {@link Step#DEAD dead}
  *     rows, from the tenant's own ranges, with the ops and counter deltas of purge (inflight rows
  *     as an orphan drop), each leaving a {@code ?c} marker;</li>
- * <li>{@link Step#ARCHIVE archive obligations}, {@link Step#ACTIVE active markers} and
- *     {@link Step#EXPIRY dedupe expiry keys}: these families are not keyed by tenant, so they are
- *     walked whole, chunk by chunk, from a cursor;</li>
- * <li>{@link Step#DEDUPE dedupe keys}: the {@code tenant\0} prefix;</li>
+ * <li>{@link Step#ARCHIVE archive obligations} and {@link Step#ACTIVE active markers}: these
+ *     families are not keyed by tenant, so they are walked whole, chunk by chunk, from a cursor;</li>
+ * <li>{@link Step#DEDUPE dedupe keys and their expiry keys}: erased by the {@link DedupeEraser} the
+ *     queue supplies, which runs on the ingest writer's thread (only the writer writes {@code ?u}
+ *     and {@code ?e}, which is what keeps the dedupe check and its sweep from racing);</li>
  * <li>{@link Step#HOOKS hooks}: every hook left without rows has a {@code ?c} marker; the markers
  *     are walked and the tenant's hooks go with their markers;</li>
  * <li>{@link Step#FINISH the end}, one batch under the tenant's stripe: what its counters still
@@ -75,6 +74,23 @@ public final class TenantErasure {
     private final Store store;
     private final TenantStripes stripes;
     private final TenantPurge purge;
+    private final DedupeEraser dedupe;
+
+    /**
+     * Erases every dedupe key ({@code ?u}) and expiry key ({@code ?e}) of a tenant, on the ingest
+     * writer's thread, in synced batches; idempotent (a second call finds nothing).
+     */
+    @FunctionalInterface
+    public interface DedupeEraser {
+
+        /**
+         * Erases the tenant's dedupe and expiry keys.
+         *
+         * @param tenant the tenant id
+         * @return how many keys were deleted
+         */
+        long erase(String tenant);
+    }
 
     /** The steps, in order. */
     public enum Step {
@@ -88,9 +104,7 @@ public final class TenantErasure {
         ARCHIVE,
         /** Active markers. */
         ACTIVE,
-        /** Dedupe expiry keys. */
-        EXPIRY,
-        /** Dedupe keys. */
+        /** Dedupe keys and their expiry keys. */
         DEDUPE,
         /** Hooks. */
         HOOKS,
@@ -183,10 +197,11 @@ public final class TenantErasure {
     }
 
     /** An eraser over {@code store}. */
-    public TenantErasure(Store store, TenantStripes stripes, TenantPurge purge) {
+    public TenantErasure(Store store, TenantStripes stripes, TenantPurge purge, DedupeEraser dedupe) {
         this.store = Objects.requireNonNull(store, "store");
         this.stripes = Objects.requireNonNull(stripes, "stripes");
         this.purge = Objects.requireNonNull(purge, "purge");
+        this.dedupe = Objects.requireNonNull(dedupe, "dedupe");
     }
 
     /** The erase marker key of {@code ord}. */
@@ -265,8 +280,7 @@ public final class TenantErasure {
                 }
                 case ARCHIVE -> at = walk(at, ArchiveKey.FAMILY.between(), this::archiveOps, tally);
                 case ACTIVE -> at = walk(at, ActiveKey.FAMILY.between(), this::markerOps, tally);
-                case EXPIRY -> at = walk(at, DedupeExpiryKey.FAMILY.between(), this::expiryOps, tally);
-                case DEDUPE -> at = walk(at, DedupeKey.tenantRange(at.tenant()), this::dedupeOps, tally);
+                case DEDUPE -> tally.dedupeKeys += dedupe.erase(at.tenant());
                 case HOOKS -> at = walk(at, ClearedKey.FAMILY.between(), null, tally);
                 case FINISH -> {
                     finish(at);
@@ -381,21 +395,6 @@ public final class TenantErasure {
         }
         Deliveries.deleteMarkerOps(batch, marker.ord(), marker.bucket());
         tally.markers++;
-        return true;
-    }
-
-    private boolean expiryOps(DeliveryBatch batch, Progress at, KeyValue kv, Tally tally) {
-        if (!DedupeExpiryKey.decode(kv.key()).tenant().equals(at.tenant())) {
-            return false;
-        }
-        batch.delete(ColumnFamilies.INDEX, kv.key());
-        tally.dedupeKeys++;
-        return true;
-    }
-
-    private boolean dedupeOps(DeliveryBatch batch, Progress at, KeyValue kv, Tally tally) {
-        batch.delete(ColumnFamilies.INDEX, kv.key());
-        tally.dedupeKeys++;
         return true;
     }
 

@@ -133,7 +133,8 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
         this.writer = IngestWriter.start(store, ordinals, config.clock(), new IngestWriter.Limits(config.batchMaxHooks(),
                 config.batchMaxBytes(), config.ingestQueueCapacity(), config.archive()), idempotencyKeys,
                 LastSeq.recover(store), new IngestWriter.Admission(tenantPolicies, nanosOf(config.clock()), Long.MAX_VALUE));
-        this.auditedErasure = new AuditedErasure(ordinals, writer, new TenantErasure(store, stripes, purge), audit);
+        this.auditedErasure = new AuditedErasure(ordinals, writer, new TenantErasure(store, stripes, purge,
+                tenant -> writer.submitChore(() -> idempotencyKeys.eraseTenant(tenant)).join()), audit);
         auditedErasure.fenceUnfinished();
         this.housekeeping = new Housekeeping(reclaimer, writer, idempotencyKeys, audit, config.clock(), config.auditRetention());
         if (!config.housekeepingInterval().isZero()) {
