@@ -19,12 +19,29 @@ import java.util.Objects;
 public record ErasureResult(String tenant, boolean erased, long pending, long scheduled, long inflight, long dead,
         long bytes, long hooks, long dedupeKeys) {
 
-    /** Checks the tenant. */
+    /**
+     * Checks the tenant.
+     *
+     * @param tenant     the tenant id
+     * @param erased     whether the tenant existed
+     * @param pending    due rows awaiting a first attempt
+     * @param scheduled  due rows awaiting a retry
+     * @param inflight   rows in flight
+     * @param dead       dead letters
+     * @param bytes      row bytes
+     * @param hooks      stored hooks
+     * @param dedupeKeys idempotency keys and their expiry entries
+     */
     public ErasureResult {
         Objects.requireNonNull(tenant, "tenant");
     }
 
-    /** The result for a tenant nothing was stored for. */
+    /**
+     * The result for a tenant nothing was stored for.
+     *
+     * @param tenant the tenant id
+     * @return a result with nothing erased
+     */
     public static ErasureResult none(String tenant) {
         return new ErasureResult(tenant, false, 0, 0, 0, 0, 0, 0, 0);
     }

@@ -9,7 +9,11 @@ public final class TenantErasingException extends AnkusaException {
 
     private static final long serialVersionUID = 1L;
 
-    /** A refusal of a hook of {@code tenant}. */
+    /**
+     * A refusal of a hook of {@code tenant}.
+     *
+     * @param tenant the tenant being erased
+     */
     public TenantErasingException(String tenant) {
         super("tenant_erasing", "tenant '" + tenant + "' is being erased");
     }

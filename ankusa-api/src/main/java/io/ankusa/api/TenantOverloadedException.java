@@ -30,17 +30,27 @@ public final class TenantOverloadedException extends AnkusaException {
             this.code = code;
         }
 
-        /** The reason as a stable lower-case code. */
+        /** {@return the reason as a stable lower-case code} */
         public String code() {
             return code;
         }
     }
 
+    /** The tenant whose hook was refused. */
     private final String tenant;
+    /** Which limit refused it. */
     private final Reason reason;
+    /** How long to wait. */
     private final Duration retryAfter;
 
-    /** A refusal of a hook of {@code tenant} for {@code reason}. */
+    /**
+     * A refusal of a hook of {@code tenant} for {@code reason}.
+     *
+     * @param tenant     the tenant whose hook was refused
+     * @param reason     which limit refused it
+     * @param retryAfter how long a client should wait before trying again
+     * @param detail     the numbers behind the refusal, for people
+     */
     public TenantOverloadedException(String tenant, Reason reason, Duration retryAfter, String detail) {
         super("tenant_overloaded", reason.code() + ": tenant '" + tenant + "' " + detail);
         this.tenant = Objects.requireNonNull(tenant, "tenant");
@@ -48,17 +58,17 @@ public final class TenantOverloadedException extends AnkusaException {
         this.retryAfter = Objects.requireNonNull(retryAfter, "retryAfter");
     }
 
-    /** The tenant whose hook was refused. */
+    /** {@return the tenant whose hook was refused} */
     public String tenant() {
         return tenant;
     }
 
-    /** Which limit refused it. */
+    /** {@return which limit refused it} */
     public Reason reason() {
         return reason;
     }
 
-    /** How long a client should wait before trying again. */
+    /** {@return how long a client should wait before trying again} */
     public Duration retryAfter() {
         return retryAfter;
     }
