@@ -5,7 +5,9 @@ public enum AuditAction {
     /** A tenant's due or dead deliveries were purged. */
     PURGE("purge"),
     /** Dead letters were revived (replayed). */
-    REPLAY("replay");
+    REPLAY("replay"),
+    /** A tenant was erased (every row, hook, key and counter; the counts, never the data). */
+    ERASE("erase");
 
     private final String code;
 

@@ -59,7 +59,7 @@ class OperatorTypesTest {
         for (AuditAction action : AuditAction.values()) {
             assertThat(AuditAction.ofCode(action.code())).isEqualTo(action);
         }
-        assertThatThrownBy(() -> AuditAction.ofCode("erase")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> AuditAction.ofCode("obliterate")).isInstanceOf(IllegalArgumentException.class);
         assertThat(new PurgeResult("t", 1, 2, 3, 40).deliveries()).isEqualTo(6);
         assertThat(PurgeResult.none("t").deliveries()).isZero();
     }

@@ -4,6 +4,7 @@ import io.ankusa.api.AuditEntry;
 import io.ankusa.api.DeadLetterPage;
 import io.ankusa.api.DeadLetterQuery;
 import io.ankusa.api.DeadStats;
+import io.ankusa.api.ErasureResult;
 import io.ankusa.api.Hook;
 import io.ankusa.api.PurgeKind;
 import io.ankusa.api.PurgeResult;
@@ -125,6 +126,19 @@ public interface Queue extends AutoCloseable {
      * @throws IllegalArgumentException when {@code kinds} is empty
      */
     PurgeResult purgeTenant(String tenant, Set<PurgeKind> kinds);
+
+    /**
+     * Erases {@code tenant}: its hooks, delivery rows, due, inflight and dead index rows, active
+     * markers, archive obligations, idempotency keys, counters (taken off the aggregate) and its
+     * ordinal row, in synced chunks, and records an audit entry with the counts. The ordinal is
+     * never reused: its {@code ?t} row stays as an empty tombstone, and a later hook of the same
+     * id becomes a new tenant with a new ordinal. While the erase runs, the tenant's hooks fail
+     * with {@link io.ankusa.api.TenantErasingException}. Inflight rows are dropped: a delivery
+     * under way may still reach its sink, and its settle is skipped. Resumable: an erase cut short
+     * (an exception, a crash) keeps the tenant fenced, and calling this again finishes it. An
+     * unknown tenant is {@link ErasureResult#none}. One erase runs at a time.
+     */
+    ErasureResult eraseTenant(String tenant);
 
     /** Up to {@code limit} (1..10 000) audit entries, newest first. */
     List<AuditEntry> auditTrail(int limit);

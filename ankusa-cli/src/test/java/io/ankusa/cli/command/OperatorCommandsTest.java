@@ -142,8 +142,31 @@ class OperatorCommandsTest {
         assertThat(number(after, "pending") + number(after, "dead")).isZero();
     }
 
+    @Test
+    void eraseShowsWithoutYesAndErasesWithIt() {
+        Path store = deadStore();
+        long tenantsBefore = number(CommandRun.of("stats", "--store", store.toString()).out(), "tenants");
+
+        CommandRun dry = CommandRun.of("erase", "--store", store.toString(), "--tenant", "tenant-2");
+        assertThat(dry.exitCode()).as(dry.err()).isZero();
+        assertThat(dry.out()).contains("nothing erased");
+        assertThat(number(dry.out(), "dead")).isPositive();
+        assertThat(number(CommandRun.of("stats", "--store", store.toString(), "--tenant", "tenant-2").out(), "dead"))
+                .isPositive();
+
+        CommandRun erase = CommandRun.of("erase", "--store", store.toString(), "--tenant", "tenant-2", "--yes");
+        assertThat(erase.exitCode()).as(erase.err()).isZero();
+        assertThat(number(erase.out(), "dead")).isEqualTo(number(dry.out(), "dead"));
+        assertThat(number(erase.out(), "hooks")).isPositive();
+
+        CommandRun again = CommandRun.of("erase", "--store", store.toString(), "--tenant", "tenant-2", "--yes");
+        assertThat(again.exitCode()).as("the tenant is gone").isEqualTo(ExitCode.UNKNOWN_TENANT.code());
+        assertThat(number(CommandRun.of("stats", "--store", store.toString()).out(), "tenants"))
+                .as("the ordinal is never reused: the count of tenants ever seen stays").isEqualTo(tenantsBefore);
+    }
+
     @ParameterizedTest
-    @ValueSource(strings = {"purge --tenant a", "purge --kinds dead", "purge --tenant a --kinds inflight",
+    @ValueSource(strings = {"purge --tenant a", "purge --kinds dead", "erase --yes", "purge --tenant a --kinds inflight",
         "replay", "replay --all --hook h", "replay --tenant a --after 1-2-3", "dlq --after nonsense", "dlq --limit 0",
         "tenants --top 101"})
     void badOperatorArgumentsAreUsageErrors(String command) {

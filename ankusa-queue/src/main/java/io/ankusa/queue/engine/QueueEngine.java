@@ -5,6 +5,7 @@ import io.ankusa.api.AuditEntry;
 import io.ankusa.api.DeadLetterPage;
 import io.ankusa.api.DeadLetterQuery;
 import io.ankusa.api.DeadStats;
+import io.ankusa.api.ErasureResult;
 import io.ankusa.api.Hook;
 import io.ankusa.api.InvalidHookException;
 import io.ankusa.api.PurgeKind;
@@ -22,6 +23,7 @@ import io.ankusa.queue.intake.IdempotencyKeys;
 import io.ankusa.queue.deliveries.ArchiveObligations;
 import io.ankusa.queue.deliveries.Expansion;
 import io.ankusa.queue.deliveries.StoreDeliveryLedger;
+import io.ankusa.queue.deliveries.TenantErasure;
 import io.ankusa.queue.deliveries.TenantPurge;
 import io.ankusa.queue.migration.FormatGuard;
 import io.ankusa.queue.migration.StoreLayout;
@@ -37,6 +39,7 @@ import io.ankusa.queue.ledger.QueueFault;
 import io.ankusa.queue.ledger.TenantDirectory;
 import io.ankusa.queue.deliveries.TenantStripes;
 import io.ankusa.queue.migration.Migrations;
+import io.ankusa.queue.upkeep.AuditedErasure;
 import io.ankusa.queue.upkeep.AuditedPurge;
 import io.ankusa.queue.upkeep.HookReclaimer;
 import io.ankusa.queue.intake.TenantOrdinals;
@@ -84,6 +87,7 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
     private final Housekeeping housekeeping;
     private final DeadLetters deadLetters;
     private final AuditedPurge auditedPurge;
+    private final AuditedErasure auditedErasure;
     private final PolicyCache tenantPolicies;
     private final QueueFault fault = new QueueFault();
     private volatile boolean closed;
@@ -134,13 +138,31 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
         this.auditedPurge = new AuditedPurge(ordinals, purge, audit);
         this.writer = IngestWriter.start(store, ordinals, config.clock(), new IngestWriter.Limits(config.batchMaxHooks(),
                 config.batchMaxBytes(), config.ingestQueueCapacity(), config.archive()), idempotencyKeys, fault,
-                LastSeq.recover(store));
+                LastSeq.recover(store), new IngestWriter.Admission(tenantPolicies, nanosOf(config.clock()), Long.MAX_VALUE));
         this.receipts = ReceiptRelay.on(config.completionExecutor());
+        this.auditedErasure = new AuditedErasure(ordinals, writer, new TenantErasure(store, stripes, purge,
+                tenant -> writer.submitChore(() -> idempotencyKeys.eraseTenant(tenant)).join()), audit);
+        auditedErasure.fenceUnfinished();
         this.housekeeping = new Housekeeping(reclaimer, writer, idempotencyKeys, audit, config.clock(), config.auditRetention(),
                 fault);
         if (!config.housekeepingInterval().isZero()) {
             housekeeping.start(config.housekeepingInterval());
         }
+    }
+
+    /**
+     * The ingest-rate buckets' clock: {@link System#nanoTime()} under the system clock (a
+     * wall-clock step neither grants nor withholds tokens); under a clock the application passed
+     * (a test's), that clock in nanoseconds, so a test moves it by hand.
+     */
+    private static java.util.function.LongSupplier nanosOf(java.time.InstantSource clock) {
+        if (clock.equals(java.time.InstantSource.system())) {
+            return System::nanoTime;
+        }
+        return () -> {
+            java.time.Instant now = clock.instant();
+            return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+        };
     }
 
     /**
@@ -275,6 +297,11 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
     public PurgeResult purgeTenant(String tenant, Set<PurgeKind> kinds) {
         fault.check();
         return auditedPurge.purge(tenant, kinds);
+    }
+
+    /** See {@code Queue}. */
+    public ErasureResult eraseTenant(String tenant) {
+        return auditedErasure.erase(tenant);
     }
 
     /** See {@code Queue}. */

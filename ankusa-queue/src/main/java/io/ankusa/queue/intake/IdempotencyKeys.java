@@ -12,11 +12,13 @@ import io.ankusa.store.KeyRange;
 import io.ankusa.store.Scan;
 import io.ankusa.store.Store;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * Dedupe by idempotency key, owned by the ingest writer: {@link #screen} and {@link #sweep} run on
@@ -43,6 +45,9 @@ import java.util.Optional;
  * original's acceptance; repeats do not extend it.
  */
 public final class IdempotencyKeys {
+
+    /** Keys per synced batch when a tenant's keys are erased. */
+    static final int ERASE_CHUNK = 500;
 
     private final Store store;
     private final long windowMillis;
@@ -162,5 +167,54 @@ public final class IdempotencyKeys {
         }
         batch.commit(store, Durability.ASYNC);
         return expired.size();
+    }
+
+    /**
+     * Erases every dedupe key of {@code tenant} (the {@code tenant\0} prefix of {@code ?u}) and
+     * every expiry key ({@code ?e}) naming it, in synced batches of {@value #ERASE_CHUNK}; the
+     * expiry family is not keyed by tenant, so it is walked whole. Idempotent. Writer thread only
+     * (the queue runs it as a writer chore), so it cannot race the dedupe check or the sweep.
+     *
+     * @param tenant the tenant being erased
+     * @return how many keys it deleted
+     */
+    public long eraseTenant(String tenant) {
+        Objects.requireNonNull(tenant, "tenant");
+        long deleted = eraseWhere(DedupeExpiryKey.FAMILY.between(), key -> DedupeExpiryKey.decode(key).tenant().equals(tenant));
+        return deleted + eraseWhere(DedupeKey.tenantRange(tenant), key -> true);
+    }
+
+    private long eraseWhere(KeySpan span, Predicate<byte[]> theTenants) {
+        long deleted = 0;
+        byte[] from = span.from();
+        while (true) {
+            List<byte[]> chunk = new ArrayList<>();
+            byte[] last = null;
+            int seen = 0;
+            try (Scan scan = store.scan(ColumnFamilies.INDEX, KeyRange.of(from, span.to()))) {
+                while (seen < ERASE_CHUNK && scan.hasNext()) {
+                    last = scan.next().key();
+                    seen++;
+                    if (theTenants.test(last)) {
+                        chunk.add(last);
+                    }
+                }
+            }
+            if (!chunk.isEmpty()) {
+                DeliveryBatch batch = new DeliveryBatch();
+                chunk.forEach(key -> batch.delete(ColumnFamilies.INDEX, key));
+                batch.commit(store, Durability.SYNC);
+                deleted += chunk.size();
+            }
+            if (seen < ERASE_CHUNK) {
+                return deleted;
+            }
+            from = successor(last);
+        }
+    }
+
+    /** The smallest key after {@code key}. */
+    private static byte[] successor(byte[] key) {
+        return Arrays.copyOf(key, key.length + 1);
     }
 }

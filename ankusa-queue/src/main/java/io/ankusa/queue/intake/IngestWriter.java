@@ -6,10 +6,15 @@ import io.ankusa.api.IngestOverloadedException;
 import io.ankusa.api.QueueClosedException;
 import io.ankusa.api.QueueFailedException;
 import io.ankusa.api.Receipt;
+import io.ankusa.api.TenantErasingException;
 import io.ankusa.api.TenantLimitException;
+import io.ankusa.api.TenantOverloadedException;
 import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.keys.HookKey;
 import io.ankusa.keys.MetaKeys;
+import io.ankusa.queue.admission.PolicyCache;
+import io.ankusa.queue.deliveries.CounterValues;
+import io.ankusa.queue.deliveries.Counters;
 import io.ankusa.queue.deliveries.HookEnvelope;
 import io.ankusa.queue.deliveries.Deliveries;
 import io.ankusa.queue.deliveries.DeliveryBatch;
@@ -22,14 +27,17 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -72,6 +80,10 @@ import org.slf4j.LoggerFactory;
  *     in the queue's {@link QueueFault}, fails its batch, every queued hook and chore, and every
  *     later submit with {@link io.ankusa.api.QueueFailedException}, and {@link #close()} still
  *     returns.</li>
+ * <li><b>Admission before ordinals.</b> After dedupe and before tenants are resolved, a hook of
+ *     a tenant being erased fails with {@link TenantErasingException}, and {@link IngestAdmission}
+ *     refuses hooks over their tenant's limits with {@link TenantOverloadedException}; a refused
+ *     hook writes nothing, not even a new tenant's ordinal.</li>
  * </ul>
  */
 public final class IngestWriter implements AutoCloseable {
@@ -88,6 +100,9 @@ public final class IngestWriter implements AutoCloseable {
     private final Limits limits;
     private final IdempotencyKeys idempotencyKeys;
     private final QueueFault fault;
+    private final IngestAdmission admission;
+    /** Tenants being erased: written only by chores (between batches), read by the writer. */
+    private final Set<String> erasing = ConcurrentHashMap.newKeySet();
     private final Queue<Chore<?>> chores = new ConcurrentLinkedQueue<>();
     private final BlockingQueue<Pending> queue;
     private final Thread thread;
@@ -103,6 +118,17 @@ public final class IngestWriter implements AutoCloseable {
      * @param archive       whether ingest writes archive obligations
      */
     public record Limits(int batchMaxHooks, long batchMaxBytes, int capacity, boolean archive) {
+    }
+
+    /**
+     * What ingest admission decides from.
+     *
+     * @param policies        the tenants' cached policies
+     * @param nanos           a monotonic nanosecond clock for the ingest-rate buckets
+     * @param nodeMaxRowBytes the node-wide limit on row bytes (aggregate {@code bytes} counter);
+     *                        {@link Long#MAX_VALUE} for none
+     */
+    public record Admission(PolicyCache policies, LongSupplier nanos, long nodeMaxRowBytes) {
     }
 
     private record Pending(Hook hook, byte[] envelope, CompletableFuture<Receipt> future) {
@@ -122,7 +148,7 @@ public final class IngestWriter implements AutoCloseable {
     }
 
     private IngestWriter(Store store, TenantOrdinals ordinals, InstantSource clock, Limits limits,
-            IdempotencyKeys idempotencyKeys, QueueFault fault, long lastSeq) {
+            IdempotencyKeys idempotencyKeys, QueueFault fault, long lastSeq, Admission admission) {
         this.store = store;
         this.fault = fault;
         this.ordinals = ordinals;
@@ -130,6 +156,11 @@ public final class IngestWriter implements AutoCloseable {
         this.limits = limits;
         this.idempotencyKeys = idempotencyKeys;
         this.lastSeq = lastSeq;
+        this.admission = new IngestAdmission(admission.policies(),
+                tenant -> ordinals.ord(tenant).stream().mapToObj(ord -> Counters.read(store, ord)).findFirst()
+                        .orElse(CounterValues.ZERO),
+                () -> Counters.read(store, io.ankusa.keys.Ordinals.AGGREGATE).bytes(), admission.nanos(),
+                admission.nodeMaxRowBytes());
         // Exactly the hooks allowed to wait: a full queue refuses (or holds a waiting producer);
         // WAKE is dropped when full (the writer runs chores after every take), STOP waits for room.
         this.queue = new ArrayBlockingQueue<>(limits.capacity());
@@ -139,11 +170,11 @@ public final class IngestWriter implements AutoCloseable {
 
     /** Starts a writer whose first seq will be {@code lastSeq + 1}; its death is recorded in {@code fault}. */
     public static IngestWriter start(Store store, TenantOrdinals ordinals, InstantSource clock, Limits limits,
-            IdempotencyKeys idempotencyKeys, QueueFault fault, long lastSeq) {
+            IdempotencyKeys idempotencyKeys, QueueFault fault, long lastSeq, Admission admission) {
         IngestWriter writer = new IngestWriter(Objects.requireNonNull(store, "store"), Objects.requireNonNull(ordinals,
                 "ordinals"), Objects.requireNonNull(clock, "clock"), limits,
                 Objects.requireNonNull(idempotencyKeys, "idempotencyKeys"), Objects.requireNonNull(fault, "fault"),
-                lastSeq);
+                lastSeq, Objects.requireNonNull(admission, "admission"));
         writer.thread.start();
         return writer;
     }
@@ -301,6 +332,7 @@ public final class IngestWriter implements AutoCloseable {
                 kept.add(verdict);
             }
         }
+        admit(batch, kept);
         if (batch.isEmpty()) {
             return;
         }
@@ -335,6 +367,7 @@ public final class IngestWriter implements AutoCloseable {
             ops.commit(store, Durability.SYNC);
         } catch (RuntimeException e) {
             ordinals.abandoned(resolution);
+            admission.forget();
             LOG.error("ingest commit of {} hooks failed", accepted.size(), e);
             accepted.forEach(p -> p.future().completeExceptionally(e));
             return;
@@ -343,6 +376,70 @@ public final class IngestWriter implements AutoCloseable {
         for (int i = 0; i < accepted.size(); i++) {
             accepted.get(i).future().complete(receipts.get(i));
         }
+    }
+
+    /**
+     * Drops from {@code batch} (and its verdicts {@code kept}) the hooks of tenants being erased
+     * and the hooks admission refuses, failing their futures; the rest stay in order.
+     */
+    private void admit(List<Pending> batch, List<IdempotencyKeys.Verdict> kept) {
+        admission.beginBatch();
+        int to = 0;
+        for (int i = 0; i < batch.size(); i++) {
+            Pending p = batch.get(i);
+            Hook hook = p.hook();
+            if (erasing.contains(hook.tenant())) {
+                p.future().completeExceptionally(new TenantErasingException(hook.tenant()));
+                continue;
+            }
+            int rows = hook.sinks().size();
+            Optional<TenantOverloadedException> refusal = admission.admit(hook.tenant(), rows,
+                    (long) rows * p.envelope().length);
+            if (refusal.isPresent()) {
+                p.future().completeExceptionally(refusal.get());
+                continue;
+            }
+            batch.set(to, p);
+            kept.set(to, kept.get(i));
+            to++;
+        }
+        batch.subList(to, batch.size()).clear();
+        kept.subList(to, kept.size()).clear();
+    }
+
+    /**
+     * Starts refusing {@code tenant}'s hooks with {@link TenantErasingException}. The future
+     * completes on the writer thread between two batches: after it, no batch holding a hook of the
+     * tenant can commit.
+     */
+    public CompletableFuture<Void> fenceErasing(String tenant) {
+        return submitChore(() -> {
+            erasing.add(tenant);
+            return null;
+        });
+    }
+
+    /**
+     * The erase of {@code tenant} finished: its cached ordinal and admission state are forgotten
+     * and its hooks are accepted again (as a new tenant). Runs between two batches.
+     */
+    public CompletableFuture<Void> erased(String tenant) {
+        return submitChore(() -> {
+            ordinals.forget(tenant);
+            admission.forget(tenant);
+            erasing.remove(tenant);
+            return null;
+        });
+    }
+
+    /** Whether {@code tenant}'s hooks are being refused because it is being erased. */
+    public boolean erasing(String tenant) {
+        return erasing.contains(tenant);
+    }
+
+    /** Hooks refused by admission so far for {@code reason} (any thread). */
+    public long refusals(TenantOverloadedException.Reason reason) {
+        return admission.refusals(reason);
     }
 
     /** The highest seq assigned so far (writer's view). */

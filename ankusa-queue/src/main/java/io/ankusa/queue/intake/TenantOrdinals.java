@@ -120,6 +120,11 @@ public final class TenantOrdinals {
         cache.put(tenant, ord);
     }
 
+    /** Forgets {@code tenant}'s cached ordinal (writer thread; the tenant was erased). */
+    public void forget(String tenant) {
+        cache.remove(tenant);
+    }
+
     /** Tenant {@code tenant}'s ordinal (any thread): from the cache, else one point read. */
     public OptionalLong ord(String tenant) {
         Long cached = cache.get(tenant);

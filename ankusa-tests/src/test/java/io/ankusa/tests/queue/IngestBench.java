@@ -2,6 +2,9 @@ package io.ankusa.tests.queue;
 
 import io.ankusa.api.Hook;
 import io.ankusa.api.QueueConfig;
+import io.ankusa.api.Rate;
+import io.ankusa.api.TenantPolicies;
+import io.ankusa.api.TenantPolicy;
 import io.ankusa.queue.Queue;
 import io.ankusa.store.Stores;
 import java.io.IOException;
@@ -36,6 +39,12 @@ import java.util.stream.Stream;
  * (default 4), {@code ankusa.bench.dir}. Payload 256 bytes, one sink per hook. Before each cell
  * 10 000 hooks are ingested (every tenant once, so the writer's tenant cache is warm, and the same
  * JIT warm-up for every cell).
+ *
+ * <p>Admission: every cell runs twice, with the default policy (no limits: admission costs a map
+ * look-up) and with {@code admission on} (every tenant with pending-row and pending-byte limits and
+ * an ingest rate, all far above what the bench reaches, so nothing is refused but every check
+ * runs: counters read once per tenant, estimates kept, a token taken per hook). The last table
+ * gives the ratio on/off per cell; {@code ankusa.bench.admission=off} runs only the first.
  */
 public final class IngestBench {
 
@@ -47,7 +56,11 @@ public final class IngestBench {
     private IngestBench() {
     }
 
-    private record Cell(String backend, int tenants, String shape, int hooks, double seconds) {
+    /** Limits far above the bench: every check runs, none refuses. */
+    static final TenantPolicy LIMITED = TenantPolicy.DEFAULT.withMaxPendingRows(Long.MAX_VALUE / 2)
+            .withMaxPendingBytes(Long.MAX_VALUE / 2).withIngestRate(new Rate(1e9, 1_000_000_000L));
+
+    private record Cell(String backend, int tenants, String shape, boolean admission, int hooks, double seconds) {
         double rate() {
             return hooks / seconds;
         }
@@ -62,21 +75,37 @@ public final class IngestBench {
                 System.getProperty("java.io.tmpdir"))));
         List<String> failures = new ArrayList<>();
         List<Cell> cells = new ArrayList<>();
+        List<Boolean> admissions = System.getProperty("ankusa.bench.admission", "both").equals("off")
+                ? List.of(false) : List.of(false, true);
         for (String backend : Stream.of("rocksdb", "lmdb").filter(b -> Stores.provider(b).isPresent()).toList()) {
             for (int tenants : new int[] {1, 10_000}) {
-                cells.add(run(root, backend, tenants, "batched", hooks, producers, 8_192, failures));
-                cells.add(run(root, backend, tenants, "serial", serialHooks, 1, 1, failures));
+                for (boolean admission : admissions) {
+                    cells.add(run(root, backend, tenants, "batched", admission, hooks, producers, 8_192, failures));
+                    cells.add(run(root, backend, tenants, "serial", admission, serialHooks, 1, 1, failures));
+                }
             }
         }
         System.out.println();
         System.out.printf(Locale.ROOT, "Ingest bench: synced, %d B payload, 1 sink, batches of up to 256 hooks, "
                 + "batched = %d producers with up to 8 192 hooks in flight, serial = 1 hook in flight, Java %s%n%n",
                 PAYLOAD, producers, System.getProperty("java.version"));
-        System.out.println("| backend | tenants | shape | hooks | seconds | hooks/s |");
-        System.out.println("|---|---:|---|---:|---:|---:|");
-        cells.stream().sorted(Comparator.comparing(Cell::backend).thenComparing(Cell::shape).thenComparing(Cell::tenants))
-                .forEach(c -> System.out.printf(Locale.ROOT, "| %s | %,d | %s | %,d | %.2f | %,.0f |%n", c.backend(),
-                        c.tenants(), c.shape(), c.hooks(), c.seconds(), c.rate()));
+        System.out.println("| backend | tenants | shape | admission | hooks | seconds | hooks/s |");
+        System.out.println("|---|---:|---|---|---:|---:|---:|");
+        cells.stream().sorted(Comparator.comparing(Cell::backend).thenComparing(Cell::shape).thenComparing(Cell::tenants)
+                .thenComparing(Cell::admission))
+                .forEach(c -> System.out.printf(Locale.ROOT, "| %s | %,d | %s | %s | %,d | %.2f | %,.0f |%n", c.backend(),
+                        c.tenants(), c.shape(), c.admission() ? "on" : "off", c.hooks(), c.seconds(), c.rate()));
+        if (admissions.size() == 2) {
+            System.out.println();
+            System.out.println("| backend | tenants | shape | on/off hooks/s |");
+            System.out.println("|---|---:|---|---:|");
+            for (Cell on : cells.stream().filter(Cell::admission).toList()) {
+                cells.stream().filter(off -> !off.admission() && off.backend().equals(on.backend())
+                        && off.tenants() == on.tenants() && off.shape().equals(on.shape())).findFirst()
+                        .ifPresent(off -> System.out.printf(Locale.ROOT, "| %s | %,d | %s | %.3f |%n", on.backend(),
+                                on.tenants(), on.shape(), on.rate() / off.rate()));
+            }
+        }
         for (Cell c : cells) {
             double floor = c.shape().equals("serial") ? MIN_SERIAL_HOOKS_PER_SECOND : MIN_BATCHED_HOOKS_PER_SECOND;
             if (c.rate() < floor) {
@@ -90,10 +119,14 @@ public final class IngestBench {
         }
     }
 
-    private static Cell run(Path root, String backend, int tenants, String shape, int hooks, int producers, int limit,
-            List<String> failures) throws IOException, Exception {
+    private static Cell run(Path root, String backend, int tenants, String shape, boolean admission, int hooks,
+            int producers, int limit, List<String> failures) throws IOException, Exception {
         Path dir = Files.createTempDirectory(root, "ingest-" + backend + "-");
-        try (Queue queue = Queue.open(QueueConfig.builder(dir).backend(backend).build())) {
+        QueueConfig.Builder config = QueueConfig.builder(dir).backend(backend);
+        if (admission) {
+            config.tenantPolicies(TenantPolicies.uniform(LIMITED));
+        }
+        try (Queue queue = Queue.open(config.build())) {
             byte[] body = new byte[PAYLOAD];
             List<CompletableFuture<?>> warm = new ArrayList<>();
             for (int i = 0; i < WARM_UP; i++) {
@@ -127,7 +160,7 @@ public final class IngestBench {
             inFlight.acquire(limit);
             double seconds = (System.nanoTime() - start) / 1e9;
             pool.shutdown();
-            Cell cell = new Cell(backend, tenants, shape, hooks, seconds);
+            Cell cell = new Cell(backend, tenants, shape, admission, hooks, seconds);
             long expected = WARM_UP + (long) hooks;
             if (refused.get() != 0 || queue.stats().pending() != expected || queue.tenantCount() != tenants) {
                 failures.add(cell + ": " + refused.get() + " refused, pending " + queue.stats().pending() + " of "

@@ -1,0 +1,68 @@
+package io.ankusa.cli.command;
+
+import io.ankusa.api.ErasureResult;
+import io.ankusa.api.TenantStats;
+import io.ankusa.cli.console.Figures;
+import io.ankusa.cli.console.Table;
+import io.ankusa.queue.Queue;
+import io.ankusa.queue.ledger.TenantDirectory;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code ankusa erase --tenant T [--yes]}: erases every trace of a tenant ({@link Queue#eraseTenant}),
+ * audited; without {@code --yes} it prints the tenant's counters and erases nothing.
+ */
+@Command(name = "erase", mixinStandardHelpOptions = true,
+        description = "Erase every trace of a tenant: rows, hooks, keys and counters (the ordinal is never reused).")
+final class EraseCommand implements Callable<Integer> {
+
+    @ParentCommand
+    AnkusaCommand root;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--tenant", paramLabel = "TENANT", required = true, description = "The tenant to erase.")
+    String tenant;
+
+    @Option(names = "--yes", description = "Erase for real; without it, only show what the tenant holds.")
+    boolean yes;
+
+    @Override
+    public Integer call() {
+        try (Queue queue = StoreAccess.openQueue(root)) {
+            if (TenantDirectory.of(queue).ord(tenant).isEmpty()) {
+                throw new CommandFailure(ExitCode.UNKNOWN_TENANT, "unknown tenant '" + tenant + "' in " + root.store());
+            }
+            if (!yes) {
+                TenantStats stats = queue.pendingForTenant(tenant);
+                spec.commandLine().getOut().print(Table.keyValue()
+                        .title("tenant " + tenant + " (nothing erased: add --yes to erase it)")
+                        .row("pending", Figures.count(stats.pending()))
+                        .row("scheduled", Figures.count(stats.scheduled()))
+                        .row("inflight", Figures.count(stats.inflight()))
+                        .row("dead", Figures.count(queue.deadForTenant(tenant).dead()))
+                        .row("bytes", Figures.bytes(stats.bytes()))
+                        .render());
+                return ExitCode.OK.code();
+            }
+            ErasureResult result = queue.eraseTenant(tenant);
+            spec.commandLine().getOut().print(Table.keyValue()
+                    .title("erased tenant " + tenant)
+                    .row("pending", Figures.count(result.pending()))
+                    .row("scheduled", Figures.count(result.scheduled()))
+                    .row("inflight", Figures.count(result.inflight()))
+                    .row("dead", Figures.count(result.dead()))
+                    .row("bytes", Figures.bytes(result.bytes()))
+                    .row("hooks", Figures.count(result.hooks()))
+                    .row("idempotency keys", Figures.count(result.dedupeKeys()))
+                    .render());
+        }
+        return ExitCode.OK.code();
+    }
+}

@@ -1,0 +1,177 @@
+package io.ankusa.tests.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.ankusa.api.AuditAction;
+import io.ankusa.api.AuditEntry;
+import io.ankusa.api.ErasureResult;
+import io.ankusa.api.Hook;
+import io.ankusa.api.Receipt;
+import io.ankusa.api.TenantErasingException;
+import io.ankusa.store.Bytes;
+import io.ankusa.store.StoreException;
+import io.ankusa.tests.queue.Backends;
+import io.ankusa.tests.queue.IndexFold;
+import io.ankusa.tests.queue.QueueUnderTest;
+import io.ankusa.tests.queue.StoreSnapshot;
+import io.ankusa.tests.support.InterruptingStore;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Tenant erasure (TEN-5): every trace of the tenant goes (read back family by family, straight
+ * from the store), the other tenant's entries stay byte for byte, the counters equal a fold, and
+ * an erase cut short at any commit and called again ends in the same state.
+ */
+class TenantErasureTest {
+
+    private static final String VICTIM = "victim-7Qz";
+    private static final String OTHER = "other-tenant";
+
+    @TempDir
+    Path dir;
+
+    static Stream<String> backends() {
+        return Backends.names();
+    }
+
+    /** Who owns each seq, and each tenant's ordinal, as seeded. */
+    private static final class Seeded {
+        final Map<Long, Long> ownerOfSeq = new HashMap<>();
+        final Map<String, Long> ordOfName = new HashMap<>();
+    }
+
+    /**
+     * Both tenants with due, retry-free first attempts, delivered (cleared markers, hooks waiting for
+     * reclaim), dead and inflight rows, archive obligations and idempotency keys.
+     */
+    private static Seeded seed(QueueUnderTest q) {
+        Seeded seeded = new Seeded();
+        int n = 0;
+        for (String tenant : List.of(VICTIM, OTHER)) {
+            for (int i = 0; i < 10; i++) {
+                Hook hook = Hook.builder().id(tenant + "-h" + n).sourceId("src").tenantId(tenant)
+                        .idempotencyKey("k" + n).payload("{\"n\":" + n + "}").sinks(i % 3 == 0 ? List.of(0) : List.of(0, 1))
+                        .build();
+                n++;
+                Receipt r = q.ingest(hook);
+                seeded.ordOfName.put(tenant, q.ord(tenant).orElseThrow());
+                seeded.ownerOfSeq.put(r.seq(), seeded.ordOfName.get(tenant));
+            }
+            Operations.deliver(q, tenant, 3);
+            Operations.deadLetter(q, tenant, 3);
+            Operations.claim(q, tenant, 2);
+        }
+        return seeded;
+    }
+
+    private static List<String> rowsOf(QueueUnderTest q, Seeded seeded, long ord) {
+        return TenantRows.of(q.store(), Set.of(ord), seq -> seeded.ownerOfSeq.getOrDefault(seq, -1L),
+                seeded.ordOfName);
+    }
+
+    private static List<String> withoutAudit(QueueUnderTest q) {
+        return StoreSnapshot.of(q.store()).stream().filter(line -> !line.startsWith("audit ")).toList();
+    }
+
+    @ParameterizedTest(name = "erased tenant leaves no bytes behind [{0}]")
+    @MethodSource("backends")
+    void erasedTenantLeavesNoBytesBehind(String backend) {
+        try (QueueUnderTest q = QueueUnderTest.open(backend, dir, b -> b.archive(true))) {
+            Seeded seeded = seed(q);
+            long victim = seeded.ordOfName.get(VICTIM);
+            long other = seeded.ordOfName.get(OTHER);
+            List<String> otherBefore = rowsOf(q, seeded, other);
+            assertThat(rowsOf(q, seeded, victim)).hasSizeGreaterThan(50);
+
+            ErasureResult result = q.queue().eraseTenant(VICTIM);
+
+            assertThat(result.erased()).isTrue();
+            assertThat(result.inflight()).isEqualTo(2);
+            assertThat(result.dead()).isEqualTo(3);
+            assertThat(result.pending()).isEqualTo(16 - 8);
+            assertThat(result.hooks()).isEqualTo(10);
+            assertThat(result.dedupeKeys()).isEqualTo(20);
+            String tombstone = "tenants " + Bytes.hex(new io.ankusa.keys.TenantByOrdKey(victim).encode()) + " = ";
+            assertThat(rowsOf(q, seeded, victim)).as("only the ?t tombstone is left").containsExactly(tombstone);
+            String idHex = Bytes.hex(VICTIM.getBytes(StandardCharsets.UTF_8));
+            assertThat(withoutAudit(q)).as("the tenant id is nowhere but in the audit trail")
+                    .noneMatch(line -> line.contains(idHex))
+                    .noneMatch(line -> line.contains(Bytes.hex("m:erasing".getBytes(StandardCharsets.US_ASCII))));
+            assertThat(rowsOf(q, seeded, other)).as("the other tenant, byte for byte").isEqualTo(otherBefore);
+            IndexFold.of(q.store()).assertCountersMatch(q.store());
+            assertThat(IndexFold.counters(q.store())).doesNotContainKey(victim);
+
+            AuditEntry entry = q.queue().auditTrail(1).get(0);
+            assertThat(entry.action()).isEqualTo(AuditAction.ERASE);
+            assertThat(entry.tenantId()).isEqualTo(VICTIM);
+            assertThat(entry.counts()).containsEntry("inflight", 2L).containsEntry("hooks", 10L)
+                    .doesNotContainKey("resumed");
+
+            // The id comes back as a new tenant with a new ordinal.
+            q.ingest(Hook.builder().id("again").sourceId("src").tenantId(VICTIM).payload("{}").sinks(0).build());
+            assertThat(q.ord(VICTIM)).hasValue(3);
+            assertThat(q.name(victim)).isEmpty();
+            assertThat(q.queue().pendingForTenant(VICTIM).pending()).isEqualTo(1);
+            assertThat(q.queue().eraseTenant("never-seen")).isEqualTo(ErasureResult.none("never-seen"));
+        }
+    }
+
+    static Stream<Arguments> interruptions() {
+        // An uninterrupted erase of the seed makes 17 commits: the marker, one chunk and one step
+        // advance for each of the six walked steps, the dedupe step's two batches on the writer
+        // (expiry keys, then dedupe keys) and its step advance, and the last batch.
+        return Backends.names().flatMap(b -> Stream.of(1, 2, 5, 9, 14, 16, 17).map(k -> Arguments.of(b, k)));
+    }
+
+    @ParameterizedTest(name = "an erase cut short at commit {1} and resumed reaches the same state [{0}]")
+    @MethodSource("interruptions")
+    void anEraseCutShortAndResumedReachesTheSameState(String backend, int failingCommit) {
+        List<String> expected;
+        try (QueueUnderTest whole = QueueUnderTest.open(backend, dir.resolve("whole"), b -> b.archive(true))) {
+            seed(whole);
+            whole.queue().eraseTenant(VICTIM);
+            // As the interrupted queue below, restarted: the other tenant's inflight rows go back to due.
+            whole.reopen();
+            expected = withoutAudit(whole);
+        }
+        AtomicReference<InterruptingStore> faults = new AtomicReference<>();
+        try (QueueUnderTest q = QueueUnderTest.open(backend, dir.resolve("cut"), b -> b.archive(true), s -> {
+            faults.set(new InterruptingStore(s));
+            return faults.get();
+        })) {
+            seed(q);
+            faults.get().failCommit(failingCommit, b -> true);
+            assertThatThrownBy(() -> q.queue().eraseTenant(VICTIM)).isInstanceOf(StoreException.class);
+            Hook late = Hook.builder().id("late").sourceId("src").tenantId(VICTIM).payload("{}").sinks(0).build();
+            assertThatThrownBy(() -> q.ingest(late)).isInstanceOfSatisfying(TenantErasingException.class,
+                    e -> assertThat(e.error()).isEqualTo("tenant_erasing"));
+
+            q.reopen();
+            if (failingCommit > 1) {
+                // The erase marker was committed: the tenant is fenced again at open.
+                assertThatThrownBy(() -> q.ingest(late)).as("still fenced after a restart")
+                        .isInstanceOf(TenantErasingException.class);
+            }
+            ErasureResult rest = q.queue().eraseTenant(VICTIM);
+
+            assertThat(rest.erased()).isTrue();
+            assertThat(withoutAudit(q)).as("every family but the audit trail, byte for byte").isEqualTo(expected);
+            IndexFold.of(q.store()).assertCountersMatch(q.store());
+            if (failingCommit > 1) {
+                assertThat(q.queue().auditTrail(1).get(0).counts()).containsEntry("resumed", 1L);
+            }
+        }
+    }
+}
