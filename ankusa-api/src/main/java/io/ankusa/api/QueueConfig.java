@@ -40,11 +40,16 @@ import java.util.concurrent.Executor;
  *                            hook, so a callback that blocks holds one pool thread and never the writer
  *                            or another producer's receipt. {@code Runnable::run} completes on the
  *                            writer thread (fastest, but a slow callback then stalls every tenant's ingest)
+ * @param nodeMaxBytes        {@code admission.node-max-bytes}: the node-wide limit on row bytes (the
+ *                            aggregate's {@code bytes} counter); a hook that would pass it is refused with
+ *                            {@link TenantOverloadedException} ({@link TenantOverloadedException.Reason#NODE_FULL})
+ *                            and writes nothing ({@link Long#MAX_VALUE}, the default: no limit)
  */
 public record QueueConfig(Path directory, String backend, long tenantsMax, int batchMaxHooks, long batchMaxBytes,
         int payloadMaxBytes, int ingestQueueCapacity, boolean archive, InstantSource clock,
         Map<String, String> storeSettings, Duration dedupeWindow, Duration auditRetention,
-        Duration housekeepingInterval, TenantPolicies tenantPolicies, Optional<Executor> completionExecutor) {
+        Duration housekeepingInterval, TenantPolicies tenantPolicies, Optional<Executor> completionExecutor,
+        long nodeMaxBytes) {
 
     /** Default {@code tenants.max}. */
     public static final long DEFAULT_TENANTS_MAX = 1_000_000;
@@ -70,6 +75,7 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
      * @param housekeepingInterval how often the queue's housekeeping thread reclaims hooks nobody owes, sweeps expired dedupe keys and prunes the audit trail (default 1 s; {@link Duration#ZERO} runs no housekeeping thread)
      * @param tenantPolicies each tenant's share of dispatch and limits (default weight 1, no limits)
      * @param completionExecutor where ingest futures complete (default: the queue's own pool, never the writer thread)
+     * @param nodeMaxBytes the node-wide limit on row bytes, at least 1 ({@link Long#MAX_VALUE}, the default: no limit)
      */
     public QueueConfig {
         Objects.requireNonNull(directory, "directory");
@@ -90,6 +96,9 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
         Objects.requireNonNull(housekeepingInterval, "housekeepingInterval");
         Objects.requireNonNull(tenantPolicies, "tenantPolicies");
         Objects.requireNonNull(completionExecutor, "completionExecutor");
+        if (nodeMaxBytes < 1) {
+            throw new IllegalArgumentException("admission.node-max-bytes must be at least 1: " + nodeMaxBytes);
+        }
         if (dedupeWindow.toMillis() < 1 || auditRetention.toMillis() < 1 || housekeepingInterval.isNegative()) {
             throw new IllegalArgumentException("dedupe window and audit retention must be at least 1 ms, "
                     + "the housekeeping interval >= 0");
@@ -159,6 +168,7 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
         private Duration housekeepingInterval = Duration.ofSeconds(1);
         private TenantPolicies tenantPolicies = TenantPolicies.uniform(TenantPolicy.DEFAULT);
         private Executor completionExecutor;
+        private long nodeMaxBytes = Long.MAX_VALUE;
 
         private Builder(Path directory) {
             this.directory = Objects.requireNonNull(directory, "directory");
@@ -321,6 +331,19 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
         }
 
         /**
+         * Sets the node-wide limit on row bytes ({@code admission.node-max-bytes}): a hook that would
+         * take the node's row bytes past it is refused with {@link TenantOverloadedException}
+         * ({@link TenantOverloadedException.Reason#NODE_FULL}) and writes nothing.
+         *
+         * @param nodeMaxBytes the most row bytes the node holds, at least 1; {@link Long#MAX_VALUE} for no limit
+         * @return this builder
+         */
+        public Builder nodeMaxBytes(long nodeMaxBytes) {
+            this.nodeMaxBytes = nodeMaxBytes;
+            return this;
+        }
+
+        /**
          * Sets the keys in {@code values} (the keys of {@link QueueConfig#fromMap}; a
          * {@code directory} key is ignored, this builder has one).
          *
@@ -337,7 +360,7 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
         public QueueConfig build() {
             return new QueueConfig(directory, backend, tenantsMax, batchMaxHooks, batchMaxBytes, payloadMaxBytes,
                     ingestQueueCapacity, archive, clock, storeSettings, dedupeWindow, auditRetention,
-                    housekeepingInterval, tenantPolicies, Optional.ofNullable(completionExecutor));
+                    housekeepingInterval, tenantPolicies, Optional.ofNullable(completionExecutor), nodeMaxBytes);
         }
     }
 }

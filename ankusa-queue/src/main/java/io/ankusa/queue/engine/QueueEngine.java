@@ -138,7 +138,7 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
         this.auditedPurge = new AuditedPurge(ordinals, purge, audit);
         this.writer = IngestWriter.start(store, ordinals, config.clock(), new IngestWriter.Limits(config.batchMaxHooks(),
                 config.batchMaxBytes(), config.ingestQueueCapacity(), config.archive()), idempotencyKeys, fault,
-                LastSeq.recover(store), new IngestWriter.Admission(tenantPolicies, nanosOf(config.clock()), Long.MAX_VALUE));
+                LastSeq.recover(store), new IngestWriter.Admission(tenantPolicies, nanosOf(config.clock()), config.nodeMaxBytes()));
         this.receipts = ReceiptRelay.on(config.completionExecutor());
         this.auditedErasure = new AuditedErasure(ordinals, writer, new TenantErasure(store, stripes, purge,
                 tenant -> writer.submitChore(() -> idempotencyKeys.eraseTenant(tenant)).join()), audit);

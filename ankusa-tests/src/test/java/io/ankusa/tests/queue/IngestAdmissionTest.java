@@ -100,6 +100,38 @@ class IngestAdmissionTest {
         }
     }
 
+    @ParameterizedTest(name = "a full node refuses with NODE_FULL and writes nothing [{0}]")
+    @MethodSource("backends")
+    void aFullNodeRefusesWithNodeFullAndWritesNothing(String backend) {
+        try (QueueUnderTest first = QueueUnderTest.open(backend, dir, b -> b)) {
+            first.ingest(hook("a"));
+        }
+        long oneHook;
+        try (QueueUnderTest measure = QueueUnderTest.open(backend, dir, b -> b)) {
+            oneHook = measure.queue().pendingForTenant("a").bytes();
+        }
+        assertThat(oneHook).isPositive();
+        // Room for the hook already stored and one more, of any tenant, but not a third.
+        Map<String, String> keys = Map.of("admission.node-max-bytes", Long.toString(3 * oneHook - 1));
+        try (QueueUnderTest q = QueueUnderTest.open(backend, dir, b -> b.configure(keys))) {
+            q.ingest(hook("b"));
+            List<String> before = StoreSnapshot.of(q.store());
+
+            for (String tenant : List.of("a", "b", "new")) {
+                assertThatThrownBy(() -> q.ingest(hook(tenant)))
+                        .isInstanceOfSatisfying(TenantOverloadedException.class, e -> {
+                            assertThat(e.reason()).isEqualTo(Reason.NODE_FULL);
+                            assertThat(e.reason().code()).isEqualTo("node_full");
+                            assertThat(e.tenant()).isEqualTo(tenant);
+                            assertThat(e.retryAfter()).isPositive();
+                        });
+            }
+            assertThat(StoreSnapshot.of(q.store())).as("a refusal writes nothing").isEqualTo(before);
+            assertThat(q.engine().writer().refusals(Reason.NODE_FULL)).isEqualTo(3);
+            assertThat(q.queue().tenantCount()).as("no ordinal for the new tenant").isEqualTo(2);
+        }
+    }
+
     @ParameterizedTest(name = "a rate-limited tenant is accepted at its rate [{0}]")
     @MethodSource("backends")
     void aRateLimitedTenantIsAcceptedAtItsRate(String backend) {
