@@ -71,6 +71,16 @@ final class ChildJvm implements AutoCloseable {
         throw new AssertionError("child ended early (exit " + exitCode() + ")\n" + stderrTail());
     }
 
+    /** Writes {@code line} to the child's stdin and flushes it. */
+    void send(String line) {
+        try {
+            process.getOutputStream().write((line + "\n").getBytes(StandardCharsets.UTF_8));
+            process.getOutputStream().flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /**
      * SIGKILL, then waits for the child to be gone; returns the lines it had printed but the parent
      * had not read yet (every one of them was printed before the kill, so they count too).

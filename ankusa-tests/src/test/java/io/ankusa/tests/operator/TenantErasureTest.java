@@ -7,21 +7,17 @@ import io.ankusa.api.AuditAction;
 import io.ankusa.api.AuditEntry;
 import io.ankusa.api.ErasureResult;
 import io.ankusa.api.Hook;
-import io.ankusa.api.Receipt;
 import io.ankusa.api.TenantErasingException;
 import io.ankusa.store.Bytes;
 import io.ankusa.store.StoreException;
 import io.ankusa.tests.queue.Backends;
 import io.ankusa.tests.queue.IndexFold;
 import io.ankusa.tests.queue.QueueUnderTest;
-import io.ankusa.tests.queue.StoreSnapshot;
+import io.ankusa.tests.operator.ErasureSeed.Seeded;
 import io.ankusa.tests.support.InterruptingStore;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,8 +32,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class TenantErasureTest {
 
-    private static final String VICTIM = "victim-7Qz";
-    private static final String OTHER = "other-tenant";
+    private static final String VICTIM = ErasureSeed.VICTIM;
 
     @TempDir
     Path dir;
@@ -46,43 +41,16 @@ class TenantErasureTest {
         return Backends.names();
     }
 
-    /** Who owns each seq, and each tenant's ordinal, as seeded. */
-    private static final class Seeded {
-        final Map<Long, Long> ownerOfSeq = new HashMap<>();
-        final Map<String, Long> ordOfName = new HashMap<>();
-    }
-
-    /**
-     * Both tenants with due, retry-free first attempts, delivered (cleared markers, hooks waiting for
-     * reclaim), dead and inflight rows, archive obligations and idempotency keys.
-     */
     private static Seeded seed(QueueUnderTest q) {
-        Seeded seeded = new Seeded();
-        int n = 0;
-        for (String tenant : List.of(VICTIM, OTHER)) {
-            for (int i = 0; i < 10; i++) {
-                Hook hook = Hook.builder().id(tenant + "-h" + n).sourceId("src").tenantId(tenant)
-                        .idempotencyKey("k" + n).payload("{\"n\":" + n + "}").sinks(i % 3 == 0 ? List.of(0) : List.of(0, 1))
-                        .build();
-                n++;
-                Receipt r = q.ingest(hook);
-                seeded.ordOfName.put(tenant, q.ord(tenant).orElseThrow());
-                seeded.ownerOfSeq.put(r.seq(), seeded.ordOfName.get(tenant));
-            }
-            Operations.deliver(q, tenant, 3);
-            Operations.deadLetter(q, tenant, 3);
-            Operations.claim(q, tenant, 2);
-        }
-        return seeded;
+        return ErasureSeed.seed(q);
     }
 
     private static List<String> rowsOf(QueueUnderTest q, Seeded seeded, long ord) {
-        return TenantRows.of(q.store(), Set.of(ord), seq -> seeded.ownerOfSeq.getOrDefault(seq, -1L),
-                seeded.ordOfName);
+        return ErasureSeed.rowsOf(q, seeded, ord);
     }
 
     private static List<String> withoutAudit(QueueUnderTest q) {
-        return StoreSnapshot.of(q.store()).stream().filter(line -> !line.startsWith("audit ")).toList();
+        return ErasureSeed.withoutAudit(q);
     }
 
     @ParameterizedTest(name = "erased tenant leaves no bytes behind [{0}]")
@@ -90,8 +58,8 @@ class TenantErasureTest {
     void erasedTenantLeavesNoBytesBehind(String backend) {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir, b -> b.archive(true))) {
             Seeded seeded = seed(q);
-            long victim = seeded.ordOfName.get(VICTIM);
-            long other = seeded.ordOfName.get(OTHER);
+            long victim = seeded.ord(VICTIM);
+            long other = seeded.ord(ErasureSeed.OTHER);
             List<String> otherBefore = rowsOf(q, seeded, other);
             assertThat(rowsOf(q, seeded, victim)).hasSizeGreaterThan(50);
 
