@@ -8,6 +8,8 @@ import io.ankusa.api.TenantPolicy;
 import io.ankusa.queue.Queue;
 import io.ankusa.store.Stores;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -45,6 +47,14 @@ import java.util.stream.Stream;
  * an ingest rate, all far above what the bench reaches, so nothing is refused but every check
  * runs: counters read once per tenant, estimates kept, a token taken per hook). The last table
  * gives the ratio on/off per cell; {@code ankusa.bench.admission=off} runs only the first.
+ *
+ * <p>Rounds ({@code ankusa.bench.ingestRounds}, default 1): every cell runs once per round, off and
+ * on back to back (off first in odd rounds, on first in even ones, so a drift of the machine
+ * favours neither), and the tables give each cell's median over the rounds, the on/off ratio of the
+ * medians and the spread of the per-round ratios (min .. max). On a machine shared with other
+ * builds, the paired, alternating runs are what make the ratio mean something; so is the writer
+ * thread's CPU time per hook (the thread admission runs on; CPU time, unlike wall time, does not
+ * count the time other processes hold the cores), printed per cell with its own on/off ratio.
  */
 public final class IngestBench {
 
@@ -60,10 +70,25 @@ public final class IngestBench {
     static final TenantPolicy LIMITED = TenantPolicy.DEFAULT.withMaxPendingRows(Long.MAX_VALUE / 2)
             .withMaxPendingBytes(Long.MAX_VALUE / 2).withIngestRate(new Rate(1e9, 1_000_000_000L));
 
-    private record Cell(String backend, int tenants, String shape, boolean admission, int hooks, double seconds) {
+    private record Cell(String backend, int tenants, String shape, boolean admission, int hooks, double seconds,
+            long writerCpuNanos) {
         double rate() {
             return hooks / seconds;
         }
+
+        double writerCpuMicrosPerHook() {
+            return writerCpuNanos / 1e3 / hooks;
+        }
+
+        boolean sameCell(Cell other) {
+            return backend.equals(other.backend) && tenants == other.tenants && shape.equals(other.shape);
+        }
+    }
+
+    private static double median(List<Double> values) {
+        List<Double> sorted = values.stream().sorted().toList();
+        int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
     }
 
     /** Runs the bench; see the class comment for the properties. */
@@ -77,33 +102,67 @@ public final class IngestBench {
         List<Cell> cells = new ArrayList<>();
         List<Boolean> admissions = System.getProperty("ankusa.bench.admission", "both").equals("off")
                 ? List.of(false) : List.of(false, true);
-        for (String backend : Stream.of("rocksdb", "lmdb").filter(b -> Stores.provider(b).isPresent()).toList()) {
-            for (int tenants : new int[] {1, 10_000}) {
-                for (boolean admission : admissions) {
-                    cells.add(run(root, backend, tenants, "batched", admission, hooks, producers, 8_192, failures));
-                    cells.add(run(root, backend, tenants, "serial", admission, serialHooks, 1, 1, failures));
+        int rounds = Math.max(1, Integer.getInteger("ankusa.bench.ingestRounds", 1));
+        // One list per round: its cells in the order they ran.
+        List<List<Cell>> byRound = new ArrayList<>();
+        for (int round = 1; round <= rounds; round++) {
+            List<Cell> ran = new ArrayList<>();
+            List<Boolean> order = round % 2 == 1 || admissions.size() == 1 ? admissions : List.of(true, false);
+            for (String backend : Stream.of("rocksdb", "lmdb").filter(b -> Stores.provider(b).isPresent()).toList()) {
+                for (int tenants : new int[] {1, 10_000}) {
+                    for (boolean admission : order) {
+                        ran.add(run(root, backend, tenants, "batched", admission, hooks, producers, 8_192, failures));
+                    }
+                    for (boolean admission : order) {
+                        ran.add(run(root, backend, tenants, "serial", admission, serialHooks, 1, 1, failures));
+                    }
                 }
             }
+            byRound.add(ran);
+            cells.addAll(ran);
         }
         System.out.println();
         System.out.printf(Locale.ROOT, "Ingest bench: synced, %d B payload, 1 sink, batches of up to 256 hooks, "
                 + "batched = %d producers with up to 8 192 hooks in flight, serial = 1 hook in flight, Java %s%n%n",
                 PAYLOAD, producers, System.getProperty("java.version"));
-        System.out.println("| backend | tenants | shape | admission | hooks | seconds | hooks/s |");
+        System.out.printf(Locale.ROOT, "%d round(s); hooks/s is the median over the rounds%n%n", rounds);
+        System.out.println("| backend | tenants | shape | admission | hooks | hooks/s | writer CPU µs/hook |");
         System.out.println("|---|---:|---|---|---:|---:|---:|");
-        cells.stream().sorted(Comparator.comparing(Cell::backend).thenComparing(Cell::shape).thenComparing(Cell::tenants)
-                .thenComparing(Cell::admission))
-                .forEach(c -> System.out.printf(Locale.ROOT, "| %s | %,d | %s | %s | %,d | %.2f | %,.0f |%n", c.backend(),
-                        c.tenants(), c.shape(), c.admission() ? "on" : "off", c.hooks(), c.seconds(), c.rate()));
+        List<Cell> firstRound = byRound.get(0);
+        for (Cell c : firstRound.stream().sorted(Comparator.comparing(Cell::backend).thenComparing(Cell::shape)
+                .thenComparing(Cell::tenants).thenComparing(Cell::admission)).toList()) {
+            List<Cell> same = cells.stream().filter(o -> o.sameCell(c) && o.admission() == c.admission()).toList();
+            System.out.printf(Locale.ROOT, "| %s | %,d | %s | %s | %,d | %,.0f | %.2f |%n", c.backend(), c.tenants(),
+                    c.shape(), c.admission() ? "on" : "off", c.hooks(), median(same.stream().map(Cell::rate).toList()),
+                    median(same.stream().map(Cell::writerCpuMicrosPerHook).toList()));
+        }
         if (admissions.size() == 2) {
             System.out.println();
-            System.out.println("| backend | tenants | shape | on/off hooks/s |");
-            System.out.println("|---|---:|---|---:|");
-            for (Cell on : cells.stream().filter(Cell::admission).toList()) {
-                cells.stream().filter(off -> !off.admission() && off.backend().equals(on.backend())
-                        && off.tenants() == on.tenants() && off.shape().equals(on.shape())).findFirst()
-                        .ifPresent(off -> System.out.printf(Locale.ROOT, "| %s | %,d | %s | %.3f |%n", on.backend(),
-                                on.tenants(), on.shape(), on.rate() / off.rate()));
+            System.out.println("| backend | tenants | shape | on/off hooks/s (medians) | per-round, min .. max "
+                    + "| writer CPU per hook on/off (medians) | per-round, min .. max |");
+            System.out.println("|---|---:|---|---:|---|---:|---|");
+            for (Cell on : firstRound.stream().filter(Cell::admission).toList()) {
+                List<Double> onRates = new ArrayList<>();
+                List<Double> offRates = new ArrayList<>();
+                List<Double> ratios = new ArrayList<>();
+                List<Double> onCpu = new ArrayList<>();
+                List<Double> offCpu = new ArrayList<>();
+                List<Double> cpuRatios = new ArrayList<>();
+                for (List<Cell> round : byRound) {
+                    Cell roundOn = round.stream().filter(c -> c.admission() && c.sameCell(on)).findFirst().orElseThrow();
+                    Cell roundOff = round.stream().filter(c -> !c.admission() && c.sameCell(on)).findFirst().orElseThrow();
+                    onRates.add(roundOn.rate());
+                    offRates.add(roundOff.rate());
+                    ratios.add(roundOn.rate() / roundOff.rate());
+                    onCpu.add(roundOn.writerCpuMicrosPerHook());
+                    offCpu.add(roundOff.writerCpuMicrosPerHook());
+                    cpuRatios.add(roundOn.writerCpuMicrosPerHook() / roundOff.writerCpuMicrosPerHook());
+                }
+                System.out.printf(Locale.ROOT, "| %s | %,d | %s | %.3f | %.3f .. %.3f | %.3f | %.3f .. %.3f |%n",
+                        on.backend(), on.tenants(), on.shape(), median(onRates) / median(offRates),
+                        ratios.stream().mapToDouble(d -> d).min().orElse(0), ratios.stream().mapToDouble(d -> d).max().orElse(0),
+                        median(onCpu) / median(offCpu), cpuRatios.stream().mapToDouble(d -> d).min().orElse(0),
+                        cpuRatios.stream().mapToDouble(d -> d).max().orElse(0));
             }
         }
         for (Cell c : cells) {
@@ -133,6 +192,12 @@ public final class IngestBench {
                 warm.add(queue.ingest(hook("w" + i, i % tenants, body)));
             }
             CompletableFuture.allOf(warm.toArray(new CompletableFuture<?>[0])).get(10, TimeUnit.MINUTES);
+            // The writer thread's CPU time is what admission adds to (it decides on that thread), and
+            // unlike wall time it does not move with the other processes on a shared machine.
+            ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+            long writer = Thread.getAllStackTraces().keySet().stream()
+                    .filter(t -> t.getName().equals("ankusa-ingest-writer")).findFirst().orElseThrow().getId();
+            long cpuBefore = threads.getThreadCpuTime(writer);
             Semaphore inFlight = new Semaphore(limit);
             AtomicLong next = new AtomicLong();
             AtomicLong refused = new AtomicLong();
@@ -159,8 +224,9 @@ public final class IngestBench {
             }
             inFlight.acquire(limit);
             double seconds = (System.nanoTime() - start) / 1e9;
+            long writerCpu = threads.getThreadCpuTime(writer) - cpuBefore;
             pool.shutdown();
-            Cell cell = new Cell(backend, tenants, shape, admission, hooks, seconds);
+            Cell cell = new Cell(backend, tenants, shape, admission, hooks, seconds, writerCpu);
             long expected = WARM_UP + (long) hooks;
             if (refused.get() != 0 || queue.stats().pending() != expected || queue.tenantCount() != tenants) {
                 failures.add(cell + ": " + refused.get() + " refused, pending " + queue.stats().pending() + " of "
