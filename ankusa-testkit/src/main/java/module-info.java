@@ -6,6 +6,10 @@
  * storage adapter's test extends, and the in-memory backend ({@code memory}), registered as a
  * {@code StoreProvider}. {@code io.ankusa.testkit.property}: the seeded property harness the suite's
  * model-based test runs on.
+ *
+ * <p>Use it in test scope, with the versions from {@code ankusa-bom}. A whole user's project that
+ * tests its own sink with {@code @AnkusaTest} is {@code examples/sink-test} in Ankusa's repository,
+ * shown and explained in {@code docs/testing.md} ("Testing your own sink").
  */
 module io.ankusa.testkit {
     requires org.assertj.core;

@@ -38,7 +38,19 @@ public record Delivery(
     /** The largest sink number: sink numbers are unsigned 16-bit. */
     public static final int MAX_SINK = 0xFFFF;
 
-    /** Validates, and copies the headers (keeping their order) and the payload. */
+    /**
+     * Validates, and copies the headers (keeping their order) and the payload.
+     *
+     * @param hookId the hook's id; the Standard Webhooks {@code webhook-id}, stable across attempts
+     * @param sourceId the id of the source that sent the hook
+     * @param tenantId the hook's tenant ({@code "default"} when the hook named none)
+     * @param sink the sink number the hook fans out to, an unsigned 16-bit value (0 .. 65 535)
+     * @param attempt this attempt's number, 1 for the first
+     * @param headers the hook's headers, name to value, in the order they were ingested; unmodifiable
+     * @param payload the hook's payload
+     * @param ingestedAt when the hook was ingested
+     * @param attemptedAt when the pipeline started this attempt (claim time)
+     */
     public Delivery {
         Objects.requireNonNull(hookId, "hookId");
         Objects.requireNonNull(sourceId, "sourceId");
@@ -58,13 +70,21 @@ public record Delivery(
         payload = payload.clone();
     }
 
-    /** A copy of the payload. */
+    /**
+     * A copy of the payload.
+     *
+     * @return a fresh copy of the hook's payload; changing it changes nothing else
+     */
     @Override
     public byte[] payload() {
         return payload.clone();
     }
 
-    /** The payload's length in bytes, without copying it. */
+    /**
+     * The payload's length in bytes, without copying it.
+     *
+     * @return the payload's length in bytes
+     */
     public int payloadSize() {
         return payload.length;
     }

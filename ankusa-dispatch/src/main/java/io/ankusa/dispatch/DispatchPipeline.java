@@ -2,6 +2,7 @@ package io.ankusa.dispatch;
 
 import io.ankusa.dispatch.pipeline.MarkerCleanup;
 import io.ankusa.queue.Queue;
+import io.ankusa.queue.admission.PolicyCache;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.LedgerSource;
 import io.ankusa.queue.ledger.TenantDirectory;
@@ -83,7 +84,7 @@ final class DispatchPipeline implements Pipeline {
         // Delivery-rate buckets run on a monotonic clock; an injected clock (tests, simulations) drives them too.
         LongSupplier nanoTime = settings.clock().isPresent() ? () -> clock.millis() * 1_000_000L : System::nanoTime;
         this.scheduler = new TenantScheduler(ledger, TenantDirectory.of(settings.queue()),
-                ((LedgerSource) settings.queue()).tenantPolicies(), EndpointGate.OPEN);
+                policiesOf(settings.queue()), EndpointGate.OPEN);
         this.tick = new Tick(ledger, clock, nanoTime, new MarkerCleanup(ledger), scheduler, attempts, settler,
                 settings.rowsPerTick(), settings.bytesPerTick());
         this.gauges = new GaugeReader(settings.queue(), ledger, clock, tick::lastVisited);
@@ -197,5 +198,13 @@ final class DispatchPipeline implements Pipeline {
         } finally {
             settler.close();
         }
+    }
+
+    /** The queue's cached tenant policies; a queue Ankusa did not open has none to offer. */
+    private static PolicyCache policiesOf(Queue queue) {
+        if (queue instanceof LedgerSource source) {
+            return source.tenantPolicies();
+        }
+        throw new IllegalArgumentException("not an Ankusa queue: " + queue.getClass().getName());
     }
 }

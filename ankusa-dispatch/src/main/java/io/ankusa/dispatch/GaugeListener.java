@@ -8,6 +8,10 @@ package io.ankusa.dispatch;
 @FunctionalInterface
 public interface GaugeListener {
 
-    /** A new snapshot. */
+    /**
+     * A new snapshot.
+     *
+     * @param gauges the gauges as measured just now
+     */
     void onGauges(Gauges gauges);
 }

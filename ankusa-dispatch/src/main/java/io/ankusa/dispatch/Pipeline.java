@@ -35,12 +35,22 @@ import java.util.random.RandomGenerator;
  */
 public interface Pipeline extends AutoCloseable {
 
-    /** A builder for a pipeline over {@code queue} delivering through {@code sink} (usually a {@link Sinks} router). */
+    /**
+     * A builder for a pipeline over {@code queue} delivering through {@code sink} (usually a {@link Sinks} router).
+     *
+     * @param queue the open queue whose due rows the pipeline delivers
+     * @param sink  where every delivery goes; a {@link Sinks} router picks one by sink number
+     * @return a builder with the default limits and intervals
+     */
     static Builder builder(Queue queue, Sink sink) {
         return new Builder(queue, sink);
     }
 
-    /** Starts ticking and gauge reporting on the pipeline's threads; returns this. Idempotent. */
+    /**
+     * Starts ticking and gauge reporting on the pipeline's threads; returns this. Idempotent.
+     *
+     * @return this pipeline, now running
+     */
     Pipeline start();
 
     /**
@@ -49,11 +59,16 @@ public interface Pipeline extends AutoCloseable {
      * attempts. The stage completes once every row the tick claimed is settled (or fails if a
      * settle commit failed).
      *
+     * @return a stage that completes with what the tick claimed and how the attempts settled
      * @throws IllegalStateException when the pipeline is closed
      */
     CompletionStage<TickReport> tick();
 
-    /** Measures the gauges now (on the calling thread). */
+    /**
+     * Measures the gauges now (on the calling thread).
+     *
+     * @return the gauges as of now
+     */
     Gauges gauges();
 
     /**
@@ -89,7 +104,12 @@ public interface Pipeline extends AutoCloseable {
             this.sink = Objects.requireNonNull(sink, "sink");
         }
 
-        /** What follows a failed attempt. */
+        /**
+         * What follows a failed attempt.
+         *
+         * @param policy the schedule of retries and the attempt limit
+         * @return this builder
+         */
         public Builder retryPolicy(RetryPolicy policy) {
             this.retryPolicy = Objects.requireNonNull(policy, "policy");
             return this;
@@ -98,25 +118,43 @@ public interface Pipeline extends AutoCloseable {
         /**
          * The clock for "now" in ticks, retry times and gauges; defaults to the queue's own clock,
          * which is what due times are stamped with.
+         *
+         * @param clock the clock ticks, retries and gauges read
+         * @return this builder
          */
         public Builder clock(InstantSource clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
             return this;
         }
 
-        /** The source of retry jitter (a seeded one replays the same delays); defaults to a new {@link SplittableRandom}. */
+        /**
+         * The source of retry jitter (a seeded one replays the same delays); defaults to a new {@link SplittableRandom}.
+         *
+         * @param random where retry jitter comes from
+         * @return this builder
+         */
         public Builder random(RandomGenerator random) {
             this.random = Objects.requireNonNull(random, "random");
             return this;
         }
 
-        /** Most rows one tick claims; at least 1. */
+        /**
+         * Most rows one tick claims; at least 1.
+         *
+         * @param rows the most rows a tick claims, at least 1
+         * @return this builder
+         */
         public Builder rowsPerTick(int rows) {
             this.rowsPerTick = requirePositive(rows, "rowsPerTick");
             return this;
         }
 
-        /** Most envelope bytes one tick claims (a tenant's first row is claimed even if larger); at least 1. */
+        /**
+         * Most envelope bytes one tick claims (a tenant's first row is claimed even if larger); at least 1.
+         *
+         * @param bytes the most envelope bytes a tick claims, at least 1
+         * @return this builder
+         */
         public Builder bytesPerTick(long bytes) {
             if (bytes < 1) {
                 throw new IllegalArgumentException("bytesPerTick must be positive: " + bytes);
@@ -125,37 +163,66 @@ public interface Pipeline extends AutoCloseable {
             return this;
         }
 
-        /** Most deliveries claimed and not yet settled at once (sink calls in flight); at least 1. */
+        /**
+         * Most deliveries claimed and not yet settled at once (sink calls in flight); at least 1.
+         *
+         * @param deliveries the most unsettled deliveries at once, at least 1
+         * @return this builder
+         */
         public Builder concurrency(int deliveries) {
             this.concurrency = requirePositive(deliveries, "concurrency");
             return this;
         }
 
-        /** How long a started pipeline waits after a tick that did not fill its row limit; positive. */
+        /**
+         * How long a started pipeline waits after a tick that did not fill its row limit; positive.
+         *
+         * @param interval the pause after a tick that claimed less than its limit; positive
+         * @return this builder
+         */
         public Builder tickInterval(Duration interval) {
             this.tickInterval = requirePositive(interval, "tickInterval");
             return this;
         }
 
-        /** How long a sink may take to complete an attempt before it is settled as a retry; positive. */
+        /**
+         * How long a sink may take to complete an attempt before it is settled as a retry; positive.
+         *
+         * @param deadline how long one attempt may take; positive
+         * @return this builder
+         */
         public Builder sinkDeadline(Duration deadline) {
             this.sinkDeadline = requirePositive(deadline, "sinkDeadline");
             return this;
         }
 
-        /** How often a started pipeline reports gauges to its listeners; positive. */
+        /**
+         * How often a started pipeline reports gauges to its listeners; positive.
+         *
+         * @param interval the time between two gauge reports; positive
+         * @return this builder
+         */
         public Builder gaugeInterval(Duration interval) {
             this.gaugeInterval = requirePositive(interval, "gaugeInterval");
             return this;
         }
 
-        /** Adds a listener for the gauges. */
+        /**
+         * Adds a listener for the gauges.
+         *
+         * @param listener told every gauge snapshot, on the pipeline's gauge thread
+         * @return this builder
+         */
         public Builder gaugeListener(GaugeListener listener) {
             gaugeListeners.add(Objects.requireNonNull(listener, "listener"));
             return this;
         }
 
-        /** The pipeline, not yet ticking: call {@link Pipeline#start()} or {@link Pipeline#tick()}. */
+        /**
+         * The pipeline, not yet ticking: call {@link Pipeline#start()} or {@link Pipeline#tick()}.
+         *
+         * @return a pipeline over the queue with these settings
+         */
         public Pipeline build() {
             return new DispatchPipeline(new DispatchPipeline.Settings(queue, sink, retryPolicy, Optional.ofNullable(clock),
                     random == null ? new SplittableRandom() : random, rowsPerTick, bytesPerTick, concurrency, tickInterval,

@@ -43,7 +43,11 @@ public final class QueueMonitor {
         return new QueueMonitor(Objects.requireNonNull(queue, "queue"), Objects.requireNonNull(clock, "clock"));
     }
 
-    /** Measures the gauges now, on the calling thread. */
+    /**
+     * Measures the gauges now, on the calling thread.
+     *
+     * @return the gauges as of now
+     */
     public Gauges gauges() {
         return reader.measure();
     }

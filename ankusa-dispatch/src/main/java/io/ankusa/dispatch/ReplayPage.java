@@ -31,12 +31,20 @@ public final class ReplayPage {
         return new ReplayPage(revived, null);
     }
 
-    /** How many dead rows became due again (letters revived or purged by someone else meanwhile are not counted). */
+    /**
+     * How many dead rows became due again (letters revived or purged by someone else meanwhile are not counted).
+     *
+     * @return the number of dead rows made due again by this page
+     */
     public int revived() {
         return revived;
     }
 
-    /** The cursor to replay the next (older) page with; empty when this page reached the oldest letter. */
+    /**
+     * The cursor to replay the next (older) page with; empty when this page reached the oldest letter.
+     *
+     * @return the cursor to the next page, or empty after the last
+     */
     public Optional<DeadLetterCursor> next() {
         return Optional.ofNullable(next);
     }

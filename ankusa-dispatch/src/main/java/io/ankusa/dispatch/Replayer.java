@@ -46,7 +46,12 @@ public final class Replayer {
         this.ledger = DeliveryLedger.of(queue);
     }
 
-    /** The replayer of {@code queue}. */
+    /**
+     * The replayer of {@code queue}.
+     *
+     * @param queue the open queue whose dead letters to revive
+     * @return a replayer over that queue
+     */
     public static Replayer of(Queue queue) {
         return new Replayer(Objects.requireNonNull(queue, "queue"));
     }
@@ -55,6 +60,9 @@ public final class Replayer {
      * Revives every dead row of {@code tenant} (dead-lettered before now), oldest first, in batches
      * of 500: one range of the tenant's dead index per batch. Returns how many; 0 for an unknown
      * tenant (no scan). Audited as one entry for {@code tenant} when it revived any.
+     *
+     * @param tenant the tenant whose dead letters to revive
+     * @return how many dead rows became due again
      */
     public long replayTenant(String tenant) {
         OptionalLong ord = TenantDirectory.of(queue).ord(Objects.requireNonNull(tenant, "tenant"));
@@ -82,6 +90,10 @@ public final class Replayer {
      * id, should two sources have used it), dead-lettered before now. Reads the tenant's dead index
      * with the ids its dead-letter values carry, no hook: O(the tenant's dead letters). Returns how
      * many; 0 for an unknown tenant. Audited as one entry for {@code tenant} when it revived any.
+     *
+     * @param tenant the tenant the hook belongs to
+     * @param hookId the hook's id
+     * @return how many dead rows became due again; 0 when the hook has none
      */
     public long replayHook(String tenant, String hookId) {
         Objects.requireNonNull(hookId, "hookId");
@@ -117,6 +129,8 @@ public final class Replayer {
      * purged meanwhile). Page on with {@link #replayPage(DeadLetterCursor, int)} and
      * {@link ReplayPage#next()}.
      *
+     * @param limit how many dead letters at most, 1..10 000
+     * @return how many rows were revived, and the cursor to the next page
      * @throws IllegalArgumentException when {@code limit} is outside 1..{@value DeadLetterQuery#MAX_LIMIT}
      */
     public ReplayPage replayPage(int limit) {
@@ -131,6 +145,9 @@ public final class Replayer {
      * Audited as one entry per tenant whose rows the page revived (an erased tenant as
      * {@code #<ordinal>}, as in dead-letter listings).
      *
+     * @param after the cursor of the page before, from {@link ReplayPage#next()}
+     * @param limit how many dead letters at most, 1..10 000
+     * @return how many rows were revived, and the cursor to the next page
      * @throws IllegalArgumentException when {@code limit} is outside 1..{@value DeadLetterQuery#MAX_LIMIT}
      */
     public ReplayPage replayPage(DeadLetterCursor after, int limit) {

@@ -30,12 +30,20 @@ public interface RetryPolicy {
      */
     RetryDecision decide(int failedAttempt, SinkOutcome.Retry failure, RandomGenerator random);
 
-    /** The default schedule: see {@link Builder} for its values. */
+    /**
+     * The default schedule: see {@link Builder} for its values.
+     *
+     * @return the policy with the default schedule, attempt limit, jitter and hint cap
+     */
     static RetryPolicy defaults() {
         return ScheduledRetryPolicy.DEFAULTS;
     }
 
-    /** A builder starting from the default values. */
+    /**
+     * A builder starting from the default values.
+     *
+     * @return a builder holding the default values
+     */
     static Builder builder() {
         return new Builder();
     }
@@ -65,7 +73,12 @@ public interface RetryPolicy {
         Builder() {
         }
 
-        /** The delays after the first, second, … failed attempt; not empty, each 0 .. 365 days. */
+        /**
+         * The delays after the first, second, … failed attempt; not empty, each 0 .. 365 days.
+         *
+         * @param delays the delay before each retry, in order; the last repeats when attempts remain
+         * @return this builder
+         */
         public Builder schedule(List<Duration> delays) {
             var copy = List.copyOf(delays);
             if (copy.isEmpty()) {
@@ -76,7 +89,12 @@ public interface RetryPolicy {
             return this;
         }
 
-        /** The total number of attempts, the first included; at least 1 (1 means never retry). */
+        /**
+         * The total number of attempts, the first included; at least 1 (1 means never retry).
+         *
+         * @param attempts the most attempts per delivery, at least 1
+         * @return this builder
+         */
         public Builder maxAttempts(int attempts) {
             if (attempts < 1) {
                 throw new IllegalArgumentException("maxAttempts must be at least 1: " + attempts);
@@ -85,7 +103,12 @@ public interface RetryPolicy {
             return this;
         }
 
-        /** The relative spread of each delay, in {@code [0, 1)}; 0 means the schedule exactly. */
+        /**
+         * The relative spread of each delay, in {@code [0, 1)}; 0 means the schedule exactly.
+         *
+         * @param fraction the jitter, at least 0 and below 1
+         * @return this builder
+         */
         public Builder jitter(double fraction) {
             if (!(fraction >= 0 && fraction < 1)) {
                 throw new IllegalArgumentException("jitter must be in [0, 1): " + fraction);
@@ -94,13 +117,22 @@ public interface RetryPolicy {
             return this;
         }
 
-        /** The longest retry-after hint honoured, 0 .. 365 days; a longer hint counts as this. */
+        /**
+         * The longest retry-after hint honoured, 0 .. 365 days; a longer hint counts as this.
+         *
+         * @param cap the longest retry-after a sink may ask for
+         * @return this builder
+         */
         public Builder maxHint(Duration cap) {
             this.maxHint = requireWithinRange(cap, "maxHint");
             return this;
         }
 
-        /** The policy. */
+        /**
+         * The policy.
+         *
+         * @return the policy with this builder's values
+         */
         public RetryPolicy build() {
             return new ScheduledRetryPolicy(schedule, maxAttempts, jitter, maxHint);
         }

@@ -17,6 +17,11 @@ import java.util.concurrent.CompletionStage;
 @FunctionalInterface
 public interface Sink {
 
-    /** Starts delivering {@code delivery}; the stage completes with the outcome. */
+    /**
+     * Starts delivering {@code delivery}; the stage completes with the outcome.
+     *
+     * @param delivery the attempt: the hook, its tenant, its sink number and the attempt's number
+     * @return a stage completing with the outcome; a stage that fails is settled as a retry
+     */
     CompletionStage<SinkOutcome> deliver(Delivery delivery);
 }

@@ -27,22 +27,42 @@ public sealed interface SinkOutcome {
     /** Reason prefix of an {@link EndpointDisabled} outcome. */
     String ENDPOINT_DISABLED = "endpoint_disabled";
 
-    /** The sink took the hook. */
+    /**
+     * The sink took the hook.
+     *
+     * @return the outcome that settles the delivery as delivered
+     */
     static Delivered delivered() {
         return Delivered.INSTANCE;
     }
 
-    /** The attempt failed and another may succeed; the retry policy picks the time. */
+    /**
+     * The attempt failed and another may succeed; the retry policy picks the time.
+     *
+     * @param reason why the attempt failed, for people and logs
+     * @return the outcome that schedules another attempt
+     */
     static Retry retry(String reason) {
         return new Retry(Optional.empty(), reason);
     }
 
-    /** The attempt failed and the sink asked not to be tried again before {@code after}. */
+    /**
+     * The attempt failed and the sink asked not to be tried again before {@code after}.
+     *
+     * @param after  the least time before the next attempt (capped by the policy's hint limit)
+     * @param reason why the attempt failed, for people and logs
+     * @return the outcome that schedules another attempt no sooner than {@code after}
+     */
     static Retry retryAfter(Duration after, String reason) {
         return new Retry(Optional.of(after), reason);
     }
 
-    /** The attempt failed for good: the delivery goes to the dead letters. */
+    /**
+     * The attempt failed for good: the delivery goes to the dead letters.
+     *
+     * @param reason why, kept as the dead letter's last error
+     * @return the outcome that dead-letters the delivery
+     */
     static Dead dead(String reason) {
         return new Dead(reason);
     }
@@ -50,6 +70,9 @@ public sealed interface SinkOutcome {
     /**
      * The endpoint said it is gone ({@code 410}): no further attempt for this delivery; the reason
      * is prefixed {@value #ENDPOINT_GONE}.
+     *
+     * @param detail what the endpoint answered, for people
+     * @return the outcome that dead-letters the delivery as endpoint gone
      */
     static EndpointGone endpointGone(String detail) {
         return new EndpointGone(ENDPOINT_GONE + ": " + detail);
@@ -58,12 +81,19 @@ public sealed interface SinkOutcome {
     /**
      * The endpoint is disabled by the application: no attempt was made; the reason is prefixed
      * {@value #ENDPOINT_DISABLED}.
+     *
+     * @param detail which endpoint, for people
+     * @return the outcome that dead-letters the delivery as endpoint disabled
      */
     static EndpointDisabled endpointDisabled(String detail) {
         return new EndpointDisabled(ENDPOINT_DISABLED + ": " + detail);
     }
 
-    /** The reason, for people and logs; empty for {@link Delivered}. */
+    /**
+     * The reason, for people and logs; empty for {@link Delivered}.
+     *
+     * @return why the attempt ended as it did, or the empty string
+     */
     default String reason() {
         return "";
     }
@@ -82,7 +112,12 @@ public sealed interface SinkOutcome {
      */
     record Retry(Optional<Duration> after, String reason) implements SinkOutcome {
 
-        /** Validates: the hint, when present, is not negative. */
+        /**
+         * Validates: the hint, when present, is not negative.
+         *
+         * @param after the sink's hint (a {@code Retry-After}): do not try again earlier; empty when the sink gave none
+         * @param reason why, for people and logs
+         */
         public Retry {
             Objects.requireNonNull(after, "after");
             Objects.requireNonNull(reason, "reason");
@@ -101,7 +136,11 @@ public sealed interface SinkOutcome {
      */
     record Dead(String reason) implements SinkOutcome {
 
-        /** Validates. */
+        /**
+         * Validates.
+         *
+         * @param reason why, for people and logs
+         */
         public Dead {
             Objects.requireNonNull(reason, "reason");
         }
@@ -115,7 +154,11 @@ public sealed interface SinkOutcome {
      */
     record EndpointGone(String reason) implements SinkOutcome {
 
-        /** Validates. */
+        /**
+         * Validates.
+         *
+         * @param reason why, starting {@value SinkOutcome#ENDPOINT_GONE}
+         */
         public EndpointGone {
             Objects.requireNonNull(reason, "reason");
         }
@@ -129,7 +172,11 @@ public sealed interface SinkOutcome {
      */
     record EndpointDisabled(String reason) implements SinkOutcome {
 
-        /** Validates. */
+        /**
+         * Validates.
+         *
+         * @param reason why, starting {@value SinkOutcome#ENDPOINT_DISABLED}
+         */
         public EndpointDisabled {
             Objects.requireNonNull(reason, "reason");
         }

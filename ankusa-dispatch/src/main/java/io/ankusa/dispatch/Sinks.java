@@ -39,12 +39,21 @@ public final class Sinks implements Sink {
         this.description = "Sinks" + new TreeMap<>(byNumber).keySet();
     }
 
-    /** An empty builder. */
+    /**
+     * An empty builder.
+     *
+     * @return a builder with no sink yet
+     */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** The sink with this number, if there is one. */
+    /**
+     * The sink with this number, if there is one.
+     *
+     * @param number the sink number, 0 .. 65 535
+     * @return the sink added under that number, or empty
+     */
     public Optional<Sink> sink(int number) {
         return Optional.ofNullable(byNumber.get(number));
     }
@@ -98,6 +107,9 @@ public final class Sinks implements Sink {
         /**
          * Adds {@code sink} under {@code number} (0 .. 65 535).
          *
+         * @param number the sink number deliveries name, 0 .. 65 535
+         * @param sink   the sink that receives them
+         * @return this builder
          * @throws IllegalArgumentException when the number is out of range or already taken
          */
         public Builder sink(int number, Sink sink) {
@@ -114,6 +126,7 @@ public final class Sinks implements Sink {
         /**
          * The router.
          *
+         * @return a router over the sinks added
          * @throws IllegalStateException when no sink was added
          */
         public Sinks build() {

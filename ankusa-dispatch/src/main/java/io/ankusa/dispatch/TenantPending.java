@@ -10,7 +10,12 @@ import java.util.Objects;
  */
 public record TenantPending(String tenantId, long pending) {
 
-    /** Validates. */
+    /**
+     * Validates.
+     *
+     * @param tenantId the tenant
+     * @param pending its pending counter: first-attempt rows waiting
+     */
     public TenantPending {
         Objects.requireNonNull(tenantId, "tenantId");
     }

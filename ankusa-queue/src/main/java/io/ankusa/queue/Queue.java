@@ -39,6 +39,9 @@ public interface Queue extends AutoCloseable {
      * Opens (or creates) the store in {@code config.directory()}, refuses a store of a newer format
      * ({@link io.ankusa.api.StoreFormatNewerException}), migrates an older one, moves inflight
      * rows left by a crash back to due, and starts the writer.
+     *
+     * @param config where the store lives, its backend and the queue's limits
+     * @return the running queue; close it to commit what the writer holds and release the store
      */
     static Queue open(QueueConfig config) {
         return EngineQueue.open(config);
@@ -53,6 +56,9 @@ public interface Queue extends AutoCloseable {
      * {@link io.ankusa.api.IngestOverloadedException}, {@link io.ankusa.api.QueueClosedException}
      * or a {@link io.ankusa.store.StoreException}. A refused hook writes nothing and affects no
      * other hook.
+     *
+     * @param hook the hook to queue
+     * @return a future of the receipt (the hook's id and seq), completed once the hook is durable
      */
     CompletableFuture<Receipt> ingest(Hook hook);
 
@@ -63,6 +69,10 @@ public interface Queue extends AutoCloseable {
      * still no room then (or the thread is interrupted while it waits; its interrupt status is
      * kept) does the future fail with {@link io.ankusa.api.IngestOverloadedException}. Every other
      * refusal is the same as {@link #ingest(Hook)}'s. A zero or negative timeout does not wait.
+     *
+     * @param hook    the hook to queue
+     * @param timeout how long the calling thread may wait for room in the writer's queue
+     * @return a future of the receipt, completed once the hook is durable
      */
     CompletableFuture<Receipt> ingest(Hook hook, Duration timeout);
 
@@ -73,28 +83,54 @@ public interface Queue extends AutoCloseable {
      * {@link io.ankusa.api.QueueFailedException} naming it, reads still answer from the store, and
      * {@link #close()} completes; reopen the queue) or {@link QueueHealth.State#CLOSED}. A cheap
      * read for health checks.
+     *
+     * @return the queue's state and, when failed, which thread died of what
      */
     QueueHealth health();
 
-    /** A tenant's backlog and dead count from its counters; zeros for an unknown tenant (no scan). */
+    /**
+     * A tenant's backlog and dead count from its counters; zeros for an unknown tenant (no scan).
+     *
+     * @param tenant the tenant's id
+     * @return its pending, scheduled, inflight and dead rows and its row bytes, as counted
+     */
     TenantStats pendingForTenant(String tenant);
 
-    /** A tenant's dead letters from its counter; zero for an unknown tenant. */
+    /**
+     * A tenant's dead letters from its counter; zero for an unknown tenant.
+     *
+     * @param tenant the tenant's id
+     * @return how many of its deliveries are dead letters
+     */
     DeadStats deadForTenant(String tenant);
 
-    /** The node aggregate: six counters in one multi-get. */
+    /**
+     * The node aggregate: six counters in one multi-get.
+     *
+     * @return the node-wide counts of pending, scheduled, inflight and dead rows, row bytes and archive obligations
+     */
     QueueStats stats();
 
-    /** How many tenants were ever seen (ordinals allocated), one point read. */
+    /**
+     * How many tenants were ever seen (ordinals allocated), one point read.
+     *
+     * @return the number of tenant ordinals allocated so far, erased tenants included
+     */
     long tenantCount();
 
-    /** How long the oldest due row has been due (zero if it is not yet due), from the active index. */
+    /**
+     * How long the oldest due row has been due (zero if it is not yet due), from the active index.
+     *
+     * @return the age of the oldest due row, or empty when nothing is due
+     */
     Optional<Duration> oldestDueAge();
 
     /**
      * Says that {@code tenant}'s {@link io.ankusa.api.TenantPolicy} changed: the queue forgets its
      * cached copy, and the scheduler and ingest admission read the application's
      * {@link io.ankusa.api.TenantPolicies} again for it.
+     *
+     * @param tenant the tenant whose policy changed
      */
     void tenantPolicyChanged(String tenant);
 
@@ -105,6 +141,8 @@ public interface Queue extends AutoCloseable {
      * Writes a consistent copy of the store into {@code target} (which must not exist) while the
      * queue keeps running: a backup that opens as a store. Take one before upgrading to a release
      * with a newer store format; it is the only way back (docs/deployment.md).
+     *
+     * @param target the directory to write the copy into; it must not exist yet
      */
     void checkpoint(Path target);
 
@@ -114,6 +152,9 @@ public interface Queue extends AutoCloseable {
      * A page of dead letters, newest first: the whole node's (one reverse scan of the dead
      * family), or those of {@link DeadLetterQuery#tenants() some tenants} (one reverse scan of
      * each tenant's own dead range, merged). Never reads a hook; the cost is the page, not the DLQ.
+     *
+     * @param query which tenants' dead letters, how many, and from where to continue
+     * @return the page, with the position to ask for the next one
      */
     DeadLetterPage deadLetters(DeadLetterQuery query);
 
@@ -124,6 +165,9 @@ public interface Queue extends AutoCloseable {
      * (nothing is scanned). Idempotent: a purge cut short is finished by calling it again.
      *
      * @throws IllegalArgumentException when {@code kinds} is empty
+     * @param tenant the tenant whose rows to remove
+     * @param kinds  which rows: due deliveries, dead letters or both; not empty
+     * @return how many rows, bytes and hooks were removed
      */
     PurgeResult purgeTenant(String tenant, Set<PurgeKind> kinds);
 
@@ -137,13 +181,27 @@ public interface Queue extends AutoCloseable {
      * under way may still reach its sink, and its settle is skipped. Resumable: an erase cut short
      * (an exception, a crash) keeps the tenant fenced, and calling this again finishes it. An
      * unknown tenant is {@link ErasureResult#none}. One erase runs at a time.
+     *
+     * @param tenant the tenant to erase
+     * @return what was erased, by kind, or {@link ErasureResult#none} for an unknown tenant
      */
     ErasureResult eraseTenant(String tenant);
 
-    /** Up to {@code limit} (1..10 000) audit entries, newest first. */
+    /**
+     * Up to {@code limit} (1..10 000) audit entries, newest first.
+     *
+     * @param limit how many entries at most, 1..10 000
+     * @return the entries, newest first
+     */
     List<AuditEntry> auditTrail(int limit);
 
-    /** Up to {@code limit} audit entries recorded before entry {@code beforeSeq}, newest first (to page back). */
+    /**
+     * Up to {@code limit} audit entries recorded before entry {@code beforeSeq}, newest first (to page back).
+     *
+     * @param beforeSeq the seq of the entry to page back from (the oldest one seen so far)
+     * @param limit     how many entries at most, 1..10 000
+     * @return the entries, newest first
+     */
     List<AuditEntry> auditTrail(long beforeSeq, int limit);
 
     /** Commits what the writer holds, stops it and closes the store. Idempotent. */

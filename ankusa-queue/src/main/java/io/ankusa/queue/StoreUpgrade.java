@@ -45,7 +45,14 @@ public final class StoreUpgrade {
      */
     public record Step(int from, int to, String description, boolean resuming) {
 
-        /** Checks the fields. */
+        /**
+         * Checks the fields.
+         *
+         * @param from the format it reads
+         * @param to the format it writes
+         * @param description what it does
+         * @param resuming whether an interrupted run of it left a cursor to continue from
+         */
         public Step {
             Objects.requireNonNull(description, "description");
         }
@@ -70,13 +77,27 @@ public final class StoreUpgrade {
      */
     public record Progress(int from, int to, long steps, long rows, Duration elapsed, String position, boolean done) {
 
-        /** Checks the fields. */
+        /**
+         * Checks the fields.
+         *
+         * @param from the format the migration reads
+         * @param to the format it writes
+         * @param steps steps committed by this run
+         * @param rows old rows migrated by this run
+         * @param elapsed time since this run started
+         * @param position where the last step stopped (for example {@code "phase 2 (inflight)"})
+         * @param done whether the store is now at format {@code to}
+         */
         public Progress {
             Objects.requireNonNull(elapsed, "elapsed");
             Objects.requireNonNull(position, "position");
         }
 
-        /** Rows per second so far (0 before any time passed). */
+        /**
+         * Rows per second so far (0 before any time passed).
+         *
+         * @return migrated rows per second of this run's elapsed time
+         */
         public double rowsPerSecond() {
             long nanos = elapsed.toNanos();
             return nanos <= 0 ? 0 : rows * 1e9 / nanos;
@@ -91,7 +112,11 @@ public final class StoreUpgrade {
         Listener NONE = progress -> {
         };
 
-        /** One step was committed. */
+        /**
+         * One step was committed.
+         *
+         * @param progress where the migration stands after the step
+         */
         void progress(Progress progress);
     }
 
@@ -100,6 +125,8 @@ public final class StoreUpgrade {
      * when the store is at the current format. Opens the store with the column families it holds
      * and writes nothing.
      *
+     * @param config where the store lives and its backend (the queue's limits do not matter here)
+     * @return the pending migrations, oldest first; empty when there is nothing to do
      * @throws StoreException              with {@link StoreError#NOT_FOUND} when there is no store
      * @throws StoreFormatNewerException   when a newer release wrote the store
      * @throws io.ankusa.api.AnkusaException with {@code error() = "migration_missing"} when this
@@ -132,6 +159,9 @@ public final class StoreUpgrade {
      * reporting each committed step to {@code listener}, and closes it. Returns what was pending
      * (empty when the store was already current).
      *
+     * @param config   where the store lives and its backend
+     * @param listener told after every committed step, on the calling thread
+     * @return the migrations that were pending, oldest first; empty when the store was already current
      * @throws StoreException              with {@link StoreError#NOT_FOUND} when there is no store
      * @throws StoreFormatNewerException   when a newer release wrote the store
      * @throws io.ankusa.api.AnkusaException with {@code error() = "migration_missing"} when this

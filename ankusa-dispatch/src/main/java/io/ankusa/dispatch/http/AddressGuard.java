@@ -56,17 +56,29 @@ public final class AddressGuard {
         this.httpsOnly = builder.httpsOnly;
     }
 
-    /** The default: public unicast addresses only, {@code http} and {@code https}, nothing allowed on purpose. */
+    /**
+     * The default: public unicast addresses only, {@code http} and {@code https}, nothing allowed on purpose.
+     *
+     * @return the guard that refuses loopback, private, link-local and other non-public addresses
+     */
     public static AddressGuard publicOnly() {
         return PUBLIC_ONLY;
     }
 
-    /** A builder starting from {@link #publicOnly()}. */
+    /**
+     * A builder starting from {@link #publicOnly()}.
+     *
+     * @return a builder that allows what {@link #publicOnly()} allows and nothing more yet
+     */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** Whether plain {@code http} URLs are refused. */
+    /**
+     * Whether plain {@code http} URLs are refused.
+     *
+     * @return {@code true} when only {@code https} URLs pass
+     */
     public boolean httpsOnly() {
         return httpsOnly;
     }
@@ -193,6 +205,8 @@ public final class AddressGuard {
          * for one address), whatever their kind: for tests against a local server and for internal
          * deployments. An IPv4 range also covers the IPv4-mapped IPv6 forms of its addresses.
          *
+         * @param cidr an address range in CIDR notation, or one address
+         * @return this builder
          * @throws IllegalArgumentException when {@code cidr} is not an address or a range in CIDR form
          */
         public Builder allowRange(String cidr) {
@@ -203,6 +217,9 @@ public final class AddressGuard {
         /**
          * Allows the host {@code name} (exactly, case-insensitive), whatever it resolves to; a URL
          * must name it to benefit, an address literal is checked against the ranges only.
+         *
+         * @param name the host name to allow, compared without regard to case
+         * @return this builder
          */
         public Builder allowHost(String name) {
             Objects.requireNonNull(name, "name");
@@ -213,13 +230,22 @@ public final class AddressGuard {
             return this;
         }
 
-        /** Whether only {@code https} URLs are allowed (default {@code false}). */
+        /**
+         * Whether only {@code https} URLs are allowed (default {@code false}).
+         *
+         * @param only {@code true} to refuse plain {@code http} URLs
+         * @return this builder
+         */
         public Builder httpsOnly(boolean only) {
             this.httpsOnly = only;
             return this;
         }
 
-        /** The guard. */
+        /**
+         * The guard.
+         *
+         * @return a guard allowing the public addresses and everything allowed on this builder
+         */
         public AddressGuard build() {
             return new AddressGuard(this);
         }

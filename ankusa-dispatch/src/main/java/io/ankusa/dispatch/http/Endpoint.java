@@ -25,7 +25,14 @@ import java.util.Objects;
  */
 public record Endpoint(URI url, List<WebhookSecret> secrets, Map<String, String> headers, boolean enabled) {
 
-    /** Validates and copies. */
+    /**
+     * Validates and copies.
+     *
+     * @param url an absolute {@code http} or {@code https} URL
+     * @param secrets the active signing secrets, at least one; each adds a {@code v1,} signature
+     * @param headers extra headers, name to value, sent in this order; unmodifiable
+     * @param enabled whether deliveries are sent
+     */
     public Endpoint {
         Objects.requireNonNull(url, "url");
         String scheme = url.getScheme();
@@ -44,22 +51,43 @@ public record Endpoint(URI url, List<WebhookSecret> secrets, Map<String, String>
         });
     }
 
-    /** An enabled endpoint at {@code url}, signed with {@code secrets}, with no extra headers. */
+    /**
+     * An enabled endpoint at {@code url}, signed with {@code secrets}, with no extra headers.
+     *
+     * @param url     where deliveries are posted: an absolute {@code http} or {@code https} URI
+     * @param secrets the secrets each delivery is signed with; at least one
+     * @return the endpoint
+     */
     public static Endpoint of(URI url, WebhookSecret... secrets) {
         return new Endpoint(url, List.of(secrets), Map.of(), true);
     }
 
-    /** This endpoint with {@code extra} as its extra headers. */
+    /**
+     * This endpoint with {@code extra} as its extra headers.
+     *
+     * @param extra header names and values sent with every delivery to this endpoint
+     * @return a copy of this endpoint with those headers
+     */
     public Endpoint withHeaders(Map<String, String> extra) {
         return new Endpoint(url, secrets, extra, enabled);
     }
 
-    /** This endpoint with these secrets (rotation: old and new together, then the new alone). */
+    /**
+     * This endpoint with these secrets (rotation: old and new together, then the new alone).
+     *
+     * @param active the secrets to sign with from now on; at least one
+     * @return a copy of this endpoint with those secrets
+     */
     public Endpoint withSecrets(List<WebhookSecret> active) {
         return new Endpoint(url, active, headers, enabled);
     }
 
-    /** This endpoint, enabled or disabled. */
+    /**
+     * This endpoint, enabled or disabled.
+     *
+     * @param on {@code false} to settle every delivery as endpoint-disabled without sending it
+     * @return a copy of this endpoint, enabled or not
+     */
     public Endpoint withEnabled(boolean on) {
         return new Endpoint(url, secrets, headers, on);
     }

@@ -20,12 +20,18 @@ public interface EndpointResolver {
     /**
      * The endpoint of {@code tenantId}'s hooks for {@code sink}, or empty when there is none.
      *
+     * @return the endpoint to post to, or empty when the tenant has none for this sink (the delivery goes to the dead letters)
      * @param tenantId the hook's tenant ({@code "default"} when the hook named none)
      * @param sink     the sink number, 0 .. 65 535
      */
     Optional<Endpoint> resolve(String tenantId, int sink);
 
-    /** The same endpoint for every tenant and sink: the one-URL case. */
+    /**
+     * The same endpoint for every tenant and sink: the one-URL case.
+     *
+     * @param endpoint the endpoint every delivery goes to
+     * @return a resolver that always answers {@code endpoint}
+     */
     static EndpointResolver fixed(Endpoint endpoint) {
         Objects.requireNonNull(endpoint, "endpoint");
         Optional<Endpoint> answer = Optional.of(endpoint);

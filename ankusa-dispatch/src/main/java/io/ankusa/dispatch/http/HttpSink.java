@@ -99,7 +99,12 @@ public final class HttpSink implements Sink, AutoCloseable {
         this.outcomes = new HttpOutcomes(builder.deadStatuses, client.connectTimeout(), builder.requestTimeout);
     }
 
-    /** A builder for a sink that asks {@code resolver} for each tenant's endpoint. */
+    /**
+     * A builder for a sink that asks {@code resolver} for each tenant's endpoint.
+     *
+     * @param resolver where each (tenant, sink)'s endpoint comes from; its answers are cached
+     * @return a builder with the default timeouts and client
+     */
     public static Builder builder(EndpointResolver resolver) {
         return new Builder(Objects.requireNonNull(resolver, "resolver"), "HttpSink[per-tenant endpoints]");
     }
@@ -107,13 +112,21 @@ public final class HttpSink implements Sink, AutoCloseable {
     /**
      * A builder for a sink posting every delivery to {@code endpoint} (an absolute {@code http} or
      * {@code https} URI), signed with {@code secrets} (one or more: several while one rotates).
+     *
+     * @param endpoint where every delivery is posted
+     * @param secrets  the secrets each delivery is signed with; at least one
+     * @return a builder with the default timeouts and client
      */
     public static Builder builder(URI endpoint, WebhookSecret... secrets) {
         Endpoint fixed = Endpoint.of(endpoint, secrets);
         return new Builder(EndpointResolver.fixed(fixed), "HttpSink[" + endpoint + "]");
     }
 
-    /** Forgets the cached endpoints of {@code tenantId}: the next delivery asks the resolver again. */
+    /**
+     * Forgets the cached endpoints of {@code tenantId}: the next delivery asks the resolver again.
+     *
+     * @param tenantId the tenant whose endpoints changed
+     */
     public void invalidate(String tenantId) {
         endpoints.invalidate(Objects.requireNonNull(tenantId, "tenantId"));
     }
@@ -267,31 +280,54 @@ public final class HttpSink implements Sink, AutoCloseable {
         /**
          * Sends through {@code shared} (its guard, connect timeout and connection limits); the sink
          * does not close it. Without one the sink builds and closes its own.
+         *
+         * @param shared the client to send through, owned by the caller
+         * @return this builder
          */
         public Builder client(WebhookClient shared) {
             this.client = Objects.requireNonNull(shared, "shared");
             return this;
         }
 
-        /** The guard of the sink's own client (not with {@link #client}); default {@link AddressGuard#publicOnly()}. */
+        /**
+         * The guard of the sink's own client (not with {@link #client}); default {@link AddressGuard#publicOnly()}.
+         *
+         * @param addressGuard which addresses the sink's own client may connect to
+         * @return this builder
+         */
         public Builder guard(AddressGuard addressGuard) {
             this.guard = Objects.requireNonNull(addressGuard, "addressGuard");
             return this;
         }
 
-        /** How long the sink's own client waits for a connection (not with {@link #client}); positive. */
+        /**
+         * How long the sink's own client waits for a connection (not with {@link #client}); positive.
+         *
+         * @param timeout how long a connection may take; positive
+         * @return this builder
+         */
         public Builder connectTimeout(Duration timeout) {
             this.connectTimeout = requirePositive(timeout, "connectTimeout");
             return this;
         }
 
-        /** How long to wait, once connected, for the response's status and headers; positive. */
+        /**
+         * How long to wait, once connected, for the response's status and headers; positive.
+         *
+         * @param timeout how long the response's head may take; positive
+         * @return this builder
+         */
         public Builder requestTimeout(Duration timeout) {
             this.requestTimeout = requirePositive(timeout, "requestTimeout");
             return this;
         }
 
-        /** The {@code Content-Type} sent when the hook has none. */
+        /**
+         * The {@code Content-Type} sent when the hook has none.
+         *
+         * @param type the media type, for example {@code application/json}
+         * @return this builder
+         */
         public Builder contentType(String type) {
             Objects.requireNonNull(type, "type");
             if (type.isBlank()) {
@@ -304,6 +340,9 @@ public final class HttpSink implements Sink, AutoCloseable {
         /**
          * Statuses that dead-letter a delivery at once instead of a retry (none by default: every
          * non-2xx is retried, as the Standard Webhooks specification asks). 2xx and 410 cannot be listed.
+         *
+         * @param statuses HTTP statuses (not 2xx, not 410) after which no retry is made
+         * @return this builder
          */
         public Builder deadStatuses(Set<Integer> statuses) {
             Set<Integer> copy = Set.copyOf(statuses);
@@ -316,13 +355,23 @@ public final class HttpSink implements Sink, AutoCloseable {
             return this;
         }
 
-        /** The clock for {@code webhook-timestamp} and for HTTP-date {@code Retry-After} values. */
+        /**
+         * The clock for {@code webhook-timestamp} and for HTTP-date {@code Retry-After} values.
+         *
+         * @param source the clock the sink reads
+         * @return this builder
+         */
         public Builder clock(InstantSource source) {
             this.clock = Objects.requireNonNull(source, "source");
             return this;
         }
 
-        /** How many (tenant, sink) answers the endpoint cache keeps before starting again; at least 1. */
+        /**
+         * How many (tenant, sink) answers the endpoint cache keeps before starting again; at least 1.
+         *
+         * @param entries the most cached endpoint answers, at least 1
+         * @return this builder
+         */
         public Builder endpointCacheSize(int entries) {
             if (entries < 1) {
                 throw new IllegalArgumentException("endpointCacheSize must be at least 1: " + entries);
@@ -334,6 +383,7 @@ public final class HttpSink implements Sink, AutoCloseable {
         /**
          * The sink.
          *
+         * @return the sink; close it to close the client it built
          * @throws IllegalStateException when a shared client is combined with a guard or connect
          *                               timeout, which belong to the client
          */

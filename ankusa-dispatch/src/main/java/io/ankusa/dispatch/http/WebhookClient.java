@@ -62,12 +62,20 @@ public final class WebhookClient implements AutoCloseable {
         client.start();
     }
 
-    /** A builder with the defaults. */
+    /**
+     * A builder with the defaults.
+     *
+     * @return a builder with the default guard, timeouts and connection limits
+     */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** The guard every connection passes. */
+    /**
+     * The guard every connection passes.
+     *
+     * @return the address guard of this client
+     */
     public AddressGuard guard() {
         return guard;
     }
@@ -85,23 +93,32 @@ public final class WebhookClient implements AutoCloseable {
                 .setConnectionRequestTimeout(Timeout.of(poolTimeout))
                 .setResponseTimeout(Timeout.of(responseTimeout))
                 .build());
-        client.execute(request, answer, null, context, new FutureCallback<ResponseHead>() {
-            @Override
-            public void completed(ResponseHead head) {
-                result.complete(head);
-            }
-
-            @Override
-            public void failed(Exception failure) {
-                result.completeExceptionally(failure);
-            }
-
-            @Override
-            public void cancelled() {
-                result.cancel(false);
-            }
-        });
+        client.execute(request, answer, null, context, new Completion(result));
         return result;
+    }
+
+    /** Hands the client's outcome of one request to its future. */
+    private static final class Completion implements FutureCallback<ResponseHead> {
+        private final CompletableFuture<ResponseHead> result;
+
+        Completion(CompletableFuture<ResponseHead> result) {
+            this.result = result;
+        }
+
+        @Override
+        public void completed(ResponseHead head) {
+            result.complete(head);
+        }
+
+        @Override
+        public void failed(Exception failure) {
+            result.completeExceptionally(failure);
+        }
+
+        @Override
+        public void cancelled() {
+            result.cancel(false);
+        }
     }
 
     /** Closes the pool; requests under way fail. */
@@ -151,37 +168,66 @@ public final class WebhookClient implements AutoCloseable {
         private Builder() {
         }
 
-        /** Which addresses may be connected to; default {@link AddressGuard#publicOnly()}. */
+        /**
+         * Which addresses may be connected to; default {@link AddressGuard#publicOnly()}.
+         *
+         * @param addressGuard the addresses this client may connect to
+         * @return this builder
+         */
         public Builder guard(AddressGuard addressGuard) {
             this.guard = Objects.requireNonNull(addressGuard, "addressGuard");
             return this;
         }
 
-        /** How long to wait for a connection; positive. */
+        /**
+         * How long to wait for a connection; positive.
+         *
+         * @param timeout how long a connection may take; positive
+         * @return this builder
+         */
         public Builder connectTimeout(Duration timeout) {
             this.connectTimeout = HttpSink.requirePositive(timeout, "connectTimeout");
             return this;
         }
 
-        /** How long a request waits for a free pooled connection to its host; positive. */
+        /**
+         * How long a request waits for a free pooled connection to its host; positive.
+         *
+         * @param timeout how long a request may wait for a pooled connection; positive
+         * @return this builder
+         */
         public Builder poolTimeout(Duration timeout) {
             this.poolTimeout = HttpSink.requirePositive(timeout, "poolTimeout");
             return this;
         }
 
-        /** Open connections to one host (scheme, host, port) at most; at least 1. */
+        /**
+         * Open connections to one host (scheme, host, port) at most; at least 1.
+         *
+         * @param connections the most open connections to one host, at least 1
+         * @return this builder
+         */
         public Builder maxConnectionsPerHost(int connections) {
             this.maxConnectionsPerHost = requireAtLeastOne(connections, "maxConnectionsPerHost");
             return this;
         }
 
-        /** Open connections in all at most; at least 1. */
+        /**
+         * Open connections in all at most; at least 1.
+         *
+         * @param connections the most open connections in all, at least 1
+         * @return this builder
+         */
         public Builder maxConnections(int connections) {
             this.maxConnections = requireAtLeastOne(connections, "maxConnections");
             return this;
         }
 
-        /** The client, started; close it when done. */
+        /**
+         * The client, started; close it when done.
+         *
+         * @return a started client with these settings
+         */
         public WebhookClient build() {
             return new WebhookClient(this);
         }

@@ -38,6 +38,8 @@ public final class WebhookSecret {
     /**
      * Reads {@code whsec_<base64>}: the base64 part, decoded, is the key.
      *
+     * @param serialized the secret as the receiver was given it, {@code whsec_<base64>}
+     * @return the secret
      * @throws IllegalArgumentException when the prefix is missing, the rest is not base64 or the
      *                                  key's length is out of range (the message never quotes the secret)
      */
@@ -61,19 +63,32 @@ public final class WebhookSecret {
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    /** A new random secret: {@value #GENERATED_BYTES} bytes from {@link SecureRandom}. */
+    /**
+     * A new random secret: {@value #GENERATED_BYTES} bytes from {@link SecureRandom}.
+     *
+     * @return a fresh secret
+     */
     public static WebhookSecret generate() {
         byte[] key = new byte[GENERATED_BYTES];
         RANDOM.nextBytes(key);
         return new WebhookSecret(key);
     }
 
-    /** The secret whose key is {@code key} (copied). */
+    /**
+     * The secret whose key is {@code key} (copied).
+     *
+     * @param key the key bytes
+     * @return the secret
+     */
     public static WebhookSecret ofBytes(byte[] key) {
         return new WebhookSecret(key.clone());
     }
 
-    /** The serialized form, {@code whsec_<base64>}, to hand to the receiver. */
+    /**
+     * The serialized form, {@code whsec_<base64>}, to hand to the receiver.
+     *
+     * @return the secret in the form receivers are given
+     */
     public String serialized() {
         return PREFIX + Base64.getEncoder().encodeToString(key);
     }

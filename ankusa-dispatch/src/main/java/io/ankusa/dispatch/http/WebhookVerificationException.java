@@ -21,6 +21,7 @@ public final class WebhookVerificationException extends RuntimeException {
         NO_MATCHING_SIGNATURE
     }
 
+    /** Why the request did not verify. */
     private final Reason reason;
 
     WebhookVerificationException(Reason reason, String message) {
@@ -28,7 +29,11 @@ public final class WebhookVerificationException extends RuntimeException {
         this.reason = reason;
     }
 
-    /** Why the request did not verify. */
+    /**
+     * Why the request did not verify.
+     *
+     * @return the check that failed
+     */
     public Reason reason() {
         return reason;
     }

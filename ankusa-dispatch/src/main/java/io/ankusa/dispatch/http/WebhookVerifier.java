@@ -40,12 +40,22 @@ public final class WebhookVerifier {
         this.clock = clock;
     }
 
-    /** A verifier accepting a signature by any of {@code secrets}, with the default tolerance and the system clock. */
+    /**
+     * A verifier accepting a signature by any of {@code secrets}, with the default tolerance and the system clock.
+     *
+     * @param secrets the secrets a valid signature may be made with; at least one
+     * @return the verifier
+     */
     public static WebhookVerifier of(WebhookSecret... secrets) {
         return new WebhookVerifier(List.of(secrets), DEFAULT_TOLERANCE, InstantSource.system());
     }
 
-    /** This verifier with another tolerance (not negative). */
+    /**
+     * This verifier with another tolerance (not negative).
+     *
+     * @param window how far a request's timestamp may be from now
+     * @return a copy of this verifier with that tolerance
+     */
     public WebhookVerifier withTolerance(Duration window) {
         Objects.requireNonNull(window, "window");
         if (window.isNegative()) {
@@ -54,7 +64,12 @@ public final class WebhookVerifier {
         return new WebhookVerifier(secrets, window, clock);
     }
 
-    /** This verifier reading the time from {@code source}. */
+    /**
+     * This verifier reading the time from {@code source}.
+     *
+     * @param source the clock to check timestamps against
+     * @return a copy of this verifier with that clock
+     */
     public WebhookVerifier withClock(InstantSource source) {
         return new WebhookVerifier(secrets, tolerance, Objects.requireNonNull(source, "source"));
     }
@@ -63,6 +78,8 @@ public final class WebhookVerifier {
      * Verifies a request given its headers (names in any case; a list-valued map's first value)
      * and its body as received.
      *
+     * @param headers the request's headers, by name
+     * @param payload the request's body, byte for byte as received
      * @throws WebhookVerificationException when it does not verify, with the reason
      */
     public void verify(Map<String, ?> headers, byte[] payload) {
@@ -73,6 +90,10 @@ public final class WebhookVerifier {
     /**
      * Verifies a request given its three headers' values and its body as received.
      *
+     * @param id         the {@code webhook-id} header's value
+     * @param timestamp  the {@code webhook-timestamp} header's value
+     * @param signatures the {@code webhook-signature} header's value (one or more signatures)
+     * @param payload    the request's body, byte for byte as received
      * @throws WebhookVerificationException when it does not verify, with the reason
      */
     public void verify(String id, String timestamp, String signatures, byte[] payload) {

@@ -16,7 +16,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Archive obligations ({@code ?a}) as the archive compactor uses them: list the oldest, then
+ * Archive obligations ({@link io.ankusa.keys.ArchiveKey ?a}) as the archive compactor uses them: list the oldest, then
  * settle (archived) or drop (cannot be archived) each. An obligation is consumed under its
  * tenant's stripe, after re-reading it, so it is counted down once.
  */

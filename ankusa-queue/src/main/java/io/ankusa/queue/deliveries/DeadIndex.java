@@ -14,9 +14,11 @@ import java.util.Iterator;
 import java.util.Objects;
 
 /**
- * Newest-first reads of one tenant's dead rows: a reverse scan of its {@code ?X} range, which is
- * ordered like the global {@code ?x} family (at, seq, sink), so a position in one is a position in
- * the other. The {@code ?X} keys are built here, as every tenant index key is.
+ * Newest-first reads of one tenant's dead rows: a reverse scan of its
+ * {@link io.ankusa.keys.DeadByTenantKey ?X} range, which is
+ * ordered like the global {@link io.ankusa.keys.DeadKey ?x} family (at, seq, sink), so a position in one is a
+ * position in
+ * the other. The {@link io.ankusa.keys.DeadByTenantKey ?X} keys are built here, as every tenant index key is.
  */
 public final class DeadIndex {
 

@@ -16,8 +16,12 @@ import io.ankusa.queue.ledger.InflightRow;
 import java.util.Collection;
 
 /**
- * The op builders: the only code that builds {@code ?D ?F ?X ?A} keys, and the only way to put or
- * delete a {@code ?D ?F ?x ?X ?a} key. Each adds a transition's row changes <em>and</em> its
+ * The op builders: the only code that builds {@link io.ankusa.keys.DueKey ?D}
+ * {@link io.ankusa.keys.InflightKey ?F} {@link io.ankusa.keys.DeadByTenantKey ?X}
+ * {@link io.ankusa.keys.ActiveKey ?A} keys, and the only way to put or
+ * delete a {@link io.ankusa.keys.DueKey ?D} {@link io.ankusa.keys.InflightKey ?F}
+ * {@link io.ankusa.keys.DeadKey ?x} {@link io.ankusa.keys.DeadByTenantKey ?X}
+ * {@link io.ankusa.keys.ArchiveKey ?a} key. Each adds a transition's row changes <em>and</em> its
  * counter deltas to a {@link DeliveryBatch}; the batch turns the deltas into merge operands through
  * {@link io.ankusa.queue.deliveries.Counters#ops} when it is committed.
  *
@@ -190,7 +194,8 @@ public final class Deliveries {
 
     /**
      * A format-2 due row re-keyed under its tenant: the due row and its marker, pending or scheduled
-     * +1, bytes +size (the delivery row already exists; the caller deletes the old {@code ?d} key).
+     * +1, bytes +size (the delivery row already exists; the caller deletes the old
+     * {@link io.ankusa.keys.v2.DueKeyV2 ?d} key).
      */
     public static void migratedDueOps(DeliveryBatch b, long ord, long at, long seq, int sink, long size, DueKind kind) {
         dueOps(b, ord, at, seq, sink, size, kind);
@@ -208,7 +213,7 @@ public final class Deliveries {
         b.count(ord, CounterField.BYTES, size);
     }
 
-    /** A format-2 dead row: its {@code ?x} value rewritten with the ordinal, its {@code ?X} put, dead +1, bytes +size. */
+    /** A format-2 dead row: its {@link io.ankusa.keys.DeadKey ?x} value rewritten with the ordinal, its {@link io.ankusa.keys.DeadByTenantKey ?X} put, dead +1, bytes +size. */
     public static void migratedDeadOps(DeliveryBatch b, long ord, long at, long seq, int sink, long size, String sourceId,
             String hookId) {
         b.putIndex(new DeadKey(at, seq, sink).encode(), DeadKey.value(ord, sourceId, hookId));

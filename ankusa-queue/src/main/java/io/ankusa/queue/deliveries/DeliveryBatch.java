@@ -16,7 +16,10 @@ import java.util.Set;
  * {@link Deliveries} op builders add to it; {@link #toWriteBatch()} appends
  * {@link Counters#ops} of all deltas once, so deltas coalesce across the whole batch.
  *
- * <p>The counted and derived index families ({@code ?D ?F ?x ?X ?a ?A}) can only be written
+ * <p>The counted and derived index families ({@link io.ankusa.keys.DueKey ?D}
+ * {@link io.ankusa.keys.InflightKey ?F} {@link io.ankusa.keys.DeadKey ?x}
+ * {@link io.ankusa.keys.DeadByTenantKey ?X} {@link io.ankusa.keys.ArchiveKey ?a}
+ * {@link io.ankusa.keys.ActiveKey ?A}) can only be written
  * through {@link Deliveries}: {@link #put} and {@link #delete} refuse them, and the counters
  * family takes no direct write at all. That is the structural half of the rule "a batch that
  * changes one of those keys without its deltas is a bug"; the property test is the other half.

@@ -32,23 +32,28 @@ import java.util.Optional;
 
 /**
  * Erases one tenant (TEN-5): every row, index key, marker, obligation, dedupe key, hook and
- * counter of its ordinal, leaving {@code ?t} as a tombstone (empty value) so the ordinal is never
+ * counter of its ordinal, leaving {@link io.ankusa.keys.TenantByOrdKey ?t} as a tombstone (empty value) so
+ * the ordinal is never
  * reused. Steps, each in synced chunks of {@value #CHUNK}:
  *
  * <ol>
  * <li>{@link Step#DUE due} rows, {@link Step#INFLIGHT inflight} rows and {@link Step#DEAD dead}
  *     rows, from the tenant's own ranges, with the ops and counter deltas of purge (inflight rows
- *     as an orphan drop), each leaving a {@code ?c} marker;</li>
+ *     as an orphan drop), each leaving a {@link io.ankusa.keys.ClearedKey ?c} marker;</li>
  * <li>{@link Step#ARCHIVE archive obligations} and {@link Step#ACTIVE active markers}: these
  *     families are not keyed by tenant, so they are walked whole, chunk by chunk, from a cursor;</li>
  * <li>{@link Step#DEDUPE dedupe keys and their expiry keys}: erased by the {@link DedupeEraser} the
- *     queue supplies, which runs on the ingest writer's thread (only the writer writes {@code ?u}
- *     and {@code ?e}, which is what keeps the dedupe check and its sweep from racing);</li>
- * <li>{@link Step#HOOKS hooks}: every hook left without rows has a {@code ?c} marker; the markers
+ *     queue supplies, which runs on the ingest writer's thread (only the writer writes
+ *     {@link io.ankusa.keys.DedupeKey ?u}
+ *     and {@link io.ankusa.keys.DedupeExpiryKey ?e}, which is what keeps the dedupe check and its sweep from
+ *     racing);</li>
+ * <li>{@link Step#HOOKS hooks}: every hook left without rows has a {@link io.ankusa.keys.ClearedKey ?c}
+ * marker; the markers
  *     are walked and the tenant's hooks go with their markers;</li>
  * <li>{@link Step#FINISH the end}, one batch under the tenant's stripe: what its counters still
- *     hold is taken off the aggregate (merges), its six counter rows and {@code ?n} row are deleted,
- *     {@code ?t} becomes a tombstone and the erase marker goes.</li>
+ *     hold is taken off the aggregate (merges), its six counter rows and
+ *     {@link io.ankusa.keys.OrdByTenantKey ?n} row are deleted,
+ *     {@link io.ankusa.keys.TenantByOrdKey ?t} becomes a tombstone and the erase marker goes.</li>
  * </ol>
  *
  * <p><b>Resumable.</b> The erase marker {@code m:erasing:<ord>} (default family) holds the tenant id,
@@ -77,7 +82,8 @@ public final class TenantErasure {
     private final DedupeEraser dedupe;
 
     /**
-     * Erases every dedupe key ({@code ?u}) and expiry key ({@code ?e}) of a tenant, on the ingest
+     * Erases every dedupe key ({@link io.ankusa.keys.DedupeKey ?u}) and expiry key
+     * ({@link io.ankusa.keys.DedupeExpiryKey ?e}) of a tenant, on the ingest
      * writer's thread, in synced batches; idempotent (a second call finds nothing).
      */
     @FunctionalInterface
@@ -108,7 +114,7 @@ public final class TenantErasure {
         DEDUPE,
         /** Hooks. */
         HOOKS,
-        /** Counters, {@code ?n}, the tombstone and the marker. */
+        /** Counters, {@link io.ankusa.keys.OrdByTenantKey ?n}, the tombstone and the marker. */
         FINISH
     }
 
@@ -341,7 +347,8 @@ public final class TenantErasure {
 
     /**
      * Walks {@code span} from the cursor in chunks, each committed with the advanced cursor under
-     * the tenant's stripe; {@code ops} null means the hooks step (a chunk of {@code ?c} markers).
+     * the tenant's stripe; {@code ops} null means the hooks step (a chunk of
+     * {@link io.ankusa.keys.ClearedKey ?c} markers).
      */
     private Progress walk(Progress from, KeySpan span, EntryOps ops, Tally tally) {
         Progress at = from;
@@ -399,7 +406,7 @@ public final class TenantErasure {
     }
 
     /**
-     * A chunk of {@code ?c} markers: the hooks among them that are the tenant's go with their
+     * A chunk of {@link io.ankusa.keys.ClearedKey ?c} markers: the hooks among them that are the tenant's go with their
      * marker. By now the tenant has no delivery row and no obligation left, so nothing needs them.
      * A hook that does not decode is left to reclaim (it cannot be told to be the tenant's).
      */
@@ -432,7 +439,7 @@ public final class TenantErasure {
         }
     }
 
-    /** The last batch: counters off the aggregate and deleted, {@code ?n} deleted, {@code ?t} tombstoned, marker gone. */
+    /** The last batch: counters off the aggregate and deleted, {@link io.ankusa.keys.OrdByTenantKey ?n} deleted, {@link io.ankusa.keys.TenantByOrdKey ?t} tombstoned, marker gone. */
     private void finish(Progress at) {
         long ord = at.ord();
         stripes.locked(ord, () -> {

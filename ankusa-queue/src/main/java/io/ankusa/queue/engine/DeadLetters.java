@@ -36,12 +36,14 @@ import org.slf4j.LoggerFactory;
  * Dead-letter pages, newest first by (at, seq, sink), never reading a hook.
  *
  * <ul>
- * <li><b>All tenants:</b> one reverse scan of the global {@code ?x} family from the cursor; each
- *     {@code ?x} value carries the owner's ordinal, the source id and the hook id. The page's
- *     distinct ordinals are named with one multi-get of {@code ?t}.</li>
- * <li><b>Some tenants:</b> per tenant, one reverse scan of its {@code ?X} range from the cursor
+ * <li><b>All tenants:</b> one reverse scan of the global {@link io.ankusa.keys.DeadKey ?x} family from the cursor; each
+ *     {@link io.ankusa.keys.DeadKey ?x} value carries the owner's ordinal, the source id and the hook id. The page's
+ *     distinct ordinals are named with one multi-get of {@link io.ankusa.keys.TenantByOrdKey ?t}.</li>
+ * <li><b>Some tenants:</b> per tenant, one reverse scan of its {@link io.ankusa.keys.DeadByTenantKey ?X}
+ * range from the cursor
  *     (a tenant the queue never saw costs a name lookup and no scan); the scans are merged newest
- *     first, and the page's keys are joined to their {@code ?x} values through (at, seq, sink) with
+ *     first, and the page's keys are joined to their {@link io.ankusa.keys.DeadKey ?x} values through (at,
+ *     seq, sink) with
  *     one multi-get. The cost is the page, not the DLQ: other tenants' dead rows are never read.</li>
  * </ul>
  * Either way the attempts and last error come from one multi-get of the page's delivery rows.

@@ -22,24 +22,29 @@ import java.util.function.Predicate;
 
 /**
  * Dedupe by idempotency key, owned by the ingest writer: {@link #screen} and {@link #sweep} run on
- * the writer thread only, and nothing else writes {@code ?u} or {@code ?e}.
+ * the writer thread only, and nothing else writes {@link io.ankusa.keys.DedupeKey ?u} or
+ * {@link io.ankusa.keys.DedupeExpiryKey ?e}.
  *
  * <p>What it guarantees, and why:
  * <ul>
  * <li><b>A repeat within the window is not queued again.</b> Before the writer resolves tenants,
- *     {@link #screen} reads the batch's {@code ?u} entries with one multi-get. A hook whose
+ *     {@link #screen} reads the batch's {@link io.ankusa.keys.DedupeKey ?u} entries with one multi-get. A hook whose
  *     (tenant, key) entry exists and has not expired completes with the entry's receipt (the
  *     original hook's id and seq) and writes nothing. Within one batch, the first hook of a
  *     (tenant, key) leads and later ones follow it: they complete with whatever the leader's ingest
  *     completes with, so two hooks with one key in one batch are queued once.</li>
- * <li><b>The entry is as durable as the hook.</b> An accepted keyed hook's {@code ?u} (its receipt
- *     and expiry) and {@code ?e} puts ride in the writer's synced batch with the hook
+ * <li><b>The entry is as durable as the hook.</b> An accepted keyed hook's
+ * {@link io.ankusa.keys.DedupeKey ?u} (its receipt
+ *     and expiry) and {@link io.ankusa.keys.DedupeExpiryKey ?e} puts ride in the writer's synced batch with the hook
  *     ({@link #writeTo}); a failed commit leaves no entry, so a retry of the same key is accepted.</li>
  * <li><b>Nothing races the sweep.</b> An expired entry is either replaced by the writer (a new
- *     hook with that key: new {@code ?u}, old {@code ?e} deleted, new {@code ?e} put) or deleted by
+ *     hook with that key: new {@link io.ankusa.keys.DedupeKey ?u}, old
+ *     {@link io.ankusa.keys.DedupeExpiryKey ?e} deleted, new {@link io.ankusa.keys.DedupeExpiryKey ?e} put)
+ *     or deleted by
  *     {@link #sweep}; both run on the writer thread, so a sweep can never delete an entry the
- *     writer just renewed. The sweep deletes an {@code ?u} only when its expiry is the one its
- *     {@code ?e} key names, and every {@code ?e} it reads.</li>
+ *     writer just renewed. The sweep deletes an {@link io.ankusa.keys.DedupeKey ?u} only when its expiry is the one its
+ *     {@link io.ankusa.keys.DedupeExpiryKey ?e} key names, and every
+ *     {@link io.ankusa.keys.DedupeExpiryKey ?e} it reads.</li>
  * </ul>
  * A key is tenant-scoped: the same key under two tenants is two entries. The window runs from the
  * original's acceptance; repeats do not extend it.
@@ -137,7 +142,8 @@ public final class IdempotencyKeys {
 
     /**
      * Deletes up to {@code limit} expired entries (expiry at or before {@code now}), oldest first,
-     * in one unsynced batch (a lost sweep is redone); returns how many {@code ?e} keys it removed.
+     * in one unsynced batch (a lost sweep is redone); returns how many
+     * {@link io.ankusa.keys.DedupeExpiryKey ?e} keys it removed.
      * Writer thread only.
      */
     public int sweep(long now, int limit) {
@@ -170,8 +176,10 @@ public final class IdempotencyKeys {
     }
 
     /**
-     * Erases every dedupe key of {@code tenant} (the {@code tenant\0} prefix of {@code ?u}) and
-     * every expiry key ({@code ?e}) naming it, in synced batches of {@value #ERASE_CHUNK}; the
+     * Erases every dedupe key of {@code tenant} (the {@code tenant\0} prefix of
+     * {@link io.ankusa.keys.DedupeKey ?u}) and
+     * every expiry key ({@link io.ankusa.keys.DedupeExpiryKey ?e}) naming it, in synced batches of
+     * {@value #ERASE_CHUNK}; the
      * expiry family is not keyed by tenant, so it is walked whole. Idempotent. Writer thread only
      * (the queue runs it as a writer chore), so it cannot race the dedupe check or the sweep.
      *

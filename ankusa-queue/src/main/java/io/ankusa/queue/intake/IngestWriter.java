@@ -238,8 +238,12 @@ public final class IngestWriter implements AutoCloseable {
             return done;
         }
         chores.add(new Chore<>(Objects.requireNonNull(chore, "chore"), done));
-        // A full queue means the writer is busy: it runs the chores after its current batch.
-        queue.offer(WAKE);
+        // A full queue means the writer is busy: it runs the chores after its current batch (loop
+        // runs them after every take and every batch), so the chore waits without a WAKE. A writer
+        // that stopped meanwhile fails it just below.
+        if (!queue.offer(WAKE)) {
+            LOG.debug("ingest queue full: the chore runs after the writer's current batch");
+        }
         if (closing || fault.failure() != null) {
             failLeftovers();
         }
@@ -300,6 +304,9 @@ public final class IngestWriter implements AutoCloseable {
                 LOG.error("ingest batch of {} hooks failed", batch.size(), e);
                 batch.forEach(p -> p.future().completeExceptionally(e));
             }
+            // A chore submitted while the queue was full had its WAKE dropped: run it now, in case
+            // this batch drained the queue and the next take would wait.
+            runChores();
         }
     }
 

@@ -23,9 +23,11 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p><b>Only the ingest writer allocates</b> (and the 2 → 3 migration, before anything serves).
  * The writer calls {@link #resolve} while assembling a batch: cached tenants cost nothing, the
- * batch's uncached tenants cost one multi-get of their {@code ?n} rows, and tenants with no row
+ * batch's uncached tenants cost one multi-get of their {@link io.ankusa.keys.OrdByTenantKey ?n} rows, and
+ * tenants with no row
  * get the next ordinals — unless that would pass {@code tenants.max}, in which case they are
- * refused (an existing tenant is never refused). The resolution's {@code ?t}, {@code ?n} and
+ * refused (an existing tenant is never refused). The resolution's {@link io.ankusa.keys.TenantByOrdKey ?t},
+ * {@link io.ankusa.keys.OrdByTenantKey ?n} and
  * {@code m:next_ord} puts ride in the <em>same</em> synced batch as the rows that use the new
  * ordinals, so an ordinal is never visible without its rows or the other way round.
  *

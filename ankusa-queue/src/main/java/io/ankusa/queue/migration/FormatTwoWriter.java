@@ -27,7 +27,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Writes a store the way a format-2 release left it (spec §0): five column families (no
+ * Writes a store the way a format-2 release left it (TEN-1 §0): five column families (no
  * {@code tenants}, no {@code counters}), due rows {@code <<?d, at, seq, sink>>} and inflight rows
  * {@code <<?f, seq, sink>>} with {@code <<size::32>>} values, dead values without an ordinal, archive
  * values {@code <<size::32>>}, every format-2 family's sentinels, and {@code m:format = 2}.

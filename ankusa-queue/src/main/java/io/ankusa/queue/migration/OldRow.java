@@ -14,7 +14,7 @@ sealed interface OldRow {
     OptionalLong hookSeq();
 
     /**
-     * A {@code ?d} row.
+     * A {@link io.ankusa.keys.v2.DueKeyV2 ?d} row.
      *
      * @param size the value's size; empty when the value does not decode
      */
@@ -25,7 +25,7 @@ sealed interface OldRow {
         }
     }
 
-    /** An {@code ?f} row. */
+    /** An {@link io.ankusa.keys.v2.InflightKeyV2 ?f} row. */
     record Inflight(byte[] key, long seq, int sink, OptionalLong size) implements OldRow {
         @Override
         public OptionalLong hookSeq() {
@@ -33,7 +33,7 @@ sealed interface OldRow {
         }
     }
 
-    /** A {@code ?x} row; its value is empty when it does not decode as format 2. */
+    /** A {@link io.ankusa.keys.DeadKey ?x} row; its value is empty when it does not decode as format 2. */
     record Dead(byte[] key, long at, long seq, int sink, Optional<DeadValueV2> value) implements OldRow {
         @Override
         public OptionalLong hookSeq() {
@@ -41,7 +41,7 @@ sealed interface OldRow {
         }
     }
 
-    /** An {@code ?a} row. */
+    /** An {@link io.ankusa.keys.ArchiveKey ?a} row. */
     record Archive(byte[] key, long seq, OptionalLong size) implements OldRow {
         @Override
         public OptionalLong hookSeq() {

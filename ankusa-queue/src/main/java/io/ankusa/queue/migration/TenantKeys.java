@@ -39,14 +39,19 @@ import org.slf4j.LoggerFactory;
  * <table>
  * <caption>Phases; each row's writes go through the {@code Deliveries.migrated*Ops} builders</caption>
  * <tr><th>phase</th><th>reads</th><th>writes per row</th></tr>
- * <tr><td>1 due {@code ?d}</td><td>key, value, the hook</td><td>delete {@code ?d}; put {@code ?D} (kind 1 if
+ * <tr><td>1 due {@link io.ankusa.keys.v2.DueKeyV2 ?d}</td><td>key, value, the hook</td><td>delete
+ * {@link io.ankusa.keys.v2.DueKeyV2 ?d}; put {@link io.ankusa.keys.DueKey ?D} (kind 1 if
  *     {@code at} is later than the migration's start, else 0) and its marker; pending or scheduled +1, bytes +size</td></tr>
- * <tr><td>2 inflight {@code ?f}</td><td>key, value, the hook</td><td>delete {@code ?f}; put {@code ?F};
+ * <tr><td>2 inflight {@link io.ankusa.keys.v2.InflightKeyV2 ?f}</td><td>key, value, the hook</td><td>delete
+ * {@link io.ankusa.keys.v2.InflightKeyV2 ?f}; put {@link io.ankusa.keys.InflightKey ?F};
  *     inflight +1, bytes +size</td></tr>
- * <tr><td>3 dead {@code ?x}</td><td>key, value, the delivery row (size), the hook</td><td>put {@code ?x} with the
- *     ordinal in its value; put {@code ?X}; dead +1, bytes +size</td></tr>
- * <tr><td>4 archive {@code ?a}</td><td>key, value, the hook</td><td>put {@code ?a} with the ordinal; archive_pending +1</td></tr>
- * <tr><td>5 finish</td><td></td><td>range-delete {@code ?d} and {@code ?f} (stray keys, the format-2 sentinels);
+ * <tr><td>3 dead {@link io.ankusa.keys.DeadKey ?x}</td><td>key, value, the delivery row (size), the
+ * hook</td><td>put {@link io.ankusa.keys.DeadKey ?x} with the
+ *     ordinal in its value; put {@link io.ankusa.keys.DeadByTenantKey ?X}; dead +1, bytes +size</td></tr>
+ * <tr><td>4 archive {@link io.ankusa.keys.ArchiveKey ?a}</td><td>key, value, the hook</td><td>put
+ * {@link io.ankusa.keys.ArchiveKey ?a} with the ordinal; archive_pending +1</td></tr>
+ * <tr><td>5 finish</td><td></td><td>range-delete {@link io.ankusa.keys.v2.DueKeyV2 ?d} and
+ * {@link io.ankusa.keys.v2.InflightKeyV2 ?f} (stray keys, the format-2 sentinels);
  *     {@code m:next_ord} and {@code m:last_seq} if absent; the runner adds the format stamp</td></tr>
  * </table>
  *
@@ -59,11 +64,14 @@ import org.slf4j.LoggerFactory;
  * <li>The next step seeks to just after the last old key, never to the family's start: in phases
  *     1 and 2 the moved keys are deleted (tombstones a scan from the start would wade through,
  *     making the migration quadratic); in phases 3 and 4 the keys stay and only the cursor says
- *     which values were rewritten. The new keys ({@code ?D ?F ?X ?A}) have new prefixes, so the
+ *     which values were rewritten. The new keys ({@link io.ankusa.keys.DueKey ?D}
+ *     {@link io.ankusa.keys.InflightKey ?F} {@link io.ankusa.keys.DeadByTenantKey ?X}
+ *     {@link io.ankusa.keys.ActiveKey ?A}) have new prefixes, so the
  *     migration never reads its own output.</li>
  * <li>A step is a function of the committed store and the cursor. Ordinals are resolved per step
- *     from the stored {@code ?n} rows and {@code m:next_ord} (the queue's own
- *     {@link TenantOrdinals}), once for all rows of the step, and the new {@code ?t}, {@code ?n},
+ *     from the stored {@link io.ankusa.keys.OrdByTenantKey ?n} rows and {@code m:next_ord} (the queue's own
+ *     {@link TenantOrdinals}), once for all rows of the step, and the new
+ *     {@link io.ankusa.keys.TenantByOrdKey ?t}, {@link io.ankusa.keys.OrdByTenantKey ?n},
  *     {@code m:next_ord} puts ride in the step's batch: an ordinal is allocated once, never
  *     without the rows that use it. The migration's start time, which decides a due row's kind,
  *     is stored with the cursor by the runner.</li>

@@ -25,15 +25,15 @@ import java.util.OptionalLong;
  * {@code index} column family from just after the cursor's last old key.
  */
 enum TenantKeysPhase {
-    /** Format-2 due rows {@code ?d}. */
+    /** Format-2 due rows {@link io.ankusa.keys.v2.DueKeyV2 ?d}. */
     DUE(1, "due", DueKeyV2.FAMILY),
-    /** Format-2 inflight rows {@code ?f}. */
+    /** Format-2 inflight rows {@link io.ankusa.keys.v2.InflightKeyV2 ?f}. */
     INFLIGHT(2, "inflight", InflightKeyV2.FAMILY),
-    /** Dead rows {@code ?x} (key kept, value gains the ordinal). */
+    /** Dead rows {@link io.ankusa.keys.DeadKey ?x} (key kept, value gains the ordinal). */
     DEAD(3, "dead", DeadKey.FAMILY),
-    /** Archive obligations {@code ?a} (key kept, value gains the ordinal). */
+    /** Archive obligations {@link io.ankusa.keys.ArchiveKey ?a} (key kept, value gains the ordinal). */
     ARCHIVE(4, "archive", ArchiveKey.FAMILY),
-    /** Range-delete what is left of {@code ?d} and {@code ?f}; the runner stamps the format. */
+    /** Range-delete what is left of {@link io.ankusa.keys.v2.DueKeyV2 ?d} and {@link io.ankusa.keys.v2.InflightKeyV2 ?f}; the runner stamps the format. */
     FINISH(5, "finish", null);
 
     private final int number;

@@ -17,7 +17,8 @@ import java.util.concurrent.CompletionException;
  * one audit entry naming the tenant and the counts, never the data.
  *
  * <ul>
- * <li>An unknown tenant (no {@code ?n} row) is {@link ErasureResult#none}: nothing is written and
+ * <li>An unknown tenant (no {@link io.ankusa.keys.OrdByTenantKey ?n} row) is {@link ErasureResult#none}:
+ * nothing is written and
  *     nothing audited.</li>
  * <li>The fence is a writer chore: when it completes, no batch holding a hook of the tenant can
  *     commit, and hooks of the tenant fail with {@code TenantErasingException} until the erase

@@ -25,13 +25,14 @@ import java.util.Set;
 
 /**
  * Removes hooks that no delivery row and no archive obligation needs any more, in bounded rounds
- * driven by the {@code ?c} cleared markers.
+ * driven by the {@link io.ankusa.keys.ClearedKey ?c} cleared markers.
  *
  * <p>Every transition that removes a delivery row (delivered, orphan drop, purge) or an archive
- * obligation (settle, drop) puts {@code ?c(seq)} in its own batch. A round reads up to
+ * obligation (settle, drop) puts {@link io.ankusa.keys.ClearedKey ?c}{@code (seq)} in its own batch. A round
+ * reads up to
  * {@code limit} markers and, for each hook, checks whether a delivery row ({@code deliveries}
  * range of the seq: expansion may have added sinks the envelope does not list) or an obligation
- * ({@code ?a}) is left: if none, the hook and its marker go in one batch; if some, only the
+ * ({@link io.ankusa.keys.ArchiveKey ?a}) is left: if none, the hook and its marker go in one batch; if some, only the
  * marker goes, because the transition that removes the last one writes a new marker.
  *
  * <p>Why no hook is lost or kept forever: the check and the delete happen under the stripes of

@@ -58,7 +58,9 @@ public final class Housekeeping implements AutoCloseable {
     private final InstantSource clock;
     private final Duration auditRetention;
     private final QueueFault fault;
-    private ScheduledExecutorService thread;
+    /** Set once by {@link #start}; volatile because a failing round shuts it down without the lock
+     *  (taking it there would deadlock with {@link #close()}, which waits for the round). */
+    private volatile ScheduledExecutorService thread;
 
     /** Housekeeping over the queue's parts; a round that dies of an {@code Error} is recorded in {@code fault}. */
     public Housekeeping(HookReclaimer reclaimer, IngestWriter writer, IdempotencyKeys idempotencyKeys, AuditLog audit,

@@ -33,30 +33,57 @@ public final class ActionSequenceCheck<S> {
         this.name = Objects.requireNonNull(name, "name");
     }
 
-    /** A new check called {@code name}. */
+    /**
+     * A new check called {@code name}.
+     *
+     * @param <S>  the type of the subject the actions run against
+     * @param name the check's name, shown in failure reports
+     * @return a check with no subject, action or invariant yet
+     */
     public static <S> ActionSequenceCheck<S> named(String name) {
         return new ActionSequenceCheck<>(name);
     }
 
-    /** Seed and counts. */
+    /**
+     * Seed and counts.
+     *
+     * @param config the master seed, the tries and the most actions per try
+     * @return this check
+     */
     public ActionSequenceCheck<S> config(PropertyConfig config) {
         this.config = Objects.requireNonNull(config, "config");
         return this;
     }
 
-    /** Makes a fresh subject for every try and every shrink replay; closed after use if AutoCloseable. */
+    /**
+     * Makes a fresh subject for every try and every shrink replay; closed after use if AutoCloseable.
+     *
+     * @param subject makes a fresh subject
+     * @return this check
+     */
     public ActionSequenceCheck<S> subject(Supplier<? extends S> subject) {
         this.subject = Objects.requireNonNull(subject, "subject");
         return this;
     }
 
-    /** Adds an action generator with a relative weight. */
+    /**
+     * Adds an action generator with a relative weight.
+     *
+     * @param weight    how often this action is drawn relative to the others; positive
+     * @param generator draws one action of this kind
+     * @return this check
+     */
     public ActionSequenceCheck<S> action(int weight, Function<RandomGenerator, Action<S>> generator) {
         generators.add(new Gen.Weighted<>(weight, Objects.requireNonNull(generator, "generator")));
         return this;
     }
 
-    /** The check run after every step. */
+    /**
+     * The check run after every step.
+     *
+     * @param invariant what must hold of the subject after every step
+     * @return this check
+     */
     public ActionSequenceCheck<S> invariant(ThrowingConsumer<? super S> invariant) {
         this.invariant = Objects.requireNonNull(invariant, "invariant");
         return this;
@@ -122,24 +149,30 @@ public final class ActionSequenceCheck<S> {
     private Failure replay(List<Action<S>> actions) {
         S s = subject.get();
         int step = -1;
+        Failure failure = null;
         try {
             invariant.accept(s);
             for (step = 0; step < actions.size(); step++) {
                 actions.get(step).apply(s);
                 invariant.accept(s);
             }
-            return null;
         } catch (Throwable e) {
-            return new Failure(step, e);
-        } finally {
-            if (s instanceof AutoCloseable closeable) {
-                try {
-                    closeable.close();
-                } catch (Exception ignored) {
-                    // a subject that fails to close after a failure must not hide that failure
+            failure = new Failure(step, e);
+        }
+        if (s instanceof AutoCloseable closeable) {
+            try {
+                closeable.close();
+            } catch (Exception e) {
+                // A subject that fails to close fails the run; after another failure it must not hide
+                // that one, so it rides along as suppressed.
+                if (failure == null) {
+                    failure = new Failure(step, e);
+                } else {
+                    failure.cause().addSuppressed(e);
                 }
             }
         }
+        return failure;
     }
 
     private AssertionError report(int tryIndex, int drawn, List<Action<S>> minimal, Failure failure) {

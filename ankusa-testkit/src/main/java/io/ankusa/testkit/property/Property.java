@@ -8,7 +8,14 @@ public final class Property {
     private Property() {
     }
 
-    /** Runs {@code check} on {@code config.tries()} generated values; reports the seed on failure. */
+    /**
+     * Runs {@code check} on {@code config.tries()} generated values; reports the seed on failure.
+     *
+     * @param <T>    the type of the generated values
+     * @param config the master seed and the number of tries
+     * @param gen    draws the values
+     * @param check  what must hold for every value; an exception or assertion error fails the property
+     */
     public static <T> void forAll(PropertyConfig config, Gen<T> gen, ThrowingConsumer<T> check) {
         SplittableRandom master = new SplittableRandom(config.seed());
         for (int t = 0; t < config.tries(); t++) {

@@ -4,6 +4,11 @@ package io.ankusa.testkit.property;
 @FunctionalInterface
 public interface ThrowingConsumer<T> {
 
-    /** Checks {@code value}. */
+    /**
+     * Checks {@code value}.
+     *
+     * @param value the value to check
+     * @throws Exception when the check fails; any exception or assertion error fails the property
+     */
     void accept(T value) throws Exception;
 }

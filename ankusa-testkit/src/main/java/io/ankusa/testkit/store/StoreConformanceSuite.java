@@ -92,15 +92,28 @@ public abstract class StoreConformanceSuite {
 
     // ---- what a backend's subclass provides -------------------------------------------------
 
-    /** The provider name the backend registers ({@link StoreProvider#name()}). */
+    /**
+     * The provider name the backend registers ({@link StoreProvider#name()}).
+     *
+     * @return the name the backend's {@link StoreProvider} registers under
+     */
     protected abstract String backend();
 
-    /** Opens a store; by default through {@link Stores#open} with {@link #backend()}. */
+    /**
+     * Opens a store; by default through {@link Stores#open} with {@link #backend()}.
+     *
+     * @param options where the store lives, its column families and whether to create it
+     * @return the open store
+     */
     protected Store open(StoreOptions options) {
         return Stores.open(backend(), options);
     }
 
-    /** Whether {@link #corruptDataFiles} can damage a closed store's data so that reads must notice. */
+    /**
+     * Whether {@link #corruptDataFiles} can damage a closed store's data so that reads must notice.
+     *
+     * @return {@code true} when {@link #corruptDataFiles} is implemented for this backend
+     */
     protected boolean supportsCorruptionInjection() {
         return false;
     }
@@ -108,6 +121,9 @@ public abstract class StoreConformanceSuite {
     /**
      * Damages the data files of the closed store in {@code directory} (for example flips bytes in
      * the middle of each table file). Must damage at least one file holding rows, or fail.
+     *
+     * @param directory the directory of a closed store
+     * @throws IOException when the files cannot be read or written
      */
     protected void corruptDataFiles(Path directory) throws IOException {
         throw new UnsupportedOperationException(backend() + " declares no corruption injection");
@@ -115,6 +131,7 @@ public abstract class StoreConformanceSuite {
 
     // ---- discovery -------------------------------------------------------------------------
 
+    /** The provider is found by its name through {@link Stores}. */
     @Test
     public void providerIsFoundByName() {
         assertThat(Stores.providers()).extracting(StoreProvider::name).contains(backend());
@@ -133,6 +150,7 @@ public abstract class StoreConformanceSuite {
             b(0x00), b(0x00, 0x00), b(0x01), b(0x7F), b(0x7F, 0xFF), b(0x80), b(0x80, 0x00),
             b(0xFF), b(0xFF, 0x00), b(0xFF, 0xFF), b(0xFF, 0xFF, 0x00), b(0xFF, 0xFF, 0xFF));
 
+    /** Scans order keys as unsigned bytes both ways. */
     @Test
     public void scansOrderKeysAsUnsignedBytesBothWays() {
         Store store = storeWithOrderedKeys();
@@ -143,6 +161,7 @@ public abstract class StoreConformanceSuite {
         assertThat(keys(scanAll(store, PLAIN, KeyRange.all()))).as("default direction").isEqualTo(hex(ORDERED_KEYS));
     }
 
+    /** Ranges are half-open in unsigned order. */
     @Test
     public void rangesAreHalfOpenInUnsignedOrder() {
         Store store = storeWithOrderedKeys();
@@ -160,6 +179,7 @@ public abstract class StoreConformanceSuite {
         assertRange(store, KeyRange.of(b(0xFF, 0xFF, 0xFF), b(0xFF, 0xFF, 0xFF, 0xFF)), b(0xFF, 0xFF, 0xFF));
     }
 
+    /** Prefix ranges hold exactly their keys, including prefixes of all {@code 0xFF} bytes (which have no end key). */
     @Test
     public void prefixRangesIncludingAllFfPrefixes() {
         Store store = storeWithOrderedKeys();
@@ -174,6 +194,7 @@ public abstract class StoreConformanceSuite {
         assertRange(store, KeyRange.prefix(b(0x42)));
     }
 
+    /** A reverse scan starts below the exclusive end. */
     @Test
     public void reverseScanStartsBelowTheExclusiveEnd() {
         Store store = storeWithOrderedKeys();
@@ -187,6 +208,7 @@ public abstract class StoreConformanceSuite {
                 .containsExactly("0000");
     }
 
+    /** Scans of empty families and empty ranges return nothing. */
     @Test
     public void scansOfEmptyFamiliesAndEmptyRangesReturnNothing() {
         Store store = storeWithOrderedKeys();
@@ -201,6 +223,7 @@ public abstract class StoreConformanceSuite {
         }
     }
 
+    /** A scan returns values and counter sums. */
     @Test
     public void scanReturnsValuesAndCounterSums() {
         Store store = openStore();
@@ -216,6 +239,7 @@ public abstract class StoreConformanceSuite {
                 .containsExactly(new KeyValue(b(0x01), CounterCodec.encode(-7)), new KeyValue(b(0x02), CounterCodec.encode(0)));
     }
 
+    /** A scan sees one consistent view. */
     @Test
     public void scanSeesOneConsistentView() {
         Store store = openStore();
@@ -250,6 +274,7 @@ public abstract class StoreConformanceSuite {
         }
     }
 
+    /** A scan still open when the store closes is invalidated. */
     @Test
     public void scanStillOpenWhenTheStoreClosesIsInvalidated() {
         Store store = storeWithOrderedKeys();
@@ -267,6 +292,7 @@ public abstract class StoreConformanceSuite {
 
     // ---- point reads -----------------------------------------------------------------------
 
+    /** A multi-get keeps order and reports absent keys as empty. */
     @Test
     public void multiGetKeepsOrderAndReportsAbsentKeysAsEmpty() {
         Store store = openStore();
@@ -285,6 +311,7 @@ public abstract class StoreConformanceSuite {
         assertThat(store.get(PLAIN, b(0x80, 0x00))).isEmpty();
     }
 
+    /** Returned arrays belong to the caller. */
     @Test
     public void returnedArraysBelongToTheCaller() {
         Store store = openStore();
@@ -296,6 +323,7 @@ public abstract class StoreConformanceSuite {
         assertThat(store.get(PLAIN, b(0x01))).hasValueSatisfying(v -> assertThat(v).containsExactly(1, 2, 3));
     }
 
+    /** Large and empty values come back as written. */
     @Test
     public void largeAndEmptyValuesRoundTrip() {
         Store store = openStore();
@@ -308,6 +336,11 @@ public abstract class StoreConformanceSuite {
                         v -> assertThat(v).hasValueSatisfying(l -> assertThat(l).isEqualTo(large)));
     }
 
+    /**
+     * Readers never see half a batch.
+     *
+     * @throws Exception when a reader or writer thread fails or is interrupted
+     */
     @Test
     public void readersNeverSeeHalfABatch() throws Exception {
         Store store = openStore();
@@ -351,6 +384,7 @@ public abstract class StoreConformanceSuite {
         }
     }
 
+    /** Counters of missing rows are zero. */
     @Test
     public void countersOfMissingRowsAreZero() {
         Store store = openStore();
@@ -360,6 +394,7 @@ public abstract class StoreConformanceSuite {
         assertThat(store.counters(COUNTS, List.of())).isEmpty();
     }
 
+    /** Reads that do not fit the family kind are refused. */
     @Test
     public void readsThatDoNotFitTheFamilyKindAreRefused() {
         Store store = openStore();
@@ -371,6 +406,7 @@ public abstract class StoreConformanceSuite {
 
     // ---- batches ---------------------------------------------------------------------------
 
+    /** The ops of a batch apply in order. */
     @Test
     public void opsOfABatchApplyInOrder() {
         Store store = openStore();
@@ -426,6 +462,11 @@ public abstract class StoreConformanceSuite {
         abstract void addTo(WriteBatch batch);
     }
 
+    /**
+     * A batch failing validation midway writes nothing.
+     *
+     * @param bad the invalid op placed in the middle of the batch
+     */
     @ParameterizedTest
     @EnumSource(BadOp.class)
     public void batchFailingValidationMidwayWritesNothing(BadOp bad) {
@@ -462,6 +503,7 @@ public abstract class StoreConformanceSuite {
         assertThat(keys(scanAll(store, COUNTS, KeyRange.all(), Direction.FORWARD))).containsExactly("01");
     }
 
+    /** A put into a counter family and a merge into a plain family are refused. */
     @Test
     public void putIntoCounterFamilyAndMergeIntoPlainFamilyAreRefused() {
         Store store = openStore();
@@ -476,6 +518,7 @@ public abstract class StoreConformanceSuite {
         assertThat(store.get(PLAIN, b(0x01))).isPresent();
     }
 
+    /** Empty batches commit. */
     @Test
     public void emptyBatchesCommit() {
         Store store = openStore();
@@ -485,6 +528,7 @@ public abstract class StoreConformanceSuite {
         assertThat(store.get(PLAIN, b(0x01))).isPresent();
     }
 
+    /** One batch can be committed twice. */
     @Test
     public void oneBatchCanBeCommittedTwice() {
         Store store = openStore();
@@ -497,6 +541,11 @@ public abstract class StoreConformanceSuite {
 
     // ---- counters --------------------------------------------------------------------------
 
+    /**
+     * Concurrent merges on one key are exact.
+     *
+     * @throws Exception when a merging thread fails or is interrupted
+     */
     @Test
     public void concurrentMergesOnOneKeyAreExact() throws Exception {
         Path dir = storeDir();
@@ -540,6 +589,7 @@ public abstract class StoreConformanceSuite {
         }
     }
 
+    /** Merge after delete starts from zero. */
     @Test
     public void mergeAfterDeleteStartsFromZero() {
         Store store = openStore();
@@ -553,6 +603,7 @@ public abstract class StoreConformanceSuite {
         assertThat(store.counters(COUNTS, List.of(b(0x01), b(0x02)))).containsExactly(3, -4);
     }
 
+    /** Counters hold values past 32 bits and negative totals. */
     @Test
     public void countersHoldValuesPast32BitsAndNegativeTotals() {
         Store store = openStore();
@@ -574,6 +625,7 @@ public abstract class StoreConformanceSuite {
 
     // ---- range deletes ---------------------------------------------------------------------
 
+    /** A delete-range removes exactly the half-open range. */
     @Test
     public void deleteRangeRemovesExactlyTheHalfOpenRange() {
         Store store = storeWithOrderedKeys();
@@ -587,6 +639,7 @@ public abstract class StoreConformanceSuite {
         assertThat(keys(scanAll(store, PLAIN, KeyRange.all(), Direction.REVERSE))).containsExactly("ff00", "ff");
     }
 
+    /** A delete-range of an empty range or of nothing changes nothing. */
     @Test
     public void deleteRangeOfAnEmptyRangeOrOfNothingChangesNothing() {
         Store store = storeWithOrderedKeys();
@@ -601,6 +654,7 @@ public abstract class StoreConformanceSuite {
         assertThat(store.get(OTHER, b(0x01))).as("store keeps working").isPresent();
     }
 
+    /** A delete-range in a counter family resets its rows. */
     @Test
     public void deleteRangeInACounterFamilyResetsItsRows() {
         Store store = openStore();
@@ -620,6 +674,7 @@ public abstract class StoreConformanceSuite {
 
     // ---- durability and lifecycle ----------------------------------------------------------
 
+    /** A synced commit survives close and reopen. */
     @Test
     public void syncedCommitSurvivesCloseAndReopen() {
         Path dir = storeDir();
@@ -635,6 +690,11 @@ public abstract class StoreConformanceSuite {
         assertThat(reopened.counter(COUNTS, b(0x01))).isEqualTo(-2);
     }
 
+    /**
+     * An async commit is visible at once.
+     *
+     * @throws Exception when the commit's future fails
+     */
     @Test
     public void asyncCommitIsVisibleAtOnce() throws Exception {
         Store store = openStore();
@@ -651,6 +711,7 @@ public abstract class StoreConformanceSuite {
         }
     }
 
+    /** An async commit survives a clean close. */
     @Test
     public void asyncCommitSurvivesACleanClose() {
         Path dir = storeDir();
@@ -662,6 +723,7 @@ public abstract class StoreConformanceSuite {
         assertThat(reopened.counter(COUNTS, b(0x01))).isEqualTo(5);
     }
 
+    /** A checkpoint opens with the same content and the original keeps working. */
     @Test
     public void checkpointOpensWithTheSameContentAndTheOriginalKeepsWorking() {
         Store store = storeWithOrderedKeys();
@@ -686,6 +748,11 @@ public abstract class StoreConformanceSuite {
         assertThat(copy.counter(COUNTS, b(0x01))).isEqualTo(140);
     }
 
+    /**
+     * A checkpoint into an existing directory is refused.
+     *
+     * @throws IOException when the test cannot create the directory
+     */
     @Test
     public void checkpointIntoAnExistingDirectoryIsRefused() throws IOException {
         Store store = storeWithOrderedKeys();
@@ -695,6 +762,11 @@ public abstract class StoreConformanceSuite {
         assertThat(Files.readString(target.resolve("keep.txt"))).isEqualTo("mine");
     }
 
+    /**
+     * A corrupt data file makes reads throw rather than end early.
+     *
+     * @throws IOException when the store's files cannot be damaged
+     */
     @Test
     public void corruptDataFileMakesReadsThrowRatherThanEndEarly() throws IOException {
         assumeTrue(supportsCorruptionInjection(), backend() + " declares no corruption injection");
@@ -763,6 +835,7 @@ public abstract class StoreConformanceSuite {
 
     // ---- refusals --------------------------------------------------------------------------
 
+    /** An unknown family is refused by every call. */
     @Test
     public void unknownFamilyIsRefusedByEveryCall() {
         Store store = openStore();
@@ -783,6 +856,7 @@ public abstract class StoreConformanceSuite {
         }
     }
 
+    /** Empty keys are refused. */
     @Test
     public void emptyKeysAreRefused() {
         Store store = openStore();
@@ -798,6 +872,7 @@ public abstract class StoreConformanceSuite {
         assertThat(store.get(PLAIN, b(0x01))).as("store keeps working").isPresent();
     }
 
+    /** Inverted ranges are refused. */
     @Test
     public void invertedRangesAreRefused() {
         assertRefused(() -> new WriteBatch().deleteRange(PLAIN, b(0x80), b(0x7F)), StoreError.INVALID_ARGUMENT);
@@ -807,6 +882,7 @@ public abstract class StoreConformanceSuite {
         assertThat(scanAll(store, PLAIN, KeyRange.all(), Direction.FORWARD)).hasSize(ORDERED_KEYS.size());
     }
 
+    /** Every call after close throws {@code StoreClosedException}. */
     @Test
     public void everyCallAfterCloseThrowsStoreClosed() {
         Store store = storeWithOrderedKeys();
@@ -827,6 +903,7 @@ public abstract class StoreConformanceSuite {
         }
     }
 
+    /** A second open of the same directory is locked. */
     @Test
     public void secondOpenOfTheSameDirectoryIsLocked() {
         Path dir = storeDir();
@@ -839,6 +916,7 @@ public abstract class StoreConformanceSuite {
         assertThat(openAt(dir, FAMILIES, false).get(PLAIN, b(0x01))).as("open after the holder closed").isPresent();
     }
 
+    /** A reopen with a family kind changed is refused and loses nothing. */
     @Test
     public void reopenWithAFamilyKindChangedIsRefusedAndLosesNothing() {
         Path dir = storeDir();
@@ -855,6 +933,7 @@ public abstract class StoreConformanceSuite {
         assertThat(reopened.get(PLAIN, b(0x01))).isPresent();
     }
 
+    /** A reopen without a family the store holds is refused. */
     @Test
     public void reopenWithoutAFamilyTheStoreHoldsIsRefused() {
         Path dir = storeDir();
@@ -864,6 +943,7 @@ public abstract class StoreConformanceSuite {
         assertThat(openAt(dir, FAMILIES, false).families()).isEqualTo(FAMILIES);
     }
 
+    /** A store written by another backend is refused. */
     @Test
     public void aStoreWrittenByAnotherBackendIsRefused() {
         Path dir = storeDir();
@@ -878,6 +958,7 @@ public abstract class StoreConformanceSuite {
         assertThat(openAt(dir, FAMILIES, false).families()).isEqualTo(FAMILIES);
     }
 
+    /** A reopen with an added family creates it and keeps data. */
     @Test
     public void reopenWithAnAddedFamilyCreatesItAndKeepsData() {
         Path dir = storeDir();
@@ -895,6 +976,11 @@ public abstract class StoreConformanceSuite {
         assertThat(openAt(dir, more, false).counter("extra", b(0x01))).isEqualTo(2);
     }
 
+    /**
+     * An open without create finds no store in an empty or missing directory.
+     *
+     * @throws IOException when the test cannot create the empty directory
+     */
     @Test
     public void openWithoutCreateFindsNoStoreInAnEmptyOrMissingDirectory() throws IOException {
         Path empty = Files.createDirectories(tempDir.resolve("empty"));
@@ -906,6 +992,7 @@ public abstract class StoreConformanceSuite {
         assertThat(openAt(empty, FAMILIES, false).get(PLAIN, b(0x01))).isPresent();
     }
 
+    /** Unknown settings are refused. */
     @Test
     public void unknownSettingsAreRefused() {
         Path dir = storeDir();
@@ -917,6 +1004,7 @@ public abstract class StoreConformanceSuite {
 
     // ---- the model -------------------------------------------------------------------------
 
+    /** Behaves like a sorted-map model under random operation sequences (seeded; the seed of a failure replays it). */
     @Test
     public void behavesLikeASortedMapModelUnderRandomOperationSequences() {
         ActionSequenceCheck<ModelledStore> check = ActionSequenceCheck
@@ -929,11 +1017,19 @@ public abstract class StoreConformanceSuite {
 
     // ---- helpers ---------------------------------------------------------------------------
 
-    /** Opens (or creates) a store in {@code directory}; it is closed after the test. */
+    /**
+     * Opens (or creates) a store in {@code directory}; it is closed after the test.
+     *
+     * @param directory where the store lives
+     * @param families  the column families it must hold
+     * @param create    whether to create the store when there is none
+     * @return the open store, tracked so that it is closed after the test
+     */
     protected final Store openAt(Path directory, List<FamilySpec> families, boolean create) {
         return track(open(new StoreOptions(directory, families, create, Map.of())));
     }
 
+    /** Closes every store the test opened, after each test; a close that fails does not hide the test's own outcome. */
     @AfterEach
     public void closeOpenedStores() {
         for (Store store : opened) {
@@ -1026,7 +1122,12 @@ public abstract class StoreConformanceSuite {
         return value;
     }
 
-    /** Bytes from ints (0x00–0xFF). */
+    /**
+     * Bytes from ints (0x00–0xFF).
+     *
+     * @param values byte values, each 0x00–0xFF
+     * @return the bytes, in order
+     */
     protected static byte[] b(int... values) {
         byte[] out = new byte[values.length];
         for (int i = 0; i < values.length; i++) {

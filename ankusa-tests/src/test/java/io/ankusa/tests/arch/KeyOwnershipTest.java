@@ -19,7 +19,7 @@ import io.ankusa.keys.InflightKey;
 import java.util.Set;
 
 /**
- * Who may build which keys (spec §3 and §9; design.md "Boundaries"). Checked on the production
+ * Who may build which keys (TEN-1 §3 and §9; design.md "Boundaries"). Checked on the production
  * classes only; each rule would also fail if its "that" matched nothing, and a guard checks the
  * import saw the queue and the keys.
  */

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The reads of one dispatch tick (spec §5), as the pipeline's tick makes them before it claims:
+ * The reads of one dispatch tick (TEN-1 §5), as the pipeline's tick makes them before it claims:
  * {@link DeliveryLedger#activeTenants} (up to {@value #MARKER_LIMIT} markers, oldest first), then
  * for each distinct tenant {@link DeliveryLedger#dueForTenant} from the start of the earliest marker
  * second scanned for it (the pipeline's scan floor on a first visit: every due row has a marker of

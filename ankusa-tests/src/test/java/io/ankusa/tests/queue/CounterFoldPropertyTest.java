@@ -16,7 +16,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The structural guard of spec §4: whatever sequence of transitions runs, through whichever op
+ * The structural guard of TEN-1 §4: whatever sequence of transitions runs, through whichever op
  * builder, every tenant's six counters and the aggregate equal a fold of the families read
  * straight from the store — checked after every step, on both backends.
  */

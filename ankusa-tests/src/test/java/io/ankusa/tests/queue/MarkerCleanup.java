@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One tick's worth of the pipeline's marker cleanup (spec §5, "delete, then verify") for the queue
+ * One tick's worth of the pipeline's marker cleanup (TEN-1 §5, "delete, then verify") for the queue
  * tests: every active tenant's scanned markers through the dispatcher's own
  * {@link io.ankusa.dispatch.pipeline.MarkerCleanup}, without the rest of the tick (no claim).
  */

@@ -30,7 +30,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * A migration interrupted anywhere resumes from its cursor and ends with exactly the rows and
- * counters of an uninterrupted run (spec §7, constraint 4): after every step k the store is
+ * counters of an uninterrupted run (TEN-1 §7, constraint 4): after every step k the store is
  * closed and the migration finished by a fresh open; and a child JVM migrating the store is
  * killed with SIGKILL at a random point and the migration finished by this one.
  */

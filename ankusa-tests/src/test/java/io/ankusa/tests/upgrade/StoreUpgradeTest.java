@@ -50,7 +50,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The upgrade and layout checks of TEN-1 (spec §7, §8, "Proof: Upgrade and layout"), on both
+ * The upgrade and layout checks of TEN-1 (§7, §8, "Proof: Upgrade and layout"), on both
  * backends. The migration's start time is the fixtures' clock ({@link StoreFixtures#EPOCH}).
  */
 class StoreUpgradeTest {
