@@ -14,7 +14,15 @@ import java.util.Objects;
  */
 public record DeadLettered(String tenant, String hookId, int sink, int attempts, String reason) {
 
-    /** Validates. */
+    /**
+     * Validates.
+     *
+     * @param tenant the hook's tenant
+     * @param hookId the hook's id
+     * @param sink the sink index
+     * @param attempts attempts made
+     * @param reason why, as stored with the dead letter
+     */
     public DeadLettered {
         Objects.requireNonNull(tenant, "tenant");
         Objects.requireNonNull(hookId, "hookId");

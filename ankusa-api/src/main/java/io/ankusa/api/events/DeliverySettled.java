@@ -27,7 +27,15 @@ public record DeliverySettled(String tenant, String hookId, long seq, int sink, 
         DROPPED
     }
 
-    /** Validates. */
+    /**
+     * Validates.
+     *
+     * @param tenant the hook's tenant, empty for a dropped row
+     * @param hookId the hook's id, empty for a dropped row
+     * @param seq the hook's sequence number in the store
+     * @param sink the sink index
+     * @param result how it was settled
+     */
     public DeliverySettled {
         Objects.requireNonNull(tenant, "tenant");
         Objects.requireNonNull(hookId, "hookId");

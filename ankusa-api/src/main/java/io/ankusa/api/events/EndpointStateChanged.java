@@ -16,7 +16,15 @@ import java.util.Objects;
  */
 public record EndpointStateChanged(String tenant, int sink, EndpointState previous, EndpointState state, String reason) {
 
-    /** Validates. */
+    /**
+     * Validates.
+     *
+     * @param tenant the tenant
+     * @param sink the sink index
+     * @param previous the state before
+     * @param state the state now
+     * @param reason the attempt's reason that changed it (empty for {@code ACTIVE})
+     */
     public EndpointStateChanged {
         Objects.requireNonNull(tenant, "tenant");
         Objects.requireNonNull(previous, "previous");

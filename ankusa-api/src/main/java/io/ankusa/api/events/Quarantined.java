@@ -13,7 +13,14 @@ import java.util.Objects;
  */
 public record Quarantined(String family, long seq, int sink, String reason) {
 
-    /** Validates. */
+    /**
+     * Validates.
+     *
+     * @param family the kind of record: {@code hook} or {@code delivery}
+     * @param seq the hook's sequence number
+     * @param sink the sink index, or -1 for a hook
+     * @param reason why it does not decode
+     */
     public Quarantined {
         Objects.requireNonNull(family, "family");
         Objects.requireNonNull(reason, "reason");

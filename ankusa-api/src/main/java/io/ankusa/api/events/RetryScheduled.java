@@ -15,7 +15,16 @@ import java.util.Objects;
  */
 public record RetryScheduled(String tenant, String hookId, int sink, int attempt, Instant nextAttempt, String reason) {
 
-    /** Validates. */
+    /**
+     * Validates.
+     *
+     * @param tenant the hook's tenant
+     * @param hookId the hook's id
+     * @param sink the sink index
+     * @param attempt the attempt that failed (the next one is {@code attempt + 1})
+     * @param nextAttempt when the row is due again
+     * @param reason the failed attempt's reason
+     */
     public RetryScheduled {
         Objects.requireNonNull(tenant, "tenant");
         Objects.requireNonNull(hookId, "hookId");

@@ -15,7 +15,14 @@ import java.util.Objects;
  */
 public record TickFinished(Instant startedAt, int tenants, int rows, Duration duration) {
 
-    /** Validates. */
+    /**
+     * Validates.
+     *
+     * @param startedAt the tick's "now"
+     * @param tenants distinct tenants the tick visited
+     * @param rows rows it claimed (including rows dropped because their hook was gone)
+     * @param duration the tick's own time on its thread: planning, claim, marker cleanup, hand-over
+     */
     public TickFinished {
         Objects.requireNonNull(startedAt, "startedAt");
         Objects.requireNonNull(duration, "duration");

@@ -25,8 +25,9 @@ final class ListenerChannel {
     /** Drops the listener has not been told of yet. */
     private final AtomicLong unreported = new AtomicLong();
     private final AtomicLong offered = new AtomicLong();
-    private final AtomicLong taken = new AtomicLong();
     private final Object progress = new Object();
+    /** Events the listener has been called with; guarded by {@link #progress}. */
+    private long taken;
     private volatile boolean closed;
 
     private ListenerChannel(QueueListener listener, int capacity, String name) {
@@ -67,8 +68,8 @@ final class ListenerChannel {
                     call(l -> l.onEventsDropped(lost));
                 }
                 call(event);
-                taken.incrementAndGet();
                 synchronized (progress) {
+                    taken++;
                     progress.notifyAll();
                 }
             }
@@ -89,10 +90,10 @@ final class ListenerChannel {
         long target = offered.get();
         long deadline = System.nanoTime() + nanos;
         synchronized (progress) {
-            while (taken.get() < target) {
+            while (taken < target) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0 || !thread.isAlive()) {
-                    return taken.get() >= target;
+                    return false;
                 }
                 TimeUnit.NANOSECONDS.timedWait(progress, left);
             }
