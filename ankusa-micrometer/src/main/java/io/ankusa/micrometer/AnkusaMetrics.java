@@ -106,6 +106,19 @@ public final class AnkusaMetrics implements MeterBinder, QueueListener {
         return this;
     }
 
+    /**
+     * Measures the gauge snapshot now and updates the per-tenant series to its top tenants. A
+     * scrape measures by itself when the snapshot is older than the refresh interval, but the
+     * per-tenant series it adds then appear from the next scrape on; call this just before a scrape
+     * (or on a schedule) to have them in the same one. Does nothing before {@link #monitor}.
+     */
+    public void refresh() {
+        GaugeSnapshots current = snapshots;
+        if (current != null) {
+            current.measure();
+        }
+    }
+
     @Override
     public void bindTo(MeterRegistry registry) {
         Objects.requireNonNull(registry, "registry");
@@ -127,7 +140,7 @@ public final class AnkusaMetrics implements MeterBinder, QueueListener {
         for (RegistryMeters m : registries) {
             m.timer("ankusa.ingest.commit", "Time of one ingest batch on the writer, to the end of its synced commit",
                     Tags.empty()).record(event.latency());
-            m.summary("ankusa.ingest.batch.size", "Hooks per ingest batch", "hooks").record(event.batchSize());
+            m.summary("ankusa.ingest.batch.size", "Hooks per ingest batch").record(event.batchSize());
             m.count("ankusa.ingest.hooks", Tags.of("outcome", "accepted", "reason", "none"), event.accepted());
             m.count("ankusa.ingest.hooks", Tags.of("outcome", "duplicate", "reason", "none"), event.duplicates());
             m.count("ankusa.ingest.hooks", Tags.of("outcome", "failed", "reason", "none"), event.failed());
@@ -173,8 +186,8 @@ public final class AnkusaMetrics implements MeterBinder, QueueListener {
         for (RegistryMeters m : registries) {
             m.timer("ankusa.tick", "Dispatch ticks: planning, claim, marker cleanup and hand-over", Tags.empty())
                     .record(event.duration());
-            m.summary("ankusa.tick.rows", "Rows claimed per tick", "rows").record(event.rows());
-            m.summary("ankusa.tick.tenants", "Tenants visited per tick", "tenants").record(event.tenants());
+            m.summary("ankusa.tick.rows", "Rows claimed per tick").record(event.rows());
+            m.summary("ankusa.tick.tenants", "Tenants visited per tick").record(event.tenants());
         }
     }
 

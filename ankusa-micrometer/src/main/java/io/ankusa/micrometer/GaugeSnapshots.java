@@ -33,12 +33,19 @@ final class GaugeSnapshots {
 
     /** The snapshot, measured now if the last one is too old; {@code null} if measuring fails (the queue is closed). */
     Gauges current() {
+        synchronized (this) {
+            if (last != null && System.nanoTime() - measuredNanos < refreshNanos) {
+                return last;
+            }
+        }
+        return measure();
+    }
+
+    /** Measures a snapshot now; {@code null} if measuring fails (the queue is closed). */
+    Gauges measure() {
         Gauges measured;
         synchronized (this) {
             long now = System.nanoTime();
-            if (last != null && now - measuredNanos < refreshNanos) {
-                return last;
-            }
             try {
                 measured = monitor.gauges();
             } catch (RuntimeException e) {

@@ -32,13 +32,14 @@ final class RegistryMeters {
     }
 
     void bindGauges() {
-        gauge("ankusa.deliveries.pending", "First-attempt delivery rows waiting (node total)", "rows", Gauges::pending);
-        gauge("ankusa.deliveries.scheduled", "Retry rows waiting (node total)", "rows", Gauges::scheduled);
-        gauge("ankusa.deliveries.inflight", "Rows claimed and not yet settled", "rows", Gauges::inflight);
-        gauge("ankusa.deliveries.dead", "Dead letters", "rows", Gauges::dead);
+        // Base units only where Prometheus expects a suffix (bytes, seconds): "rows" would rename the series.
+        gauge("ankusa.deliveries.pending", "First-attempt delivery rows waiting (node total)", null, Gauges::pending);
+        gauge("ankusa.deliveries.scheduled", "Retry rows waiting (node total)", null, Gauges::scheduled);
+        gauge("ankusa.deliveries.inflight", "Rows claimed and not yet settled", null, Gauges::inflight);
+        gauge("ankusa.deliveries.dead", "Dead letters", null, Gauges::dead);
         gauge("ankusa.deliveries.bytes", "Envelope bytes of every delivery row", "bytes", Gauges::bytes);
-        gauge("ankusa.archive.pending", "Archive obligations not yet settled", "hooks", Gauges::archivePending);
-        gauge("ankusa.tenants", "Tenants ever seen (ordinals allocated)", "tenants", Gauges::tenants);
+        gauge("ankusa.archive.pending", "Archive obligations not yet settled", null, Gauges::archivePending);
+        gauge("ankusa.tenants", "Tenants ever seen (ordinals allocated)", null, Gauges::tenants);
         TimeGauge.builder("ankusa.backlog.age", this, TimeUnit.MILLISECONDS, m -> m.read(
                         g -> g.oldestDueAge().map(age -> (double) age.toMillis()).orElse(0.0)))
                 .description("How long the oldest due row has been due; 0 when nothing is due")
@@ -60,8 +61,8 @@ final class RegistryMeters {
         return Timer.builder(name).description(description).tags(common).tags(tags).register(registry);
     }
 
-    DistributionSummary summary(String name, String description, String unit) {
-        return DistributionSummary.builder(name).description(description).baseUnit(unit).tags(common).register(registry);
+    DistributionSummary summary(String name, String description) {
+        return DistributionSummary.builder(name).description(description).tags(common).register(registry);
     }
 
     void count(String name, Tags tags, double amount) {

@@ -18,7 +18,7 @@ final class TopTenants {
     TopTenants(MeterRegistry registry, Tags common) {
         this.pending = MultiGauge.builder("ankusa.tenant.pending")
                 .description("Pending rows of the top tenants by pending (at most topTenants series)")
-                .baseUnit("rows").tags(common).register(registry);
+                .tags(common).register(registry);
     }
 
     void follow(GaugeSnapshots snapshots) {
