@@ -4,10 +4,13 @@ import io.ankusa.dispatch.Gauges;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.Timer;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
@@ -19,6 +22,11 @@ final class RegistryMeters {
     private final Tags common;
     private final Supplier<GaugeSnapshots> snapshots;
     private final TopTenants tenants;
+    /** The event meters, looked up once: building a meter id per event would cost more than the event. */
+    private final Map<MeterKey, Meter> meters = new ConcurrentHashMap<>();
+
+    private record MeterKey(String name, Tags tags) {
+    }
 
     RegistryMeters(MeterRegistry registry, Tags common, Supplier<GaugeSnapshots> snapshots) {
         this.registry = registry;
@@ -58,16 +66,19 @@ final class RegistryMeters {
     }
 
     Timer timer(String name, String description, Tags tags) {
-        return Timer.builder(name).description(description).tags(common).tags(tags).register(registry);
+        return (Timer) meters.computeIfAbsent(new MeterKey(name, tags),
+                k -> Timer.builder(name).description(description).tags(common).tags(tags).register(registry));
     }
 
     DistributionSummary summary(String name, String description) {
-        return DistributionSummary.builder(name).description(description).tags(common).register(registry);
+        return (DistributionSummary) meters.computeIfAbsent(new MeterKey(name, Tags.empty()),
+                k -> DistributionSummary.builder(name).description(description).tags(common).register(registry));
     }
 
     void count(String name, Tags tags, double amount) {
         if (amount > 0) {
-            Counter.builder(name).tags(common).tags(tags).register(registry).increment(amount);
+            ((Counter) meters.computeIfAbsent(new MeterKey(name, tags),
+                    k -> Counter.builder(name).tags(common).tags(tags).register(registry))).increment(amount);
         }
     }
 }
