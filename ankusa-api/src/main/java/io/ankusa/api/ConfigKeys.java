@@ -47,6 +47,7 @@ final class ConfigKeys {
         keys.put("audit.retention", (b, v) -> b.auditRetention(duration("audit.retention", v, Duration.ofMillis(1))));
         keys.put("housekeeping.interval", (b, v) -> b.housekeepingInterval(duration("housekeeping.interval", v, Duration.ZERO)));
         keys.put("admission.node-max-bytes", (b, v) -> b.nodeMaxBytes(size("admission.node-max-bytes", v, 1, Long.MAX_VALUE)));
+        keys.put("events.capacity", (b, v) -> b.eventCapacity((int) count("events.capacity", v, 1, Integer.MAX_VALUE)));
         return keys;
     }
 

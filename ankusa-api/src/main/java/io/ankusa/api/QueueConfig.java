@@ -1,9 +1,12 @@
 package io.ankusa.api;
 
+import io.ankusa.api.events.QueueListener;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -44,18 +47,25 @@ import java.util.concurrent.Executor;
  *                            aggregate's {@code bytes} counter); a hook that would pass it is refused with
  *                            {@link TenantOverloadedException} ({@link TenantOverloadedException.Reason#NODE_FULL})
  *                            and writes nothing ({@link Long#MAX_VALUE}, the default: no limit)
+ * @param listeners           who receives the queue's events ({@link QueueListener}), each through a bounded
+ *                            hand-off of its own, never on the writer thread (default none)
+ * @param eventCapacity       {@code events.capacity}: most events waiting for one listener before new ones
+ *                            are dropped and counted (default 8 192)
  */
 public record QueueConfig(Path directory, String backend, long tenantsMax, int batchMaxHooks, long batchMaxBytes,
         int payloadMaxBytes, int ingestQueueCapacity, boolean archive, InstantSource clock,
         Map<String, String> storeSettings, Duration dedupeWindow, Duration auditRetention,
         Duration housekeepingInterval, TenantPolicies tenantPolicies, Optional<Executor> completionExecutor,
-        long nodeMaxBytes) {
+        long nodeMaxBytes, List<QueueListener> listeners, int eventCapacity) {
 
     /** Default {@code tenants.max}. */
     public static final long DEFAULT_TENANTS_MAX = 1_000_000;
 
     /** Largest allowed {@code tenants.max}: ordinal 0xFFFFFFFF is reserved. */
     public static final long TENANTS_MAX_LIMIT = 4_294_967_294L;
+
+    /** Default {@code events.capacity}. */
+    public static final int DEFAULT_EVENT_CAPACITY = 8192;
 
     /**
      * Checks every value.
@@ -76,6 +86,8 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
      * @param tenantPolicies each tenant's share of dispatch and limits (default weight 1, no limits)
      * @param completionExecutor where ingest futures complete (default: the queue's own pool, never the writer thread)
      * @param nodeMaxBytes the node-wide limit on row bytes, at least 1 ({@link Long#MAX_VALUE}, the default: no limit)
+     * @param listeners who receives the queue's events (default none)
+     * @param eventCapacity most events waiting for one listener (default 8 192)
      */
     public QueueConfig {
         Objects.requireNonNull(directory, "directory");
@@ -98,6 +110,10 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
         Objects.requireNonNull(completionExecutor, "completionExecutor");
         if (nodeMaxBytes < 1) {
             throw new IllegalArgumentException("admission.node-max-bytes must be at least 1: " + nodeMaxBytes);
+        }
+        listeners = List.copyOf(listeners);
+        if (eventCapacity < 1) {
+            throw new IllegalArgumentException("events.capacity must be positive: " + eventCapacity);
         }
         if (dedupeWindow.toMillis() < 1 || auditRetention.toMillis() < 1 || housekeepingInterval.isNegative()) {
             throw new IllegalArgumentException("dedupe window and audit retention must be at least 1 ms, "
@@ -169,6 +185,8 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
         private TenantPolicies tenantPolicies = TenantPolicies.uniform(TenantPolicy.DEFAULT);
         private Executor completionExecutor;
         private long nodeMaxBytes = Long.MAX_VALUE;
+        private final List<QueueListener> listeners = new ArrayList<>();
+        private int eventCapacity = DEFAULT_EVENT_CAPACITY;
 
         private Builder(Path directory) {
             this.directory = Objects.requireNonNull(directory, "directory");
@@ -344,6 +362,30 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
         }
 
         /**
+         * Adds a listener for the queue's events (ingest batches, quarantined records); see
+         * {@link QueueListener} for its thread and its bounded hand-off.
+         *
+         * @param listener the listener
+         * @return this builder
+         */
+        public Builder listener(QueueListener listener) {
+            listeners.add(Objects.requireNonNull(listener, "listener"));
+            return this;
+        }
+
+        /**
+         * Sets {@code events.capacity}: most events waiting for one listener before new ones are
+         * dropped and counted.
+         *
+         * @param eventCapacity the capacity, at least 1
+         * @return this builder
+         */
+        public Builder eventCapacity(int eventCapacity) {
+            this.eventCapacity = eventCapacity;
+            return this;
+        }
+
+        /**
          * Sets the keys in {@code values} (the keys of {@link QueueConfig#fromMap}; a
          * {@code directory} key is ignored, this builder has one).
          *
@@ -360,7 +402,8 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
         public QueueConfig build() {
             return new QueueConfig(directory, backend, tenantsMax, batchMaxHooks, batchMaxBytes, payloadMaxBytes,
                     ingestQueueCapacity, archive, clock, storeSettings, dedupeWindow, auditRetention,
-                    housekeepingInterval, tenantPolicies, Optional.ofNullable(completionExecutor), nodeMaxBytes);
+                    housekeepingInterval, tenantPolicies, Optional.ofNullable(completionExecutor), nodeMaxBytes,
+                    listeners, eventCapacity);
         }
     }
 }

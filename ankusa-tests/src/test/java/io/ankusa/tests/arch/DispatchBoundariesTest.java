@@ -33,12 +33,14 @@ class DispatchBoundariesTest {
                     + "the byte layout (TEN-1 §3)");
 
     @ArchTest
-    static final ArchRule the_dispatcher_reaches_the_queue_only_through_its_api_the_ledger_port_and_admission = noClasses()
+    static final ArchRule the_dispatcher_reaches_the_queue_only_through_its_api_the_ledger_port_admission_and_events = noClasses()
             .that().resideInAPackage("io.ankusa.dispatch..")
             .should().dependOnClassesThat(resideInAPackage("io.ankusa.queue..")
-                    .and(not(resideInAnyPackage("io.ankusa.queue", "io.ankusa.queue.ledger", "io.ankusa.queue.admission"))))
-            .because("the queue's internals are not exported; the ledger is the dispatcher's port and admission "
-                    + "(cached tenant policies, token buckets) the one admission step it shares with ingest");
+                    .and(not(resideInAnyPackage("io.ankusa.queue", "io.ankusa.queue.ledger", "io.ankusa.queue.admission",
+                            "io.ankusa.queue.events"))))
+            .because("the queue's internals are not exported; the ledger is the dispatcher's port, admission "
+                    + "(cached tenant policies, token buckets) the one admission step it shares with ingest, and "
+                    + "events the one hand-off to listeners both publish through");
 
     @ArchTest
     static final ArchRule only_the_pipelines_marker_cleanup_deletes_active_markers = noClasses()
