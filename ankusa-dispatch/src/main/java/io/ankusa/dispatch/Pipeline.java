@@ -3,11 +3,9 @@ package io.ankusa.dispatch;
 import io.ankusa.dispatch.DispatchPipeline;
 import io.ankusa.queue.Queue;
 import java.time.Duration;
-import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletionStage;
 import java.util.random.RandomGenerator;
@@ -24,7 +22,8 @@ import java.util.random.RandomGenerator;
  * <p>{@link #start()} runs ticks on a thread of the pipeline's own (again at once while a tick
  * fills its row limit, otherwise after the tick interval) and reports {@link Gauges} to the
  * listeners every gauge interval. {@link #tick()} runs one tick on the calling thread, which is
- * how tests drive a pipeline with a hand-moved clock; ticks never overlap. The pipeline does not
+ * how tests drive a pipeline with a hand-moved clock (the queue's: a pipeline reads "now" from
+ * its queue's clock, which due times are stamped with); ticks never overlap. The pipeline does not
  * own the queue: close the pipeline first, then the queue.
  *
  * <pre>{@code
@@ -65,7 +64,7 @@ public interface Pipeline extends AutoCloseable {
     void close();
 
     /**
-     * Configures a {@link Pipeline}. Defaults: the default {@link RetryPolicy}, the queue's clock,
+     * Configures a {@link Pipeline}. Defaults: the default {@link RetryPolicy},
      * 1 024 rows and 16 MiB per tick, 256 deliveries at once, a tick every 200 ms when idle, a
      * 60 s sink deadline, gauges every 15 s.
      */
@@ -74,7 +73,6 @@ public interface Pipeline extends AutoCloseable {
         private final Queue queue;
         private final Sink sink;
         private RetryPolicy retryPolicy = RetryPolicy.defaults();
-        private InstantSource clock;
         private RandomGenerator random;
         private int rowsPerTick = 1024;
         private long bytesPerTick = 16L << 20;
@@ -92,15 +90,6 @@ public interface Pipeline extends AutoCloseable {
         /** What follows a failed attempt. */
         public Builder retryPolicy(RetryPolicy policy) {
             this.retryPolicy = Objects.requireNonNull(policy, "policy");
-            return this;
-        }
-
-        /**
-         * The clock for "now" in ticks, retry times and gauges; defaults to the queue's own clock,
-         * which is what due times are stamped with.
-         */
-        public Builder clock(InstantSource clock) {
-            this.clock = Objects.requireNonNull(clock, "clock");
             return this;
         }
 
@@ -157,7 +146,7 @@ public interface Pipeline extends AutoCloseable {
 
         /** The pipeline, not yet ticking: call {@link Pipeline#start()} or {@link Pipeline#tick()}. */
         public Pipeline build() {
-            return new DispatchPipeline(new DispatchPipeline.Settings(queue, sink, retryPolicy, Optional.ofNullable(clock),
+            return new DispatchPipeline(new DispatchPipeline.Settings(queue, sink, retryPolicy,
                     random == null ? new SplittableRandom() : random, rowsPerTick, bytesPerTick, concurrency, tickInterval,
                     sinkDeadline, gaugeInterval, gaugeListeners));
         }

@@ -2,7 +2,6 @@ package io.ankusa.dispatch;
 
 import io.ankusa.queue.Queue;
 import io.ankusa.queue.ledger.DeliveryLedger;
-import java.time.InstantSource;
 import java.util.Objects;
 
 /**
@@ -17,9 +16,9 @@ public final class QueueMonitor {
 
     private final GaugeReader reader;
 
-    private QueueMonitor(Queue queue, InstantSource clock) {
+    private QueueMonitor(Queue queue) {
         DeliveryLedger ledger = DeliveryLedger.of(queue);
-        this.reader = new GaugeReader(queue, ledger, clock == null ? ledger.clock() : clock, () -> 0);
+        this.reader = new GaugeReader(queue, ledger, ledger.clock(), () -> 0);
     }
 
     /**
@@ -29,18 +28,7 @@ public final class QueueMonitor {
      * @return the monitor
      */
     public static QueueMonitor of(Queue queue) {
-        return new QueueMonitor(Objects.requireNonNull(queue, "queue"), null);
-    }
-
-    /**
-     * A monitor of {@code queue}, measuring "now" with {@code clock} (the backlog age).
-     *
-     * @param queue an open queue
-     * @param clock the clock
-     * @return the monitor
-     */
-    public static QueueMonitor of(Queue queue, InstantSource clock) {
-        return new QueueMonitor(Objects.requireNonNull(queue, "queue"), Objects.requireNonNull(clock, "clock"));
+        return new QueueMonitor(Objects.requireNonNull(queue, "queue"));
     }
 
     /** Measures the gauges now, on the calling thread. */

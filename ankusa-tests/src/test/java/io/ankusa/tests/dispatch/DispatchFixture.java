@@ -92,9 +92,9 @@ final class DispatchFixture implements AutoCloseable {
         return queue.ord(tenant).orElseThrow(() -> new AssertionError("no tenant " + tenant));
     }
 
-    /** A pipeline on the fixture's clock, with the defaults changed by {@code tweak}; not started. */
+    /** A pipeline (on the queue's clock, the fixture's), with the defaults changed by {@code tweak}; not started. */
     Pipeline pipeline(Sink sink, UnaryOperator<Pipeline.Builder> tweak) {
-        return tweak.apply(Pipeline.builder(queue, sink).clock(clock)).build();
+        return tweak.apply(Pipeline.builder(queue, sink)).build();
     }
 
     Receipt ingest(Hook hook) {
