@@ -57,6 +57,8 @@ public final class QueueClock implements InstantSource {
     private final Deque<Step> steps = new ArrayDeque<>();
     private long last;
     private long lastNanos;
+    /** How far {@link #last} was ahead of the wall at the last reading, ms (0 when it was not). */
+    private long ahead;
     /** Monotonic nanoseconds not yet turned into queue milliseconds. */
     private long carry;
 
@@ -64,7 +66,9 @@ public final class QueueClock implements InstantSource {
         this.wall = Objects.requireNonNull(wall, "wall");
         this.nanos = Objects.requireNonNull(nanos, "nanos");
         this.lastNanos = nanos.getAsLong();
-        this.last = Math.max(wall.millis(), floor);
+        long w = wall.millis();
+        this.last = Math.max(w, floor);
+        this.ahead = last - w;
     }
 
     /**
@@ -115,8 +119,10 @@ public final class QueueClock implements InstantSource {
         long n = nanos.getAsLong();
         long elapsed = Math.max(0, n - lastNanos);
         lastNanos = n;
-        // Ahead of the wall (it stepped back): run at half speed until it catches up.
-        carry += last > w ? elapsed / 2 : elapsed;
+        // Ahead of the wall (it stepped back): half speed until the wall, at full speed, catches up,
+        // which takes twice the lead; full speed after that, within the same interval.
+        long slow = Math.min(elapsed, 2 * Math.min(ahead, Long.MAX_VALUE / (4 * NANOS_PER_MILLI)) * NANOS_PER_MILLI);
+        carry += slow / 2 + (elapsed - slow);
         long projected = last + carry / NANOS_PER_MILLI;
         carry %= NANOS_PER_MILLI;
         if (w >= projected) {
@@ -131,6 +137,7 @@ public final class QueueClock implements InstantSource {
         } else {
             last = projected;
         }
+        ahead = last - w;
         return last;
     }
 

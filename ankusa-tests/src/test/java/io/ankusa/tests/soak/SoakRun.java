@@ -148,6 +148,8 @@ public final class SoakRun {
         }
         storeAtClose = ProcessProbe.directoryBytes(dir);
         logFilesAtClose = ProcessProbe.fileCount(dir, ".log");
+        // Before the reopen, which starts a new LOG.
+        List<String> cache = ProcessProbe.blockCacheUsage(dir);
         long opening = System.nanoTime();
         try (Queue reopened = Queue.open(config)) {
             restartNanos = System.nanoTime() - opening;
@@ -180,7 +182,6 @@ public final class SoakRun {
             row(backend, "*.log files", steady, s -> s.logFiles(), Double.NaN, false, failures);
             row(backend, "*.log size (MiB)", steady, s -> s.logBytes() / MIB, Double.NaN, false, failures);
         }
-        List<String> cache = ProcessProbe.blockCacheUsage(dir);
         if (!cache.isEmpty()) {
             System.out.printf(Locale.ROOT, "%nblock cache at RocksDB's stats dumps (every 10 min, from its LOG): %s%n",
                     String.join("; ", cache));
