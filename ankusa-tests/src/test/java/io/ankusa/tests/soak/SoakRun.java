@@ -36,7 +36,7 @@ import java.util.function.ToDoubleFunction;
  *
  * <p>Usually started by {@link SoakSuite} (one child JVM per backend, a fixed pre-touched heap so
  * that resident growth is native growth). Argument: the backend. System properties:
- * {@code ankusa.soak.minutes} (30), {@code ankusa.soak.warmupMinutes} (5), {@code ankusa.soak.rate}
+ * {@code ankusa.soak.minutes} (30), {@code ankusa.soak.warmupMinutes} (10), {@code ankusa.soak.rate}
  * (hooks per second, 300), {@code ankusa.soak.tenants} (1 000), {@code ankusa.soak.sampleSeconds}
  * (10), {@code ankusa.soak.dir} (the parent of the store directory), {@code ankusa.soak.storeSettings}
  * (comma-separated {@code key=value} store settings; each backend takes those under its own prefix,
@@ -66,7 +66,7 @@ public final class SoakRun {
     public static void main(String[] args) throws Exception {
         String backend = args.length > 0 ? args[0] : System.getProperty("ankusa.soak.backend", "rocksdb");
         double minutes = Double.parseDouble(System.getProperty("ankusa.soak.minutes", "30"));
-        double warmUp = Double.parseDouble(System.getProperty("ankusa.soak.warmupMinutes", "5"));
+        double warmUp = Double.parseDouble(System.getProperty("ankusa.soak.warmupMinutes", "10"));
         int rate = Integer.getInteger("ankusa.soak.rate", 300);
         int tenants = Integer.getInteger("ankusa.soak.tenants", 1_000);
         double sampleSeconds = Double.parseDouble(System.getProperty("ankusa.soak.sampleSeconds", "10"));
