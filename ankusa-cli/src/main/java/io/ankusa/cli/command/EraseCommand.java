@@ -18,7 +18,8 @@ import picocli.CommandLine.Spec;
  * audited; without {@code --yes} it prints the tenant's counters and erases nothing.
  */
 @Command(name = "erase", mixinStandardHelpOptions = true,
-        description = "Erase every trace of a tenant: rows, hooks, keys and counters (the ordinal is never reused).")
+        header = "Erase every trace of a tenant: its rows, hooks, keys and counters.",
+        description = "The tenant's ordinal is never reused: the tenant id may come back later as a new tenant. Without --yes, only show what the tenant holds. The erase is recorded in the audit trail and resumes where it stopped when run again.")
 final class EraseCommand implements Callable<Integer> {
 
     @ParentCommand
