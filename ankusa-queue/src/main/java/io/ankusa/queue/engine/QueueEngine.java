@@ -135,9 +135,22 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
      * @param monotonicNanos a monotonic nanosecond clock
      */
     protected QueueEngine(QueueConfig config, Store store, LongSupplier monotonicNanos) {
+        this(config, store, QueueClock.of(config.clock(), monotonicNanos, PersistedClock.read(store)));
+    }
+
+    /**
+     * Wires the parts over {@code store} with {@code clock} as the queue clock (tests: a
+     * {@link QueueClock#wallOnly} clock to replay a late writer) and starts the writer.
+     *
+     * @param config the configuration
+     * @param store  the store; closed by {@link #close()}
+     * @param clock  the queue clock
+     */
+    protected QueueEngine(QueueConfig config, Store store, QueueClock clock) {
         this.config = config;
         this.store = store;
-        this.clock = QueueClock.of(config.clock(), monotonicNanos, PersistedClock.read(store));
+        this.clock = clock;
+        LongSupplier monotonicNanos = clock::monotonicNanos;
         if (clock.aheadOfWall() > 0) {
             LOG.warn("the wall clock is {} ms behind the queue clock persisted by the last run: the queue clock "
                     + "starts from the persisted time and runs at half speed until the wall catches up",

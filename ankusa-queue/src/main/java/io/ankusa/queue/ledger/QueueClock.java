@@ -54,6 +54,8 @@ public final class QueueClock implements InstantSource {
 
     private final InstantSource wall;
     private final LongSupplier nanos;
+    /** Reads the wall as it is ({@link #wallOnly}). */
+    private final boolean wallOnly;
     private final Deque<Step> steps = new ArrayDeque<>();
     private long last;
     private long lastNanos;
@@ -62,9 +64,10 @@ public final class QueueClock implements InstantSource {
     /** Monotonic nanoseconds not yet turned into queue milliseconds. */
     private long carry;
 
-    private QueueClock(InstantSource wall, LongSupplier nanos, long floor) {
+    private QueueClock(InstantSource wall, LongSupplier nanos, long floor, boolean wallOnly) {
         this.wall = Objects.requireNonNull(wall, "wall");
         this.nanos = Objects.requireNonNull(nanos, "nanos");
+        this.wallOnly = wallOnly;
         this.lastNanos = nanos.getAsLong();
         long w = wall.millis();
         this.last = Math.max(w, floor);
@@ -81,7 +84,19 @@ public final class QueueClock implements InstantSource {
      * @return the clock
      */
     public static QueueClock of(InstantSource wall, LongSupplier nanos, long floor) {
-        return new QueueClock(wall, nanos, floor);
+        return new QueueClock(wall, nanos, floor, false);
+    }
+
+    /**
+     * A clock that reads {@code wall} as it is, back steps included, and leaves nothing out of
+     * waits: for tests that replay a race in which a writer stamps a time it read earlier (a hand
+     * moved back to stamp the past). {@code Queue.open} never uses it.
+     *
+     * @param wall the wall clock
+     * @return the clock
+     */
+    public static QueueClock wallOnly(InstantSource wall) {
+        return new QueueClock(wall, monotonicOf(wall), Long.MIN_VALUE, true);
     }
 
     /**
@@ -116,6 +131,9 @@ public final class QueueClock implements InstantSource {
     @Override
     public synchronized long millis() {
         long w = wall.millis();
+        if (wallOnly) {
+            return w;
+        }
         long n = nanos.getAsLong();
         long elapsed = Math.max(0, n - lastNanos);
         lastNanos = n;
