@@ -7,12 +7,11 @@ import io.ankusa.queue.Queue;
 import io.ankusa.queue.admission.PolicyCache;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.LedgerSource;
+import io.ankusa.queue.ledger.QueueClock;
 import io.ankusa.queue.ledger.TenantDirectory;
 import io.ankusa.queue.ledger.QueueFault;
 import java.time.Duration;
-import java.time.InstantSource;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -42,7 +41,6 @@ final class DispatchPipeline implements Pipeline {
      * @param queue          the queue
      * @param sink           the sink
      * @param retryPolicy    the retry policy
-     * @param clock          the clock, or the queue's
      * @param random         jitter source
      * @param rowsPerTick    row limit of a tick
      * @param bytesPerTick   byte budget of a tick
@@ -54,7 +52,7 @@ final class DispatchPipeline implements Pipeline {
      * @param listeners      who gets the pipeline's events
      * @param eventCapacity  most events waiting per listener
      */
-    record Settings(Queue queue, Sink sink, RetryPolicy retryPolicy, Optional<InstantSource> clock,
+    record Settings(Queue queue, Sink sink, RetryPolicy retryPolicy,
             RandomGenerator random, int rowsPerTick, long bytesPerTick, int concurrency, Duration tickInterval,
             Duration sinkDeadline, Duration gaugeInterval, List<GaugeListener> gaugeListeners,
             List<QueueListener> listeners, int eventCapacity) {
@@ -83,14 +81,14 @@ final class DispatchPipeline implements Pipeline {
     DispatchPipeline(Settings settings) {
         this.settings = settings;
         DeliveryLedger ledger = DeliveryLedger.of(settings.queue());
-        InstantSource clock = settings.clock().orElse(ledger.clock());
+        QueueClock clock = ledger.clock();
         this.events = EventHub.start(settings.listeners(), settings.eventCapacity(), "ankusa-dispatch-events");
         this.settler = new Settler(ledger, settings.retryPolicy(), settings.random(), clock,
                 QueueFault.of(settings.queue()), events);
         this.attempts = new Attempts(settings.sink(), settings.concurrency(), settings.sinkDeadline(), clock, settler,
                 this::slotFreed, events);
-        // Delivery-rate buckets run on a monotonic clock; an injected clock (tests, simulations) drives them too.
-        LongSupplier nanoTime = settings.clock().isPresent() ? () -> clock.millis() * 1_000_000L : System::nanoTime;
+        // Delivery-rate buckets run on the queue clock's monotonic source (a test's clock drives it too).
+        LongSupplier nanoTime = clock::monotonicNanos;
         this.scheduler = new TenantScheduler(ledger, TenantDirectory.of(settings.queue()),
                 policiesOf(settings.queue()), EndpointGate.OPEN);
         this.tick = new Tick(ledger, clock, nanoTime, new MarkerCleanup(ledger), scheduler, attempts, settler,

@@ -4,10 +4,10 @@ import io.ankusa.api.QueueStats;
 import io.ankusa.queue.Queue;
 import io.ankusa.queue.ledger.ActiveTenant;
 import io.ankusa.queue.ledger.DeliveryLedger;
+import io.ankusa.queue.ledger.QueueClock;
 import io.ankusa.queue.ledger.TenantDirectory;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
@@ -37,10 +37,10 @@ final class GaugeReader {
 
     private final Queue queue;
     private final DeliveryLedger ledger;
-    private final InstantSource clock;
+    private final QueueClock clock;
     private final IntSupplier lastVisited;
 
-    GaugeReader(Queue queue, DeliveryLedger ledger, InstantSource clock, IntSupplier lastVisited) {
+    GaugeReader(Queue queue, DeliveryLedger ledger, QueueClock clock, IntSupplier lastVisited) {
         this.queue = Objects.requireNonNull(queue, "queue");
         this.ledger = Objects.requireNonNull(ledger, "ledger");
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -52,7 +52,7 @@ final class GaugeReader {
         QueueStats totals = ledger.stats();
         OptionalLong oldest = ledger.oldestDueAt();
         Optional<Duration> age = oldest.isPresent()
-                ? Optional.of(Duration.ofMillis(Math.max(0, now - oldest.getAsLong())))
+                ? Optional.of(Duration.ofMillis(clock.waitedSince(oldest.getAsLong(), now)))
                 : Optional.empty();
         return new Gauges(Instant.ofEpochMilli(now), totals.pending(), totals.scheduled(), totals.inflight(),
                 totals.dead(), totals.bytes(), totals.archivePending(), age, queue.tenantCount(), lastVisited.getAsInt(),

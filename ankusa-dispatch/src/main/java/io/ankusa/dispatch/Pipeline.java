@@ -4,11 +4,9 @@ import io.ankusa.api.QueueConfig;
 import io.ankusa.api.events.QueueListener;
 import io.ankusa.queue.Queue;
 import java.time.Duration;
-import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletionStage;
 import java.util.random.RandomGenerator;
@@ -25,7 +23,8 @@ import java.util.random.RandomGenerator;
  * <p>{@link #start()} runs ticks on a thread of the pipeline's own (again at once while a tick
  * fills its row limit, otherwise after the tick interval) and reports {@link Gauges} to the
  * listeners every gauge interval. {@link #tick()} runs one tick on the calling thread, which is
- * how tests drive a pipeline with a hand-moved clock; ticks never overlap. The pipeline does not
+ * how tests drive a pipeline with a hand-moved clock (the queue's: a pipeline reads "now" from
+ * its queue's clock, which due times are stamped with); ticks never overlap. The pipeline does not
  * own the queue: close the pipeline first, then the queue.
  *
  * <pre>{@code
@@ -89,7 +88,7 @@ public interface Pipeline extends AutoCloseable {
     void close();
 
     /**
-     * Configures a {@link Pipeline}. Defaults: the default {@link RetryPolicy}, the queue's clock,
+     * Configures a {@link Pipeline}. Defaults: the default {@link RetryPolicy},
      * 1 024 rows and 16 MiB per tick, 256 deliveries at once, a tick every 200 ms when idle, a
      * 60 s sink deadline, gauges every 15 s.
      */
@@ -98,7 +97,6 @@ public interface Pipeline extends AutoCloseable {
         private final Queue queue;
         private final Sink sink;
         private RetryPolicy retryPolicy = RetryPolicy.defaults();
-        private InstantSource clock;
         private RandomGenerator random;
         private int rowsPerTick = 1024;
         private long bytesPerTick = 16L << 20;
@@ -123,18 +121,6 @@ public interface Pipeline extends AutoCloseable {
          */
         public Builder retryPolicy(RetryPolicy policy) {
             this.retryPolicy = Objects.requireNonNull(policy, "policy");
-            return this;
-        }
-
-        /**
-         * The clock for "now" in ticks, retry times and gauges; defaults to the queue's own clock,
-         * which is what due times are stamped with.
-         *
-         * @param clock the clock ticks, retries and gauges read
-         * @return this builder
-         */
-        public Builder clock(InstantSource clock) {
-            this.clock = Objects.requireNonNull(clock, "clock");
             return this;
         }
 
@@ -259,7 +245,7 @@ public interface Pipeline extends AutoCloseable {
          * @return a pipeline over the queue with these settings
          */
         public Pipeline build() {
-            return new DispatchPipeline(new DispatchPipeline.Settings(queue, sink, retryPolicy, Optional.ofNullable(clock),
+            return new DispatchPipeline(new DispatchPipeline.Settings(queue, sink, retryPolicy,
                     random == null ? new SplittableRandom() : random, rowsPerTick, bytesPerTick, concurrency, tickInterval,
                     sinkDeadline, gaugeInterval, gaugeListeners, listeners, eventCapacity));
         }

@@ -4,7 +4,6 @@ import io.ankusa.api.QueueStats;
 import io.ankusa.queue.Queue;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import java.time.Duration;
-import java.time.InstantSource;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -27,10 +26,10 @@ public final class QueueMonitor {
     private final GaugeReader reader;
     private final Queue queue;
 
-    private QueueMonitor(Queue queue, InstantSource clock) {
+    private QueueMonitor(Queue queue) {
         this.queue = queue;
         DeliveryLedger ledger = DeliveryLedger.of(queue);
-        this.reader = new GaugeReader(queue, ledger, clock == null ? ledger.clock() : clock, () -> 0);
+        this.reader = new GaugeReader(queue, ledger, ledger.clock(), () -> 0);
     }
 
     /**
@@ -40,18 +39,7 @@ public final class QueueMonitor {
      * @return the monitor
      */
     public static QueueMonitor of(Queue queue) {
-        return new QueueMonitor(Objects.requireNonNull(queue, "queue"), null);
-    }
-
-    /**
-     * A monitor of {@code queue}, measuring "now" with {@code clock} (the backlog age).
-     *
-     * @param queue an open queue
-     * @param clock the clock
-     * @return the monitor
-     */
-    public static QueueMonitor of(Queue queue, InstantSource clock) {
-        return new QueueMonitor(Objects.requireNonNull(queue, "queue"), Objects.requireNonNull(clock, "clock"));
+        return new QueueMonitor(Objects.requireNonNull(queue, "queue"));
     }
 
     /**

@@ -27,11 +27,18 @@ import java.util.function.Consumer;
  * <p>Replays by tenant and by hook id touch only rows dead-lettered before the replay started, so
  * a replayed row that fails for good again during the replay is not replayed a second time.
  *
- * <p>Every call that revives rows records it in the queue's audit trail
- * ({@link AuditAction#REPLAY}, counts {@code revived}): one entry per tenant whose rows it revived,
- * after the revival commits, so a page spanning three tenants records three. A call that revives
- * nothing records nothing. A call cut short by an exception still records what it had revived,
- * with {@code interrupted = 1}. Thread-safe.
+ * <p>Nothing is skipped silently. A replay by tenant or hook id leaves the letters dead-lettered
+ * after it began (by the queue clock, which never goes backwards, so a backward wall-clock step
+ * cannot make old letters look newer), and any replay skips letters someone else revived or purged
+ * first; each is counted in its result ({@link ReplayResult}, {@link ReplayPage#skipped()}) and in
+ * its audit entry.
+ *
+ * <p>Every call that revives or skips rows records it in the queue's audit trail
+ * ({@link AuditAction#REPLAY}, counts {@code revived}, and {@code skipped_newer} and
+ * {@code skipped_gone} when not 0): one entry per tenant whose rows it revived or skipped, after
+ * the revival commits, so a page spanning three tenants records three. A call that finds nothing
+ * records nothing. A call cut short by an exception still records what it had done, with
+ * {@code interrupted = 1}. Thread-safe.
  */
 public final class Replayer {
 
@@ -57,28 +64,33 @@ public final class Replayer {
     }
 
     /**
-     * Revives every dead row of {@code tenant} (dead-lettered before now), oldest first, in batches
-     * of 500: one range of the tenant's dead index per batch. Returns how many; 0 for an unknown
-     * tenant (no scan). Audited as one entry for {@code tenant} when it revived any.
+     * Revives every dead row of {@code tenant} dead-lettered before now (the queue clock, which
+     * never goes backwards), oldest first, in batches of 500: one range of the tenant's dead index
+     * per batch. Returns how many it revived and how many it skipped, by reason; nothing for an
+     * unknown tenant (no scan). Audited as one entry for {@code tenant} when it revived or skipped
+     * any.
      *
      * @param tenant the tenant whose dead letters to revive
-     * @return how many dead rows became due again
+     * @return how many dead rows became due again, and how many were skipped and why
      */
-    public long replayTenant(String tenant) {
+    public ReplayResult replayTenant(String tenant) {
         OptionalLong ord = TenantDirectory.of(queue).ord(Objects.requireNonNull(tenant, "tenant"));
         if (ord.isEmpty()) {
-            return 0;
+            return ReplayResult.NONE;
         }
         long startedAt = ledger.clock().millis();
-        return audited(tenant, revived -> {
+        return audited(tenant, tally -> {
             while (true) {
                 List<DeadRow> rows = ledger.deadRows(ord.getAsLong(), CHUNK);
                 List<DeadRow> before = rows.stream().filter(r -> r.at() <= startedAt).toList();
-                if (before.isEmpty()) {
+                if (!before.isEmpty()) {
+                    tally.revived(before.size(), ledger.revive(ord.getAsLong(), before));
+                }
+                if (before.size() < rows.size()) {
+                    tally.newer(countNewer(ord.getAsLong(), startedAt));
                     return;
                 }
-                revived.add(ledger.revive(ord.getAsLong(), before));
-                if (before.size() < rows.size() || rows.size() < CHUNK) {
+                if (rows.size() < CHUNK) {
                     return;
                 }
             }
@@ -89,38 +101,65 @@ public final class Replayer {
      * Revives {@code tenant}'s dead rows of the hook {@code hookId} (every sink; every hook of that
      * id, should two sources have used it), dead-lettered before now. Reads the tenant's dead index
      * with the ids its dead-letter values carry, no hook: O(the tenant's dead letters). Returns how
-     * many; 0 for an unknown tenant. Audited as one entry for {@code tenant} when it revived any.
+     * many it revived and skipped, by reason; nothing for an unknown tenant. Audited as one entry
+     * for {@code tenant} when it revived or skipped any.
      *
      * @param tenant the tenant the hook belongs to
      * @param hookId the hook's id
-     * @return how many dead rows became due again; 0 when the hook has none
+     * @return how many dead rows became due again, and how many were skipped and why
      */
-    public long replayHook(String tenant, String hookId) {
+    public ReplayResult replayHook(String tenant, String hookId) {
         Objects.requireNonNull(hookId, "hookId");
         OptionalLong ord = TenantDirectory.of(queue).ord(Objects.requireNonNull(tenant, "tenant"));
         if (ord.isEmpty()) {
-            return 0;
+            return ReplayResult.NONE;
         }
         long startedAt = ledger.clock().millis();
         List<DeadRow> matches = new ArrayList<>();
+        long newer = 0;
         Optional<DeadRow> after = Optional.empty();
         while (true) {
             List<DeadEntry> page = ledger.deadEntries(ord.getAsLong(), after, CHUNK);
             for (DeadEntry entry : page) {
-                if (entry.row().at() <= startedAt && entry.hookId().equals(hookId)) {
-                    matches.add(entry.row());
+                if (entry.hookId().equals(hookId)) {
+                    if (entry.row().at() <= startedAt) {
+                        matches.add(entry.row());
+                    } else {
+                        newer++;
+                    }
                 }
             }
-            if (page.size() < CHUNK || page.get(page.size() - 1).row().at() > startedAt) {
+            if (page.size() < CHUNK) {
                 break;
             }
             after = Optional.of(page.get(page.size() - 1).row());
         }
-        return audited(tenant, revived -> {
+        long skippedNewer = newer;
+        return audited(tenant, tally -> {
+            tally.newer(skippedNewer);
             for (int from = 0; from < matches.size(); from += CHUNK) {
-                revived.add(ledger.revive(ord.getAsLong(), matches.subList(from, Math.min(matches.size(), from + CHUNK))));
+                List<DeadRow> batch = matches.subList(from, Math.min(matches.size(), from + CHUNK));
+                tally.revived(batch.size(), ledger.revive(ord.getAsLong(), batch));
             }
         });
+    }
+
+    /** The tenant's dead letters dead-lettered after {@code startedAt}. */
+    private long countNewer(long ord, long startedAt) {
+        long newer = 0;
+        Optional<DeadRow> after = Optional.empty();
+        while (true) {
+            List<DeadEntry> page = ledger.deadEntries(ord, after, CHUNK);
+            for (DeadEntry entry : page) {
+                if (entry.row().at() > startedAt) {
+                    newer++;
+                }
+            }
+            if (page.size() < CHUNK) {
+                return newer;
+            }
+            after = Optional.of(page.get(page.size() - 1).row());
+        }
     }
 
     /**
@@ -165,58 +204,81 @@ public final class Replayer {
         Map<Long, List<DeadRow>> byTenant = new LinkedHashMap<>();
         page.forEach(r -> byTenant.computeIfAbsent(r.ord(), o -> new ArrayList<>()).add(r));
         long revived = 0;
+        long skipped = 0;
         for (Map.Entry<Long, List<DeadRow>> tenant : byTenant.entrySet()) {
             long ord = tenant.getKey();
             String name = TenantDirectory.of(queue).name(ord).orElse("#" + ord);
-            revived += audited(name, count -> count.add(ledger.revive(ord, tenant.getValue())));
+            ReplayResult result = audited(name, tally -> tally.revived(tenant.getValue().size(),
+                    ledger.revive(ord, tenant.getValue())));
+            revived += result.revived();
+            skipped += result.skipped();
         }
         if (read.size() <= limit) {
-            return ReplayPage.last(Math.toIntExact(revived));
+            return ReplayPage.last(Math.toIntExact(revived), Math.toIntExact(skipped));
         }
         DeadRow last = page.get(page.size() - 1);
-        return ReplayPage.followedBy(Math.toIntExact(revived), new DeadLetterCursor(last.at(), last.seq(), last.sink()));
+        return ReplayPage.followedBy(Math.toIntExact(revived), Math.toIntExact(skipped),
+                new DeadLetterCursor(last.at(), last.seq(), last.sink()));
     }
 
     /**
-     * Runs {@code replay} on {@code tenant}'s rows and records what it revived: nothing when it
-     * revived nothing; with {@code interrupted = 1} (and the exception rethrown) when it threw after
-     * reviving some.
+     * Runs {@code replay} on {@code tenant}'s rows and records what it revived and skipped:
+     * nothing when it did neither; with {@code interrupted = 1} (and the exception rethrown) when
+     * it threw after reviving or skipping some.
      */
-    private long audited(String tenant, Consumer<Revived> replay) {
-        Revived revived = new Revived();
+    private ReplayResult audited(String tenant, Consumer<Tally> replay) {
+        Tally tally = new Tally();
         try {
-            replay.accept(revived);
+            replay.accept(tally);
         } catch (RuntimeException e) {
-            if (revived.total > 0) {
+            if (tally.any()) {
                 try {
-                    record(tenant, revived.total, true);
+                    record(tenant, tally, true);
                 } catch (RuntimeException auditFailure) {
                     e.addSuppressed(auditFailure);
                 }
             }
             throw e;
         }
-        if (revived.total > 0) {
-            record(tenant, revived.total, false);
+        if (tally.any()) {
+            record(tenant, tally, false);
         }
-        return revived.total;
+        return new ReplayResult(tally.revived, tally.newer, tally.gone);
     }
 
-    private void record(String tenant, long revived, boolean interrupted) {
+    private void record(String tenant, Tally tally, boolean interrupted) {
         Map<String, Long> counts = new LinkedHashMap<>();
-        counts.put("revived", revived);
+        counts.put("revived", tally.revived);
+        if (tally.newer > 0) {
+            counts.put("skipped_newer", tally.newer);
+        }
+        if (tally.gone > 0) {
+            counts.put("skipped_gone", tally.gone);
+        }
         if (interrupted) {
             counts.put("interrupted", 1L);
         }
         AuditRecorder.of(queue).recordAudit(AuditAction.REPLAY, tenant, counts);
     }
 
-    /** The rows a replay has revived so far, kept up to date batch by batch so an interruption knows. */
-    private static final class Revived {
-        private long total;
+    /** What a replay has revived and skipped so far, kept up to date batch by batch so an interruption knows. */
+    private static final class Tally {
+        private long revived;
+        private long newer;
+        private long gone;
 
-        void add(long n) {
-            total += n;
+        /** A batch of {@code read} rows of which {@code n} were revived: the rest were gone. */
+        void revived(int read, long n) {
+            revived += n;
+            gone += read - n;
+        }
+
+        void newer(long n) {
+            newer += n;
+        }
+
+        boolean any() {
+            return revived + newer + gone > 0;
         }
     }
 }

@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
  * m:last_seq          | seq u64 |             highest seq ever assigned (seq is never reused)
  * m:migrating:&lt;n&gt;     migration cursor      present while the migration to format n runs
  * m:audit_pruned      | seq u64 |             highest audit seq removed by retention (audit seqs are never reused)
+ * m:clock             | millis u64 |          the queue clock's last persisted "now" (a restart starts at or after it)
  * sentinels           lo = "m:" 00, hi = "m:" FF
  * </pre>
  */
@@ -25,6 +26,8 @@ public final class MetaKeys {
     public static final byte[] LAST_SEQ = ascii("m:last_seq");
     /** The highest audit seq removed by retention pruning. */
     public static final byte[] AUDIT_PRUNED = ascii("m:audit_pruned");
+    /** The queue clock's last persisted "now": a restart never starts its clock before it. */
+    public static final byte[] CLOCK = ascii("m:clock");
     /** The family and its sentinels. */
     public static final KeyFamily FAMILY = new KeyFamily("meta", ColumnFamilies.DEFAULT,
             new byte[] {'m', ':', 0x00}, new byte[] {'m', ':', (byte) 0xFF});
@@ -53,7 +56,7 @@ public final class MetaKeys {
         return BigEndian.u32(value, 0);
     }
 
-    /** Encodes a u64 meta value (last seq). */
+    /** Encodes a u64 meta value (last seq, clock). */
     public static byte[] u64Value(long value) {
         return BigEndian.u64(value);
     }

@@ -4,6 +4,7 @@ import io.ankusa.api.DeadLetterCursor;
 import io.ankusa.cli.console.Figures;
 import io.ankusa.cli.console.TerminalText;
 import io.ankusa.dispatch.ReplayPage;
+import io.ankusa.dispatch.ReplayResult;
 import io.ankusa.dispatch.Replayer;
 import io.ankusa.queue.Queue;
 import io.ankusa.queue.ledger.TenantDirectory;
@@ -68,15 +69,22 @@ final class ReplayCommand implements Callable<Integer> {
                 Optional<DeadLetterCursor> from = cursor();
                 ReplayPage page = from.isEmpty() ? replayer.replayPage(limit) : replayer.replayPage(from.get(), limit);
                 out.println("revived " + Figures.count(page.revived()) + " dead letters"
+                        + (page.skipped() == 0 ? "" : "; skipped " + Figures.count(page.skipped())
+                                + " revived or purged meanwhile")
                         + page.next().map(c -> "; next page: --after " + c.token()).orElse("; no more"));
                 return ExitCode.OK.code();
             }
             if (TenantDirectory.of(queue).ord(scope.tenant).isEmpty()) {
                 throw new CommandFailure(ExitCode.UNKNOWN_TENANT, "unknown tenant '" + scope.tenant + "' in " + root.store());
             }
-            long revived = hookId == null ? replayer.replayTenant(scope.tenant) : replayer.replayHook(scope.tenant, hookId);
-            out.println("revived " + Figures.count(revived) + " dead letters of tenant " + TerminalText.escape(scope.tenant)
-                    + (hookId == null ? "" : ", hook " + TerminalText.escape(hookId)));
+            ReplayResult result = hookId == null ? replayer.replayTenant(scope.tenant)
+                    : replayer.replayHook(scope.tenant, hookId);
+            out.println("revived " + Figures.count(result.revived()) + " dead letters of tenant "
+                    + TerminalText.escape(scope.tenant) + (hookId == null ? "" : ", hook " + TerminalText.escape(hookId))
+                    + (result.skippedNewer() == 0 ? "" : "; skipped " + Figures.count(result.skippedNewer())
+                            + " dead-lettered after the replay began")
+                    + (result.skippedGone() == 0 ? "" : "; skipped " + Figures.count(result.skippedGone())
+                            + " revived or purged meanwhile"));
         }
         return ExitCode.OK.code();
     }

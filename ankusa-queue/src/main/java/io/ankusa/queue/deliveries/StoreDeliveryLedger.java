@@ -21,6 +21,7 @@ import io.ankusa.queue.ledger.DeadRow;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.DueRow;
 import io.ankusa.queue.ledger.InflightRow;
+import io.ankusa.queue.ledger.QueueClock;
 import io.ankusa.queue.ledger.Settlement;
 import io.ankusa.store.Direction;
 import io.ankusa.store.Durability;
@@ -28,7 +29,6 @@ import io.ankusa.store.KeyValue;
 import io.ankusa.store.Scan;
 import io.ankusa.store.Store;
 import io.ankusa.store.StoreCorruptionException;
-import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -68,10 +68,10 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
 
     private final Store store;
     private final TenantStripes stripes;
-    private final InstantSource clock;
+    private final QueueClock clock;
 
     /** A ledger over {@code store}. */
-    public StoreDeliveryLedger(Store store, TenantStripes stripes, InstantSource clock) {
+    public StoreDeliveryLedger(Store store, TenantStripes stripes, QueueClock clock) {
         this.store = Objects.requireNonNull(store, "store");
         this.stripes = Objects.requireNonNull(stripes, "stripes");
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -238,7 +238,7 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
     }
 
     @Override
-    public InstantSource clock() {
+    public QueueClock clock() {
         return clock;
     }
 

@@ -31,11 +31,13 @@ import io.ankusa.queue.upkeep.Housekeeping;
 import io.ankusa.queue.events.EventHub;
 import io.ankusa.queue.intake.IngestWriter;
 import io.ankusa.queue.intake.LastSeq;
+import io.ankusa.queue.intake.PersistedClock;
 import io.ankusa.queue.intake.ReceiptRelay;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.AuditRecorder;
 import io.ankusa.queue.admission.PolicyCache;
 import io.ankusa.queue.ledger.LedgerSource;
+import io.ankusa.queue.ledger.QueueClock;
 import io.ankusa.queue.ledger.QueueFault;
 import io.ankusa.queue.ledger.TenantDirectory;
 import io.ankusa.queue.deliveries.TenantStripes;
@@ -56,6 +58,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.LongSupplier;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -74,6 +77,7 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
 
     private final QueueConfig config;
     private final Store store;
+    private final QueueClock clock;
     private final TenantOrdinals ordinals;
     private final TenantStripes stripes;
     private final StoreDeliveryLedger ledger;
@@ -120,52 +124,69 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
      * @param store  the store; closed by {@link #close()}
      */
     protected QueueEngine(QueueConfig config, Store store) {
+        this(config, store, QueueClock.monotonicOf(config.clock()));
+    }
+
+    /**
+     * Wires the parts over {@code store} with {@code monotonicNanos} as the queue clock's
+     * monotonic source (tests and simulations that step their wall clock: a move of the wall that
+     * this source does not share is a clock step, not time passing) and starts the writer.
+     *
+     * @param config         the configuration
+     * @param store          the store; closed by {@link #close()}
+     * @param monotonicNanos a monotonic nanosecond clock
+     */
+    protected QueueEngine(QueueConfig config, Store store, LongSupplier monotonicNanos) {
+        this(config, store, QueueClock.of(config.clock(), monotonicNanos, PersistedClock.read(store)));
+    }
+
+    /**
+     * Wires the parts over {@code store} with {@code clock} as the queue clock (tests: a
+     * {@link QueueClock#wallOnly} clock to replay a late writer) and starts the writer.
+     *
+     * @param config the configuration
+     * @param store  the store; closed by {@link #close()}
+     * @param clock  the queue clock
+     */
+    protected QueueEngine(QueueConfig config, Store store, QueueClock clock) {
         this.config = config;
         this.store = store;
+        this.clock = clock;
+        LongSupplier monotonicNanos = clock::monotonicNanos;
+        if (clock.aheadOfWall() > 0) {
+            LOG.warn("the wall clock is {} ms behind the queue clock persisted by the last run: the queue clock "
+                    + "starts from the persisted time and runs at half speed until the wall catches up",
+                    clock.aheadOfWall());
+        }
         this.tenantPolicies = new PolicyCache(config.tenantPolicies());
         this.ordinals = TenantOrdinals.load(store, config.tenantsMax());
         this.stripes = new TenantStripes(TenantStripes.DEFAULT_STRIPES);
-        this.ledger = new StoreDeliveryLedger(store, stripes, config.clock());
+        this.ledger = new StoreDeliveryLedger(store, stripes, clock);
         this.purge = new TenantPurge(store, stripes);
         this.archive = new ArchiveObligations(store, stripes);
-        this.expansion = new Expansion(store, stripes, ordinals::ord, config.clock());
+        this.expansion = new Expansion(store, stripes, ordinals::ord, clock);
         int recovered = ledger.recoverInflight();
         if (recovered > 0) {
             LOG.info("moved {} inflight deliveries left by the last run back to due", recovered);
         }
-        this.audit = AuditLog.open(store, config.clock());
+        this.audit = AuditLog.open(store, clock);
         this.idempotencyKeys = new IdempotencyKeys(store, config.dedupeWindow().toMillis());
         this.reclaimer = new HookReclaimer(store, stripes, ordinals);
         this.deadLetters = new DeadLetters(store, ordinals, ledger);
         this.auditedPurge = new AuditedPurge(ordinals, purge, audit);
         this.events = EventHub.start(config.listeners(), config.eventCapacity(), "ankusa-queue-events");
-        this.writer = IngestWriter.start(store, ordinals, config.clock(), new IngestWriter.Limits(config.batchMaxHooks(),
+        this.writer = IngestWriter.start(store, ordinals, clock, new IngestWriter.Limits(config.batchMaxHooks(),
                 config.batchMaxBytes(), config.ingestQueueCapacity(), config.archive()), idempotencyKeys, fault,
-                LastSeq.recover(store), new IngestWriter.Admission(tenantPolicies, nanosOf(config.clock()), config.nodeMaxBytes()), events);
+                LastSeq.recover(store), new IngestWriter.Admission(tenantPolicies, monotonicNanos, config.nodeMaxBytes()), events);
         this.receipts = ReceiptRelay.on(config.completionExecutor());
         this.auditedErasure = new AuditedErasure(ordinals, writer, new TenantErasure(store, stripes, purge,
                 tenant -> writer.submitChore(() -> idempotencyKeys.eraseTenant(tenant)).join()), audit);
         auditedErasure.fenceUnfinished();
-        this.housekeeping = new Housekeeping(reclaimer, writer, idempotencyKeys, audit, config.clock(), config.auditRetention(),
+        this.housekeeping = new Housekeeping(reclaimer, writer, idempotencyKeys, audit, clock, config.auditRetention(),
                 fault);
         if (!config.housekeepingInterval().isZero()) {
             housekeeping.start(config.housekeepingInterval());
         }
-    }
-
-    /**
-     * The ingest-rate buckets' clock: {@link System#nanoTime()} under the system clock (a
-     * wall-clock step neither grants nor withholds tokens); under a clock the application passed
-     * (a test's), that clock in nanoseconds, so a test moves it by hand.
-     */
-    private static java.util.function.LongSupplier nanosOf(java.time.InstantSource clock) {
-        if (clock.equals(java.time.InstantSource.system())) {
-            return System::nanoTime;
-        }
-        return () -> {
-            java.time.Instant now = clock.instant();
-            return now.getEpochSecond() * 1_000_000_000L + now.getNano();
-        };
     }
 
     /**
@@ -283,7 +304,7 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
         if (at.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(Duration.ofMillis(Math.max(0, config.clock().millis() - at.getAsLong())));
+        return Optional.of(Duration.ofMillis(clock.waitedSince(at.getAsLong(), clock.millis())));
     }
 
     /** See {@code Queue}. */

@@ -111,6 +111,8 @@ public final class IngestWriter implements AutoCloseable {
     private final Thread thread;
     private volatile boolean closing;
     private volatile long lastSeq;
+    /** The queue time last written to {@code m:clock}; only the writer thread touches it. */
+    private long persistedClock;
 
     /**
      * Writer limits.
@@ -160,6 +162,7 @@ public final class IngestWriter implements AutoCloseable {
         this.limits = limits;
         this.idempotencyKeys = idempotencyKeys;
         this.lastSeq = lastSeq;
+        this.persistedClock = Math.max(0, clock.millis());
         this.admission = new IngestAdmission(admission.policies(),
                 tenant -> ordinals.ord(tenant).stream().mapToObj(ord -> Counters.read(store, ord)).findFirst()
                         .orElse(CounterValues.ZERO),
@@ -257,6 +260,39 @@ public final class IngestWriter implements AutoCloseable {
         return done;
     }
 
+    /**
+     * Writes the queue clock's "now" to {@code m:clock} on the writer thread (its single writer)
+     * when it has moved at least {@code minAdvanceMillis} past the value last written, so that a
+     * restart after a backward clock step starts from it (housekeeping calls this on an idle
+     * queue; every ingest batch writes it anyway). Completes when written, or at once when there
+     * was nothing to write.
+     *
+     * @param minAdvanceMillis how far the clock must have moved for a write
+     * @return completes after the write
+     */
+    public CompletableFuture<Void> persistClockAfter(long minAdvanceMillis) {
+        return submitChore(() -> {
+            persistClock(minAdvanceMillis);
+            return null;
+        });
+    }
+
+    private void persistClock(long minAdvanceMillis) {
+        long now = clock.millis();
+        if (now < 0 || now - persistedClock < minAdvanceMillis || (minAdvanceMillis == 0 && now == persistedClock)) {
+            return;
+        }
+        try {
+            DeliveryBatch ops = new DeliveryBatch();
+            ops.put(ColumnFamilies.DEFAULT, MetaKeys.CLOCK, MetaKeys.u64Value(now));
+            ops.commit(store, Durability.ASYNC);
+            persistedClock = now;
+        } catch (RuntimeException e) {
+            // Nothing acknowledged depends on it: the next open starts from the older value or the wall.
+            LOG.warn("could not persist the queue clock ({} ms)", now, e);
+        }
+    }
+
     private void runChores() {
         Chore<?> chore;
         while ((chore = chores.poll()) != null) {
@@ -287,6 +323,7 @@ public final class IngestWriter implements AutoCloseable {
             }
             runChores();
             if (first == STOP) {
+                persistClock(0);
                 return;
             }
             if (first == WAKE) {
@@ -387,6 +424,7 @@ public final class IngestWriter implements AutoCloseable {
             return;
         }
         ops.put(ColumnFamilies.DEFAULT, MetaKeys.LAST_SEQ, MetaKeys.u64Value(lastSeq));
+        ops.put(ColumnFamilies.DEFAULT, MetaKeys.CLOCK, MetaKeys.u64Value(Math.max(now, persistedClock)));
         try {
             ops.commit(store, Durability.SYNC);
         } catch (RuntimeException e) {
@@ -398,6 +436,7 @@ public final class IngestWriter implements AutoCloseable {
         }
         ordinals.committed(resolution);
         tally.accepted(accepted.size());
+        persistedClock = Math.max(now, persistedClock);
         for (int i = 0; i < accepted.size(); i++) {
             accepted.get(i).future().complete(receipts.get(i));
         }

@@ -2,7 +2,6 @@ package io.ankusa.queue.ledger;
 
 import io.ankusa.api.QueueStats;
 import io.ankusa.api.TenantStats;
-import java.time.InstantSource;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -105,8 +104,11 @@ public interface DeliveryLedger {
     /** The pending counter of each tenant of {@code ords}, in order, in one multi-read. */
     long[] pending(List<Long> ords);
 
-    /** The queue's clock: due times, dead-letter times and the current second of marker cleanup come from it. */
-    InstantSource clock();
+    /**
+     * The queue's clock: due times, dead-letter times, retry times, replay bounds, backlog ages
+     * and the current second of marker cleanup come from it. It never goes backwards.
+     */
+    QueueClock clock();
 
     // --- transitions ---
 

@@ -38,6 +38,9 @@ public final class Housekeeping implements AutoCloseable {
     /** Cleared markers per reclaim batch. */
     public static final int RECLAIM_BATCH = 256;
 
+    /** How far the queue clock moves before an idle round persists it again, ms. */
+    public static final long CLOCK_PERSIST_MILLIS = 1_000;
+
     /** Batches per task per round at most. */
     public static final int MAX_BATCHES = 64;
 
@@ -104,9 +107,27 @@ public final class Housekeeping implements AutoCloseable {
         }
     }
 
-    /** One round of every task, now, on the calling thread (the sweep on the writer's). */
+    /**
+     * One round of every task, now, on the calling thread (the sweep and the clock's
+     * persistence on the writer's).
+     */
     public Report runOnce() {
-        return new Report(reclaim(), sweepDedupe(), pruneAudit());
+        Report report = new Report(reclaim(), sweepDedupe(), pruneAudit());
+        persistClock();
+        return report;
+    }
+
+    /**
+     * Has the writer persist the queue clock ({@code m:clock}) when it moved at least
+     * {@value #CLOCK_PERSIST_MILLIS} ms since it last did: an idle queue's restart then starts
+     * its clock no earlier than about one round ago.
+     */
+    public void persistClock() {
+        try {
+            writer.persistClockAfter(CLOCK_PERSIST_MILLIS).join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : e;
+        }
     }
 
     /** Reclaim until a batch comes back short (at most {@value #MAX_BATCHES} batches); hooks removed. */

@@ -53,7 +53,7 @@ class BoundedLogGrowthTest {
         byte[] body = new byte[PAYLOAD];
         try (Queue queue = Queue.open(config);
                 Pipeline pipeline = Pipeline.builder(queue,
-                        d -> CompletableFuture.completedFuture(SinkOutcome.delivered())).clock(clock).build()) {
+                        d -> CompletableFuture.completedFuture(SinkOutcome.delivered())).build()) {
             int n = 0;
             for (int batch = 0; batch < BATCHES; batch++) {
                 List<CompletableFuture<?>> receipts = new ArrayList<>();

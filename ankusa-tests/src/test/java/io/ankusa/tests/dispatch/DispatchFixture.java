@@ -33,20 +33,33 @@ final class DispatchFixture implements AutoCloseable {
 
     private final QueueConfig config;
     private final MutableClock clock;
+    private final boolean onWall;
     private TestQueue queue;
     private ScanCountingStore scans;
 
-    private DispatchFixture(QueueConfig config, MutableClock clock) {
+    private DispatchFixture(QueueConfig config, MutableClock clock, boolean onWall) {
         this.config = config;
         this.clock = clock;
+        this.onWall = onWall;
         this.queue = openQueue();
     }
 
     private TestQueue openQueue() {
-        return TestQueue.open(config, Migrations.NONE, store -> {
+        UnaryOperator<Store> wrap = store -> {
             scans = new ScanCountingStore(store);
             return new RecordingStore(scans);
-        });
+        };
+        return onWall ? TestQueue.openOnWall(config, wrap) : TestQueue.open(config, Migrations.NONE, wrap);
+    }
+
+    /**
+     * A fixture on {@code backend} in {@code directory} whose queue clock is the hand-moved clock as
+     * it is, back steps included ({@code QueueClock.wallOnly}): for tests that stamp a past second on
+     * purpose, as a writer that read its clock before a cleanup does.
+     */
+    static DispatchFixture onWallClock(String backend, Path directory) {
+        MutableClock clock = new MutableClock(QueueUnderTest.EPOCH);
+        return new DispatchFixture(QueueConfig.builder(directory).backend(backend).clock(clock).build(), clock, true);
     }
 
     /** A fixture on {@code backend} in {@code directory}. */
@@ -57,7 +70,8 @@ final class DispatchFixture implements AutoCloseable {
     /** A fixture on {@code backend} in {@code directory}, with the queue's defaults changed by {@code tweak}. */
     static DispatchFixture open(String backend, Path directory, UnaryOperator<QueueConfig.Builder> tweak) {
         MutableClock clock = new MutableClock(QueueUnderTest.EPOCH);
-        return new DispatchFixture(tweak.apply(QueueConfig.builder(directory).backend(backend).clock(clock)).build(), clock);
+        return new DispatchFixture(tweak.apply(QueueConfig.builder(directory).backend(backend).clock(clock)).build(), clock,
+                false);
     }
 
     Queue queue() {
@@ -92,9 +106,9 @@ final class DispatchFixture implements AutoCloseable {
         return queue.ord(tenant).orElseThrow(() -> new AssertionError("no tenant " + tenant));
     }
 
-    /** A pipeline on the fixture's clock, with the defaults changed by {@code tweak}; not started. */
+    /** A pipeline (on the queue's clock, the fixture's), with the defaults changed by {@code tweak}; not started. */
     Pipeline pipeline(Sink sink, UnaryOperator<Pipeline.Builder> tweak) {
-        return tweak.apply(Pipeline.builder(queue, sink).clock(clock)).build();
+        return tweak.apply(Pipeline.builder(queue, sink)).build();
     }
 
     Receipt ingest(Hook hook) {

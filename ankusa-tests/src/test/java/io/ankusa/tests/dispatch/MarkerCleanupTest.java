@@ -74,7 +74,7 @@ class MarkerCleanupTest {
     @MethodSource("backendsAndPlacements")
     @DisplayName("cleanup does not lose a marker to a concurrent enqueue")
     void cleanupDoesNotLoseAMarkerToAConcurrentEnqueue(String backend, Placement placement) {
-        try (DispatchFixture f = DispatchFixture.open(backend, dir)) {
+        try (DispatchFixture f = DispatchFixture.onWallClock(backend, dir)) {
             staleMarkers(f, 1);
             long ord = f.ord("t");
             long now = f.now();
@@ -119,7 +119,7 @@ class MarkerCleanupTest {
     @MethodSource("io.ankusa.tests.queue.Backends#names")
     @DisplayName("cleanup restores every deleted second that holds a row, not only the first (two late writers)")
     void cleanupRestoresEveryDeletedSecondThatHoldsARow(String backend) {
-        try (DispatchFixture f = DispatchFixture.open(backend, dir)) {
+        try (DispatchFixture f = DispatchFixture.onWallClock(backend, dir)) {
             staleMarkers(f, 2);
             long ord = f.ord("t");
             long now = f.now();
@@ -146,7 +146,7 @@ class MarkerCleanupTest {
     @MethodSource("io.ankusa.tests.queue.Backends#names")
     @DisplayName("cleanup deletes stale markers and keeps the first due row's")
     void cleanupDeletesStaleMarkersAndKeepsTheFirstDueRows(String backend) {
-        try (DispatchFixture f = DispatchFixture.open(backend, dir)) {
+        try (DispatchFixture f = DispatchFixture.onWallClock(backend, dir)) {
             staleMarkers(f, 3);
             f.ingest("now", "t", 0);
             long ord = f.ord("t");
@@ -166,7 +166,7 @@ class MarkerCleanupTest {
     @MethodSource("io.ankusa.tests.queue.Backends#names")
     @DisplayName("a marker of the current second is never deleted")
     void aMarkerOfTheCurrentSecondIsNeverDeleted(String backend) {
-        try (DispatchFixture f = DispatchFixture.open(backend, dir)) {
+        try (DispatchFixture f = DispatchFixture.onWallClock(backend, dir)) {
             f.ingest("a", "t", 0);
             long ord = f.ord("t");
             DeliveryLedger ledger = f.ledger();

@@ -46,13 +46,13 @@ class ReplayAuditTest {
             q.clock().advance(1_000);
             Replayer replayer = Replayer.of(q.queue());
 
-            assertThat(replayer.replayHook("t0", "t0-0")).isEqualTo(2);
+            assertThat(replayer.replayHook("t0", "t0-0").revived()).isEqualTo(2);
             q.clock().advance(1_000);
-            assertThat(replayer.replayTenant("t0")).isEqualTo(4);
+            assertThat(replayer.replayTenant("t0").revived()).isEqualTo(4);
             q.clock().advance(1_000);
-            assertThat(replayer.replayTenant("t0")).isZero();
-            assertThat(replayer.replayTenant("nobody")).isZero();
-            assertThat(replayer.replayHook("t1", "no-such-hook")).isZero();
+            assertThat(replayer.replayTenant("t0").revived()).isZero();
+            assertThat(replayer.replayTenant("nobody").revived()).isZero();
+            assertThat(replayer.replayHook("t1", "no-such-hook").revived()).isZero();
             assertThat(replayer.replayPage(new DeadLetterCursor(0, 0, 0), 10).revived()).isZero();
             assertThat(q.queue().auditTrail(10)).as("a replay that revives nothing records nothing").hasSize(2);
             assertThat(replayer.replayPage(10).revived()).as("t1's four (newest), then t2's two").isEqualTo(6);
@@ -94,7 +94,7 @@ class ReplayAuditTest {
                     .containsExactly(Map.of("revived", 500L, "interrupted", 1L));
             assertThat(q.queue().deadForTenant("big").dead()).isEqualTo(100);
 
-            assertThat(replayer.replayTenant("big")).isEqualTo(100);
+            assertThat(replayer.replayTenant("big").revived()).isEqualTo(100);
             List<AuditEntry> trail = q.queue().auditTrail(10);
             assertThat(trail).extracting(AuditEntry::tenantId).containsExactly("big", "big");
             assertThat(trail.get(0).counts()).containsExactly(Map.entry("revived", 100L));

@@ -43,9 +43,9 @@ class ReplayerTest {
             deadLetters(f, 6, 2);
             Replayer replayer = Replayer.of(f.queue());
 
-            assertThat(replayer.replayTenant("t1")).isEqualTo(6);
-            assertThat(replayer.replayTenant("t1")).as("nothing left").isZero();
-            assertThat(replayer.replayTenant("nobody")).isZero();
+            assertThat(replayer.replayTenant("t1").revived()).isEqualTo(6);
+            assertThat(replayer.replayTenant("t1").revived()).as("nothing left").isZero();
+            assertThat(replayer.replayTenant("nobody").revived()).isZero();
 
             assertThat(f.queue().deadForTenant("t1").dead()).isZero();
             assertThat(f.queue().pendingForTenant("t1").pending()).isEqualTo(6);
@@ -66,9 +66,9 @@ class ReplayerTest {
             deadLetters(f, 6, 2);
             Replayer replayer = Replayer.of(f.queue());
 
-            assertThat(replayer.replayHook("t0", "d2")).isEqualTo(2);
-            assertThat(replayer.replayHook("t0", "d3")).as("d3 is t1's").isZero();
-            assertThat(replayer.replayHook("t0", "d2")).as("already revived").isZero();
+            assertThat(replayer.replayHook("t0", "d2").revived()).isEqualTo(2);
+            assertThat(replayer.replayHook("t0", "d3").revived()).as("d3 is t1's").isZero();
+            assertThat(replayer.replayHook("t0", "d2").revived()).as("already revived").isZero();
 
             assertThat(f.queue().stats().dead()).isEqualTo(10);
             assertThat(f.ledger().deadEntries(f.ord("t0"), Optional.empty(), 10)).extracting(DeadEntry::hookId)

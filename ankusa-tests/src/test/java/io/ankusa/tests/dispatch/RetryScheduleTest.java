@@ -86,7 +86,7 @@ class RetryScheduleTest {
                 f.assertConsistent();
 
                 f.clock().advance(60_000);
-                assertThat(Replayer.of(f.queue()).replayTenant("acme")).isEqualTo(1);
+                assertThat(Replayer.of(f.queue()).replayTenant("acme").revived()).isEqualTo(1);
                 assertThat(f.queue().stats()).isEqualTo(new QueueStats(1, 0, 0, 0, size, 0));
                 assertThat(f.ledger().firstDue(ord).orElseThrow().kind()).isEqualTo(DueKind.FIRST_ATTEMPT);
                 receiverUp.set(true);

@@ -107,7 +107,7 @@ class DeadThreadTest {
                     outcomes.add(outcome);
                 }
                 return outcome;
-            }).clock(q.clock()).build();
+            }).build();
             try {
                 CompletionStage<TickReport> tick = pipeline.tick();
                 synchronized (outcomes) {

@@ -160,12 +160,13 @@ class HostileInputTest {
     @DisplayName("a clock before the epoch refuses ingest with a typed error and loses nothing")
     void aNegativeClockIsATypedRefusal(String backend) {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
-            assertThat(q.ingest(valid().id("before").build()).seq()).isEqualTo(1);
-            List<String> before = StoreSnapshot.of(q.store());
-            QueueStats stats = q.queue().stats();
-
+            // The queue clock never goes back once the queue has read it, so the clock is before the
+            // epoch from the open of a store that never persisted a queue time.
             long back = q.clock().millis() + 1_000;
             q.clock().advance(-back);
+            q.reopen();
+            List<String> before = StoreSnapshot.of(q.store());
+            QueueStats stats = q.queue().stats();
             assertThatThrownBy(() -> q.ingest(valid().id("during").build()))
                     .isInstanceOfSatisfying(AnkusaException.class, e -> {
                         assertThat(e.error()).isEqualTo("clock_before_epoch");
@@ -175,9 +176,14 @@ class HostileInputTest {
             assertThat(q.queue().stats()).isEqualTo(stats);
 
             q.clock().advance(back);
-            assertThat(q.ingest(valid().id("after").build()).seq()).as("the writer lives on").isEqualTo(2);
+            assertThat(q.ingest(valid().id("after").build()).seq()).as("the writer lives on").isEqualTo(1);
+
+            // Once it ran, a step of the wall clock to before the epoch leaves the queue clock where it was.
+            q.clock().advance(-back);
+            assertThat(q.ingest(valid().id("stepped").build()).seq()).as("stamped with the queue clock").isEqualTo(2);
             q.reopen();
-            assertThat(q.queue().stats().pending()).as("both acknowledged hooks kept").isEqualTo(2);
+            assertThat(q.ingest(valid().id("reopened").build()).seq()).as("m:clock, not the wall").isEqualTo(3);
+            assertThat(q.queue().stats().pending()).as("every acknowledged hook kept").isEqualTo(3);
         }
     }
 }

@@ -47,7 +47,7 @@ class UndecodableHookTest {
             try (Pipeline pipeline = Pipeline.builder(q.queue(), d -> {
                 sinkCalls.incrementAndGet();
                 return CompletableFuture.completedFuture(SinkOutcome.delivered());
-            }).clock(q.clock()).build()) {
+            }).build()) {
                 assertThatThrownBy(pipeline::tick).isInstanceOf(StoreCorruptionException.class)
                         .hasMessageContaining("hook " + damaged.seq() + " is stored but does not decode");
             }

@@ -4,10 +4,15 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.FileVisitResult;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -52,6 +57,36 @@ final class ProcessProbe {
     static long heapAfterGc() {
         System.gc();
         return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+
+    /**
+     * The block cache's usage at each of RocksDB's stats dumps (every 10 min) in the store's
+     * {@code LOG}, as printed there ({@code "usage: 8.54 MB"}), one per dump; empty without a
+     * {@code LOG} (LMDB).
+     */
+    static List<String> blockCacheUsage(Path directory) {
+        Path log = directory.resolve("LOG");
+        if (!Files.isRegularFile(log)) {
+            return List.of();
+        }
+        List<String> usage = new ArrayList<>();
+        Matcher at = Pattern.compile("^(\\S+)").matcher("");
+        Matcher cache = Pattern.compile("Block cache \\S+ capacity: (\\S+ \\S+) .*usage: (\\S+ \\S+)").matcher("");
+        String dumpTime = "";
+        try (Stream<String> lines = Files.lines(log, StandardCharsets.ISO_8859_1)) {
+            for (String line : (Iterable<String>) lines::iterator) {
+                if (line.contains("------- DUMPING STATS -------") && at.reset(line).find()) {
+                    dumpTime = at.group(1);
+                } else if (cache.reset(line).find() && !dumpTime.isEmpty()) {
+                    usage.add(dumpTime.substring(dumpTime.indexOf('-') + 1) + " " + cache.group(2) + " of "
+                            + cache.group(1));
+                    dumpTime = "";
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return usage;
     }
 
     /** Bytes in the regular files under {@code directory}. */

@@ -26,15 +26,17 @@ import java.util.function.ToDoubleFunction;
  * it samples the store's size on disk, its {@code *.log} files, the resident set
  * ({@code VmRSS}), the heap in use after a full GC, open file descriptors and live threads. After
  * the warm-up it fits a least-squares line per measure and prints its slope per minute with the
- * noise of the series ({@link Trend}: residual standard deviation and the slope's standard error).
+ * noise of the series ({@link Trend}: residual standard deviation and the slope's standard error)
+ * and whether it is flat: the line's rise over the window at most twice the residual standard
+ * deviation. On RocksDB it also prints the block cache's usage from RocksDB's periodic stats dumps.
  * At the end it stops ingest, lets the backlog drain, closes, and times a reopen (the restart
- * time: RocksDB replays its live log). Exits 1 when the store-size slope exceeds
- * {@value #STORE_SLOPE_LIMIT_MIB} MiB/min, the resident-set slope exceeds
- * {@value #RSS_SLOPE_LIMIT_MIB} MiB/min, or an ingest was refused.
+ * time: RocksDB replays its live log). Exits 1 when the store size or the resident set is not
+ * flat, the store-size slope exceeds {@value #STORE_SLOPE_LIMIT_MIB} MiB/min, the resident-set
+ * slope exceeds {@value #RSS_SLOPE_LIMIT_MIB} MiB/min, or an ingest was refused.
  *
  * <p>Usually started by {@link SoakSuite} (one child JVM per backend, a fixed pre-touched heap so
  * that resident growth is native growth). Argument: the backend. System properties:
- * {@code ankusa.soak.minutes} (30), {@code ankusa.soak.warmupMinutes} (5), {@code ankusa.soak.rate}
+ * {@code ankusa.soak.minutes} (30), {@code ankusa.soak.warmupMinutes} (10), {@code ankusa.soak.rate}
  * (hooks per second, 300), {@code ankusa.soak.tenants} (1 000), {@code ankusa.soak.sampleSeconds}
  * (10), {@code ankusa.soak.dir} (the parent of the store directory), {@code ankusa.soak.storeSettings}
  * (comma-separated {@code key=value} store settings; each backend takes those under its own prefix,
@@ -64,7 +66,7 @@ public final class SoakRun {
     public static void main(String[] args) throws Exception {
         String backend = args.length > 0 ? args[0] : System.getProperty("ankusa.soak.backend", "rocksdb");
         double minutes = Double.parseDouble(System.getProperty("ankusa.soak.minutes", "30"));
-        double warmUp = Double.parseDouble(System.getProperty("ankusa.soak.warmupMinutes", "5"));
+        double warmUp = Double.parseDouble(System.getProperty("ankusa.soak.warmupMinutes", "10"));
         int rate = Integer.getInteger("ankusa.soak.rate", 300);
         int tenants = Integer.getInteger("ankusa.soak.tenants", 1_000);
         double sampleSeconds = Double.parseDouble(System.getProperty("ankusa.soak.sampleSeconds", "10"));
@@ -146,6 +148,8 @@ public final class SoakRun {
         }
         storeAtClose = ProcessProbe.directoryBytes(dir);
         logFilesAtClose = ProcessProbe.fileCount(dir, ".log");
+        // Before the reopen, which starts a new LOG.
+        List<String> cache = ProcessProbe.blockCacheUsage(dir);
         long opening = System.nanoTime();
         try (Queue reopened = Queue.open(config)) {
             restartNanos = System.nanoTime() - opening;
@@ -164,16 +168,23 @@ public final class SoakRun {
         if (steady.size() < 3) {
             failures.add("only " + steady.size() + " samples after the warm-up: run longer");
         } else {
-            System.out.println("| backend | measure | after warm-up | at end | slope /min | residual sd | slope s.e. "
-                    + "| within noise (abs slope <= 2 s.e.) | limit /min |");
-            System.out.println("|---|---|---:|---:|---:|---:|---:|---|---:|");
-            row(backend, "store size (MiB)", steady, s -> s.storeBytes() / MIB, STORE_SLOPE_LIMIT_MIB, failures);
-            row(backend, "resident set (MiB)", steady, s -> s.residentBytes() / MIB, RSS_SLOPE_LIMIT_MIB, failures);
-            row(backend, "heap after GC (MiB)", steady, s -> s.heapAfterGc() / MIB, Double.NaN, failures);
-            row(backend, "open files", steady, s -> s.openFiles(), Double.NaN, failures);
-            row(backend, "threads", steady, s -> s.threads(), Double.NaN, failures);
-            row(backend, "*.log files", steady, s -> s.logFiles(), Double.NaN, failures);
-            row(backend, "*.log size (MiB)", steady, s -> s.logBytes() / MIB, Double.NaN, failures);
+            double window = steady.get(steady.size() - 1).minute() - steady.get(0).minute();
+            System.out.printf(Locale.ROOT, "steady window: %.1f min, %d samples; flat = the line's rise over the window "
+                    + "is at most 2 residual sd (the scatter of single samples)%n%n", window, steady.size());
+            System.out.println("| backend | measure | after warm-up | at end | slope /min | slope s.e. | residual sd "
+                    + "| rise over window | flat (rise <= 2 sd) | smallest flagged /min | limit /min |");
+            System.out.println("|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|");
+            row(backend, "store size (MiB)", steady, s -> s.storeBytes() / MIB, STORE_SLOPE_LIMIT_MIB, true, failures);
+            row(backend, "resident set (MiB)", steady, s -> s.residentBytes() / MIB, RSS_SLOPE_LIMIT_MIB, true, failures);
+            row(backend, "heap after GC (MiB)", steady, s -> s.heapAfterGc() / MIB, Double.NaN, false, failures);
+            row(backend, "open files", steady, s -> s.openFiles(), Double.NaN, false, failures);
+            row(backend, "threads", steady, s -> s.threads(), Double.NaN, false, failures);
+            row(backend, "*.log files", steady, s -> s.logFiles(), Double.NaN, false, failures);
+            row(backend, "*.log size (MiB)", steady, s -> s.logBytes() / MIB, Double.NaN, false, failures);
+        }
+        if (!cache.isEmpty()) {
+            System.out.printf(Locale.ROOT, "%nblock cache at RocksDB's stats dumps (every 10 min, from its LOG): %s%n",
+                    String.join("; ", cache));
         }
         System.out.printf(Locale.ROOT, "%nrestart: %s reopened in %.0f ms (store %.1f MiB, %d log files at close)%n",
                 backend, restartNanos / 1e6, storeAtClose / MIB, logFilesAtClose);
@@ -186,15 +197,21 @@ public final class SoakRun {
     }
 
     private static void row(String backend, String measure, List<Sample> steady, ToDoubleFunction<Sample> value,
-            double limit, List<String> failures) {
+            double limit, boolean mustBeFlat, List<String> failures) {
         double[] minutes = steady.stream().mapToDouble(Sample::minute).toArray();
         double[] values = steady.stream().mapToDouble(value).toArray();
+        double window = minutes[minutes.length - 1] - minutes[0];
         Trend trend = Trend.fit(minutes, values);
-        System.out.printf(Locale.ROOT, "| %s | %s | %.2f | %.2f | %+.4f | %.3f | %.4f | %s | %s |%n", backend, measure,
-                values[0], values[values.length - 1], trend.slopePerMinute(), trend.residualSd(), trend.slopeStdError(),
-                trend.withinNoise() ? "yes" : "no", Double.isNaN(limit) ? "-" : String.format(Locale.ROOT, "%.1f", limit));
+        System.out.printf(Locale.ROOT, "| %s | %s | %.2f | %.2f | %+.4f | %.4f | %.3f | %+.2f | %s | %.4f | %s |%n", backend,
+                measure, values[0], values[values.length - 1], trend.slopePerMinute(), trend.slopeStdError(),
+                trend.residualSd(), trend.drift(window), trend.flat(window) ? "yes" : "no", trend.smallestFlagged(window),
+                Double.isNaN(limit) ? "-" : String.format(Locale.ROOT, "%.1f", limit));
         if (!Double.isNaN(limit) && trend.slopePerMinute() > limit) {
             failures.add(measure + " grows " + trend.slopePerMinute() + " per minute, over the limit of " + limit);
+        }
+        if (mustBeFlat && !trend.flat(window)) {
+            failures.add(measure + " rises " + trend.drift(window) + " over the " + window + " min window, more than twice "
+                    + "its residual sd " + trend.residualSd());
         }
     }
 }

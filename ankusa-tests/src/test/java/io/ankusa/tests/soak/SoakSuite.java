@@ -20,8 +20,9 @@ import java.util.Map;
  * ./mvnw -B -o verify -pl ankusa-tests -am -DskipTests -Dankusa.soak.run
  * </pre>
  *
- * System properties: {@code ankusa.soak.backends} (comma-separated, default {@code rocksdb,lmdb})
- * and those of {@link SoakRun}.
+ * System properties: {@code ankusa.soak.backends} (comma-separated, default {@code rocksdb,lmdb}),
+ * {@code ankusa.soak.mallocArenaMax} (glibc's {@code MALLOC_ARENA_MAX} in each child's
+ * environment; empty leaves glibc's default of 8 arenas per core) and those of {@link SoakRun}.
  */
 public final class SoakSuite {
 
@@ -41,7 +42,12 @@ public final class SoakSuite {
             System.getProperties().stringPropertyNames().stream().filter(k -> k.startsWith("ankusa.soak."))
                     .forEach(k -> command.add("-D" + k + "=" + System.getProperty(k)));
             command.addAll(List.of("-cp", System.getProperty("java.class.path"), SoakRun.class.getName(), backend));
-            Process child = new ProcessBuilder(command)
+            ProcessBuilder builder = new ProcessBuilder(command);
+            String arenas = System.getProperty("ankusa.soak.mallocArenaMax", "");
+            if (!arenas.isEmpty()) {
+                builder.environment().put("MALLOC_ARENA_MAX", arenas);
+            }
+            Process child = builder
                     .redirectOutput(root.resolve("soak-" + backend + ".out").toFile())
                     .redirectError(root.resolve("soak-" + backend + ".err").toFile())
                     .start();

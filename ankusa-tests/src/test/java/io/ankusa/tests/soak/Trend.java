@@ -44,8 +44,29 @@ record Trend(double slopePerMinute, double residualSd, double slopeStdError, int
         return new Trend(slope, residualSd, residualSd / Math.sqrt(sxx), n);
     }
 
-    /** True when the slope is within two standard errors of zero. */
-    boolean withinNoise() {
+    /** True when the slope is within two standard errors of zero (statistically indistinguishable from flat). */
+    boolean withinStandardErrors() {
         return Math.abs(slopePerMinute) <= 2 * slopeStdError;
+    }
+
+    /** How far the fitted line rises over {@code minutes}: the growth the series shows over the window. */
+    double drift(double minutes) {
+        return slopePerMinute * minutes;
+    }
+
+    /**
+     * True when the line's rise over the whole window ({@code minutes}) is at most twice the
+     * residual standard deviation: a growth no larger than the scatter of single samples, the
+     * soak's meaning of "within noise". Unlike {@link #withinStandardErrors()}, which flags any
+     * slope however small once there are enough samples, this asks whether the growth matters at
+     * the scale the series moves anyway; the smallest slope it flags is {@link #smallestFlagged}.
+     */
+    boolean flat(double minutes) {
+        return Math.abs(drift(minutes)) <= 2 * residualSd;
+    }
+
+    /** The smallest slope per minute {@link #flat} would flag over {@code minutes}. */
+    double smallestFlagged(double minutes) {
+        return 2 * residualSd / minutes;
     }
 }
