@@ -85,7 +85,7 @@ final class DispatchPipeline implements Pipeline {
         this.scheduler = new TenantScheduler(ledger, TenantDirectory.of(settings.queue()),
                 ((LedgerSource) settings.queue()).tenantPolicies(), EndpointGate.OPEN);
         this.tick = new Tick(ledger, clock, nanoTime, new MarkerCleanup(ledger), scheduler, attempts, settler,
-                settings.rowsPerTick(), settings.bytesPerTick());
+                new QuarantineAlarm(TenantDirectory.of(settings.queue())), settings.rowsPerTick(), settings.bytesPerTick());
         this.gauges = new GaugeReader(settings.queue(), ledger, clock, tick::lastVisited);
     }
 
