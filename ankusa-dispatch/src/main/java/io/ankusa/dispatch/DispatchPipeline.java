@@ -65,6 +65,7 @@ final class DispatchPipeline implements Pipeline {
     private final TenantScheduler scheduler;
     private final Tick tick;
     private final GaugeReader gauges;
+    private final QueueFault fault;
     private final Object lifecycle = new Object();
     private volatile boolean closed;
     private volatile boolean slotLimited;
@@ -76,8 +77,8 @@ final class DispatchPipeline implements Pipeline {
         this.settings = settings;
         DeliveryLedger ledger = DeliveryLedger.of(settings.queue());
         InstantSource clock = settings.clock().orElse(ledger.clock());
-        this.settler = new Settler(ledger, settings.retryPolicy(), settings.random(), clock,
-                QueueFault.of(settings.queue()));
+        this.fault = QueueFault.of(settings.queue());
+        this.settler = new Settler(ledger, settings.retryPolicy(), settings.random(), clock, fault);
         this.attempts = new Attempts(settings.sink(), settings.concurrency(), settings.sinkDeadline(), clock, settler,
                 this::slotFreed);
         // Delivery-rate buckets run on a monotonic clock; an injected clock (tests, simulations) drives them too.
@@ -112,6 +113,7 @@ final class DispatchPipeline implements Pipeline {
     @Override
     public CompletionStage<TickReport> tick() {
         requireOpen();
+        fault.check();
         return tick.run().settled();
     }
 
@@ -120,8 +122,23 @@ final class DispatchPipeline implements Pipeline {
         return gauges.measure();
     }
 
+    /**
+     * The tick loop. A {@link RuntimeException} fails one tick (logged; the loop tries again after
+     * the tick interval). Any other {@link Throwable} (an {@code Error}) ends the loop: it records
+     * itself in the queue's {@link QueueFault}, so {@code Queue.health()} reports the queue failed,
+     * {@link #tick()} and every later settle fail with {@code QueueFailedException} naming it, and
+     * {@link #close()} still returns.
+     */
     private void runLoop() {
-        while (!closed) {
+        try {
+            loop();
+        } catch (Throwable e) {
+            fault.fail("dispatch tick loop", e);
+        }
+    }
+
+    private void loop() {
+        while (!closed && fault.failure() == null) {
             boolean again = false;
             try {
                 Tick.Run run = tick.run();

@@ -50,6 +50,9 @@ public interface Pipeline extends AutoCloseable {
      * settle commit failed).
      *
      * @throws IllegalStateException when the pipeline is closed
+     * @throws io.ankusa.api.QueueFailedException when the queue failed (a long-lived thread of the
+     *         queue or of this pipeline, its tick loop included, died of a {@link Throwable}; see
+     *         {@code Queue.health()})
      */
     CompletionStage<TickReport> tick();
 
