@@ -76,7 +76,8 @@ public interface DeliveryLedger {
 
     /**
      * When the oldest due row is due, from the first active markers, each verified against its
-     * tenant's {@link #firstDue}; after 32 stale markers, the next marker's bucket start.
+     * tenant's {@link #firstDue}; after 32 stale markers, the next marker's bucket start. Empty when
+     * the counters hold no due row (a drained backlog), whatever stale markers remain.
      */
     OptionalLong oldestDueAt();
 
