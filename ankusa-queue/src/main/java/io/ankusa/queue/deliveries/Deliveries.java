@@ -18,8 +18,8 @@ import io.ankusa.queue.ledger.QuarantinedRow;
 import java.util.Collection;
 
 /**
- * The op builders: the only code that builds {@code ?D ?F ?X ?A} keys, and the only way to put or
- * delete a {@code ?D ?F ?x ?X ?a} key. Each adds a transition's row changes <em>and</em> its
+ * The op builders: the only code that builds {@code ?D ?F ?X ?A ?Q} keys, and the only way to put or
+ * delete a {@code ?D ?F ?x ?X ?a ?Q} key. Each adds a transition's row changes <em>and</em> its
  * counter deltas to a {@link DeliveryBatch}; the batch turns the deltas into merge operands through
  * {@link io.ankusa.queue.deliveries.Counters#ops} when it is committed.
  *

@@ -16,7 +16,7 @@ import java.util.Set;
  * {@link Deliveries} op builders add to it; {@link #toWriteBatch()} appends
  * {@link Counters#ops} of all deltas once, so deltas coalesce across the whole batch.
  *
- * <p>The counted and derived index families ({@code ?D ?F ?x ?X ?a ?A}) can only be written
+ * <p>The counted and derived index families ({@code ?D ?F ?x ?X ?a ?A ?Q}) can only be written
  * through {@link Deliveries}: {@link #put} and {@link #delete} refuse them, and the counters
  * family takes no direct write at all. That is the structural half of the rule "a batch that
  * changes one of those keys without its deltas is a bug"; the property test is the other half.
@@ -123,7 +123,7 @@ public final class DeliveryBatch {
         if (family.equals(ColumnFamilies.INDEX) && key.length > 0) {
             byte p = key[0];
             if (p == Prefixes.DUE || p == Prefixes.INFLIGHT || p == Prefixes.DEAD || p == Prefixes.DEAD_BY_TENANT
-                    || p == Prefixes.ARCHIVE || p == Prefixes.ACTIVE) {
+                    || p == Prefixes.ARCHIVE || p == Prefixes.ACTIVE || p == Prefixes.QUARANTINE) {
                 throw new IllegalArgumentException("index key with prefix '" + (char) p
                         + "' must be written through the Deliveries op builders (it carries counter deltas)");
             }

@@ -198,4 +198,21 @@ class UndecodableHookTest {
             IndexFold.of(q.store()).assertCountersMatch(q.store());
         }
     }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @DisplayName("erasing a tenant erases its quarantine")
+    void erasureTakesTheQuarantine(String backend) {
+        try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
+            fillAndDamage(q);
+            tick(q, new RecordingSink());
+            assertThat(q.queue().stats().quarantined()).isEqualTo(2);
+
+            q.queue().eraseTenant("a");
+
+            assertThat(q.queue().quarantine(100)).isEmpty();
+            assertThat(q.queue().stats()).isEqualTo(new QueueStats(0, 0, 0, 0, 0, 0, 0));
+            IndexFold.of(q.store()).assertCountersMatch(q.store());
+        }
+    }
 }
