@@ -18,6 +18,7 @@ import picocli.CommandLine.Spec;
  * audited; without {@code --yes} it prints the tenant's counters and erases nothing.
  */
 @Command(name = "erase", mixinStandardHelpOptions = true,
+        header = "Erase every trace of a tenant.",
         description = "Erase every trace of a tenant: rows, hooks, keys and counters (the ordinal is never reused).")
 final class EraseCommand implements Callable<Integer> {
 

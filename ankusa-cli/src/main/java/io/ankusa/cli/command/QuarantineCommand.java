@@ -25,7 +25,7 @@ import picocli.CommandLine.Spec;
  * (audited). Both are explicit: nothing leaves the quarantine on its own.
  */
 @Command(name = "quarantine", mixinStandardHelpOptions = true,
-        header = "List, release or purge deliveries whose stored hook does not decode.",
+        header = "List, release or purge quarantined deliveries.",
         description = {
             "list: the quarantined deliveries (tenant, hook seq, sink, bytes, reason, when).",
             "release --tenant T: back to due as first attempts, after you restored the hooks (audited).",
