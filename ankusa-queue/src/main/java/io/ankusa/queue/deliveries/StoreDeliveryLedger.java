@@ -141,14 +141,6 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
 
     @Override
     public OptionalLong oldestDueAt() {
-        // Markers of the second a tick ran in outlive their rows (cleanup never deletes the current
-        // second's), so a drained backlog of more than 32 tenants leaves more stale markers than are
-        // verified below, and the fallback would report the age of a marker with no row (issue 12,
-        // case 12). No due row counted means nothing to age: two point reads settle it.
-        QueueStats counted = Counters.read(store, Ordinals.AGGREGATE).queueStats();
-        if (counted.pending() + counted.scheduled() == 0) {
-            return OptionalLong.empty();
-        }
         List<ActiveKey> markers = new ArrayList<>();
         try (Scan scan = store.scan(ColumnFamilies.INDEX, Ranges.of(ActiveKey.FAMILY.between()))) {
             while (markers.size() <= STALE_MARKERS_SKIPPED && scan.hasNext()) {

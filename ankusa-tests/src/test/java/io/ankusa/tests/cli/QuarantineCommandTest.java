@@ -103,6 +103,7 @@ class QuarantineCommandTest {
 
         // The hook still does not decode: the next claim quarantines it again, and purge deletes it.
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
+            q.clock().advance(400L * 24 * 3600 * 1000); // past the system clock the CLI released them at
             try (Pipeline pipeline = Pipeline.builder(q.queue(), d -> CompletableFuture.completedFuture(SinkOutcome.delivered()))
                     .clock(q.clock()).build()) {
                 pipeline.tick().toCompletableFuture().join();
