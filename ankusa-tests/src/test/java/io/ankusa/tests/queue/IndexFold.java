@@ -75,6 +75,9 @@ public final class IndexFold {
                     last = key;
                 }
             }
+            if (first == null && family.equals(QuarantineKey.FAMILY)) {
+                continue; // added to format 3 later: a store written before has none until an open writes them
+            }
             if (first == null || !Arrays.equals(first, family.lo()) || !Arrays.equals(last, family.hi())) {
                 problems.add("family " + family.name() + " is not bounded by its sentinels");
             }
