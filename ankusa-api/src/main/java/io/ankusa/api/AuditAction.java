@@ -7,7 +7,11 @@ public enum AuditAction {
     /** Dead letters were revived (replayed). */
     REPLAY("replay"),
     /** A tenant was erased (every row, hook, key and counter; the counts, never the data). */
-    ERASE("erase");
+    ERASE("erase"),
+    /** A tenant's quarantined deliveries were released back to due (the operator restored their hooks). */
+    QUARANTINE_RELEASE("quarantine-release"),
+    /** A tenant's quarantined deliveries were purged (an operator's explicit decision). */
+    QUARANTINE_PURGE("quarantine-purge");
 
     private final String code;
 

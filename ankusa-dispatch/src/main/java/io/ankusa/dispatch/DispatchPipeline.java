@@ -71,6 +71,7 @@ final class DispatchPipeline implements Pipeline {
     private final Tick tick;
     private final GaugeReader gauges;
     private final EventHub events;
+    private final QueueFault fault;
     private final Object lifecycle = new Object();
     private volatile boolean closed;
     private volatile boolean slotLimited;
@@ -83,8 +84,8 @@ final class DispatchPipeline implements Pipeline {
         DeliveryLedger ledger = DeliveryLedger.of(settings.queue());
         QueueClock clock = ledger.clock();
         this.events = EventHub.start(settings.listeners(), settings.eventCapacity(), "ankusa-dispatch-events");
-        this.settler = new Settler(ledger, settings.retryPolicy(), settings.random(), clock,
-                QueueFault.of(settings.queue()), events);
+        this.fault = QueueFault.of(settings.queue());
+        this.settler = new Settler(ledger, settings.retryPolicy(), settings.random(), clock, fault, events);
         this.attempts = new Attempts(settings.sink(), settings.concurrency(), settings.sinkDeadline(), clock, settler,
                 this::slotFreed, events);
         // Delivery-rate buckets run on the queue clock's monotonic source (a test's clock drives it too).
@@ -92,7 +93,7 @@ final class DispatchPipeline implements Pipeline {
         this.scheduler = new TenantScheduler(ledger, TenantDirectory.of(settings.queue()),
                 policiesOf(settings.queue()), EndpointGate.OPEN);
         this.tick = new Tick(ledger, clock, nanoTime, new MarkerCleanup(ledger), scheduler, attempts, settler,
-                settings.rowsPerTick(), settings.bytesPerTick(), events);
+                new QuarantineAlarm(TenantDirectory.of(settings.queue()), events), settings.rowsPerTick(), settings.bytesPerTick(), events);
         this.gauges = new GaugeReader(settings.queue(), ledger, clock, tick::lastVisited);
     }
 
@@ -119,6 +120,7 @@ final class DispatchPipeline implements Pipeline {
     @Override
     public CompletionStage<TickReport> tick() {
         requireOpen();
+        fault.check();
         return tick.run().settled();
     }
 
@@ -132,8 +134,23 @@ final class DispatchPipeline implements Pipeline {
         return events.dropped();
     }
 
+    /**
+     * The tick loop. A {@link RuntimeException} fails one tick (logged; the loop tries again after
+     * the tick interval). Any other {@link Throwable} (an {@code Error}) ends the loop: it records
+     * itself in the queue's {@link QueueFault}, so {@code Queue.health()} reports the queue failed,
+     * {@link #tick()} and every later settle fail with {@code QueueFailedException} naming it, and
+     * {@link #close()} still returns.
+     */
     private void runLoop() {
-        while (!closed) {
+        try {
+            loop();
+        } catch (Throwable e) {
+            fault.fail("dispatch tick loop", e);
+        }
+    }
+
+    private void loop() {
+        while (!closed && fault.failure() == null) {
             boolean again = false;
             try {
                 Tick.Run run = tick.run();

@@ -50,7 +50,8 @@ final class GaugeReader {
     Gauges measure() {
         long now = clock.millis();
         QueueStats totals = ledger.stats();
-        OptionalLong oldest = ledger.oldestDueAt();
+        // No due row counted: nothing to age, whatever stale markers of a drained backlog remain.
+        OptionalLong oldest = totals.pending() + totals.scheduled() == 0 ? OptionalLong.empty() : ledger.oldestDueAt();
         Optional<Duration> age = oldest.isPresent()
                 ? Optional.of(Duration.ofMillis(clock.waitedSince(oldest.getAsLong(), now)))
                 : Optional.empty();

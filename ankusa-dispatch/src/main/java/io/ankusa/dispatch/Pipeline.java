@@ -61,6 +61,9 @@ public interface Pipeline extends AutoCloseable {
      *
      * @return a stage that completes with what the tick claimed and how the attempts settled
      * @throws IllegalStateException when the pipeline is closed
+     * @throws io.ankusa.api.QueueFailedException when the queue failed (a long-lived thread of the
+     *         queue or of this pipeline, its tick loop included, died of a {@link Throwable}; see
+     *         {@code Queue.health()})
      */
     CompletionStage<TickReport> tick();
 

@@ -43,8 +43,10 @@ import java.util.function.LongSupplier;
  *   <li>Marker cleanup for every visited tenant (after the claim; the stale markers of all of them
  *       deleted in one unsynced batch), which also gives each tenant's next scan floor, or evicts
  *       it when it drained.</li>
- *   <li>The claimed deliveries go to the sink; rows whose hook is gone or undecodable are dropped
- *       through the same counted settle path. Each settle gives its tenant's in-flight slot back.</li>
+ *   <li>The claimed deliveries go to the sink; rows whose hook is gone are dropped through the same
+ *       counted settle path. Each settle gives its tenant's in-flight slot back. Rows whose hook or
+ *       delivery row is stored but does not decode were moved into the quarantine by the claim
+ *       (kept, counted, never sent) and are reported by the {@link QuarantineAlarm}.</li>
  * </ol>
  *
  * <p>Claim order across tenants is the scheduler's (round-robin, by weight); within a tenant it is
@@ -61,6 +63,7 @@ final class Tick {
     private final LongSupplier nanoTime;
     private final Attempts attempts;
     private final Settler settler;
+    private final QuarantineAlarm alarm;
     private final int rowLimit;
     private final long byteBudget;
     private final ReentrantLock lock = new ReentrantLock();
@@ -72,7 +75,8 @@ final class Tick {
     }
 
     Tick(DeliveryLedger ledger, InstantSource clock, LongSupplier nanoTime, MarkerCleanup cleanup,
-            TenantScheduler scheduler, Attempts attempts, Settler settler, int rowLimit, long byteBudget, EventHub events) {
+            TenantScheduler scheduler, Attempts attempts, Settler settler, QuarantineAlarm alarm, int rowLimit,
+            long byteBudget, EventHub events) {
         this.events = Objects.requireNonNull(events, "events");
         this.ledger = Objects.requireNonNull(ledger, "ledger");
         this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
@@ -82,6 +86,7 @@ final class Tick {
         this.cleanup = Objects.requireNonNull(cleanup, "cleanup");
         this.attempts = Objects.requireNonNull(attempts, "attempts");
         this.settler = Objects.requireNonNull(settler, "settler");
+        this.alarm = Objects.requireNonNull(alarm, "alarm");
         this.rowLimit = rowLimit;
         this.byteBudget = byteBudget;
     }
@@ -117,6 +122,7 @@ final class Tick {
                 lane -> lane.markers.isEmpty() ? 0 : cursors.floor(lane.ord, lane.markers.first()));
         List<TenantLane> visited = plan.visited();
         Claim claim = plan.rows().isEmpty() ? Claim.empty() : ledger.claimAll(plan.rows());
+        alarm.quarantined(claim.quarantined());
         Map<Long, Integer> claimedByTenant = new HashMap<>();
         claim.claimed().forEach(c -> claimedByTenant.merge(c.row().ord(), 1, Integer::sum));
         claim.orphans().forEach(o -> claimedByTenant.merge(o.ord(), 1, Integer::sum));

@@ -22,6 +22,7 @@ public final class KeyFamilies {
             DeadByTenantKey.FAMILY,
             ActiveKey.FAMILY,
             ArchiveKey.FAMILY,
+            QuarantineKey.FAMILY,
             ClearedKey.FAMILY,
             DedupeKey.FAMILY,
             DedupeExpiryKey.FAMILY,

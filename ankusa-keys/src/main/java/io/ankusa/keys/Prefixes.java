@@ -13,6 +13,8 @@ public final class Prefixes {
     public static final byte DEAD_BY_TENANT = 'X';
     /** Active-tenant markers: {@code ?A}. */
     public static final byte ACTIVE = 'A';
+    /** Quarantined deliveries by tenant: {@code ?Q}. */
+    public static final byte QUARANTINE = 'Q';
     /** Archive obligations (and, in the audit family, audit entries): {@code ?a}. */
     public static final byte ARCHIVE = 'a';
     /** Cleared markers: {@code ?c}. */

@@ -97,9 +97,14 @@ final class Compactor implements ArchiveCompactor {
         List<Long> dropped = new ArrayList<>();
         for (int i = 0; i < seqs.size(); i++) {
             long seq = seqs.get(i);
-            Optional<HookEnvelope> envelope = decode(seq, hooks.get(i));
-            if (envelope.isEmpty()) {
+            if (hooks.get(i).isEmpty()) {
+                LOG.warn("hook {} has an archive obligation but is gone; dropping the obligation", seq);
                 dropped.add(seq);
+                continue;
+            }
+            Optional<HookEnvelope> envelope = decode(seq, hooks.get(i).get());
+            if (envelope.isEmpty()) {
+                // Kept, counted in archive_pending, offered again next round: never archived nor dropped.
                 continue;
             }
             ArchiveOutcome outcome;
@@ -120,15 +125,16 @@ final class Compactor implements ArchiveCompactor {
         return new Round(obligations.consume(archived, dropped), finished && seqs.size() == limit);
     }
 
-    private static Optional<HookEnvelope> decode(long seq, Optional<byte[]> raw) {
-        if (raw.isEmpty()) {
-            LOG.warn("hook {} has an archive obligation but is gone; dropping the obligation", seq);
-            return Optional.empty();
-        }
+    /**
+     * The envelope, or empty when the stored hook does not decode: corruption, reported at ERROR;
+     * its archive obligation is kept (an acknowledged hook is never silently left unarchived).
+     */
+    private static Optional<HookEnvelope> decode(long seq, byte[] raw) {
         try {
-            return Optional.of(HookEnvelope.decode(raw.get()));
+            return Optional.of(HookEnvelope.decode(raw));
         } catch (StoreCorruptionException e) {
-            LOG.warn("hook {} does not decode; dropping its archive obligation: {}", seq, e.getMessage());
+            LOG.error("store corruption: hook {} does not decode; its archive obligation is kept and offered again"
+                    + " next round (restore the hook from a backup): {}", seq, e.getMessage());
             return Optional.empty();
         }
     }

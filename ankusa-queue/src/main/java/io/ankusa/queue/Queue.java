@@ -8,6 +8,8 @@ import io.ankusa.api.ErasureResult;
 import io.ankusa.api.Hook;
 import io.ankusa.api.PurgeKind;
 import io.ankusa.api.PurgeResult;
+import io.ankusa.api.QuarantineResult;
+import io.ankusa.api.QuarantinedDelivery;
 import io.ankusa.api.QueueConfig;
 import io.ankusa.api.QueueHealth;
 import io.ankusa.api.QueueStats;
@@ -113,9 +115,9 @@ public interface Queue extends AutoCloseable {
     DeadStats deadForTenant(String tenant);
 
     /**
-     * The node aggregate: six counters in one multi-get.
+     * The node aggregate: seven counters in one multi-get.
      *
-     * @return the node-wide counts of pending, scheduled, inflight and dead rows, row bytes and archive obligations
+     * @return the node-wide counts of pending, scheduled, inflight and dead rows, quarantined rows, row bytes and archive obligations
      */
     QueueStats stats();
 
@@ -178,6 +180,32 @@ public interface Queue extends AutoCloseable {
      * @return how many rows, bytes and hooks were removed
      */
     PurgeResult purgeTenant(String tenant, Set<PurgeKind> kinds);
+
+    /**
+     * Up to {@code limit} (1..10 000) quarantined deliveries of the node, by tenant ordinal, then
+     * hook seq: deliveries whose stored hook or delivery row does not decode (corruption). The
+     * claim moved them aside instead of sending or dropping them; they are kept, counted in
+     * {@link QueueStats#quarantined()}, and block nothing. One scan of the quarantine; no hook read.
+     */
+    List<QuarantinedDelivery> quarantine(int limit);
+
+    /** Up to {@code limit} (1..10 000) of {@code tenant}'s quarantined deliveries; empty for an unknown tenant. */
+    List<QuarantinedDelivery> quarantine(String tenant, int limit);
+
+    /**
+     * Moves every quarantined delivery of {@code tenant} back to due now as a first attempt (after
+     * the operator restored the hooks, for example from a backup), in synced chunks of 500 with
+     * their counters, and records an audit entry ({@code quarantine-release}). A hook that still
+     * does not decode is quarantined again by the next claim. Idempotent.
+     */
+    QuarantineResult releaseQuarantine(String tenant);
+
+    /**
+     * Deletes every quarantined delivery of {@code tenant} (its delivery rows; reclaim then removes
+     * a hook nothing else holds), in synced chunks of 500 with their counters, and records an audit
+     * entry ({@code quarantine-purge}). The only way a quarantined delivery is ever deleted.
+     */
+    QuarantineResult purgeQuarantine(String tenant);
 
     /**
      * Erases {@code tenant}: its hooks, delivery rows, due, inflight and dead index rows, active

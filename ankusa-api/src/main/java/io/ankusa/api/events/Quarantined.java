@@ -18,7 +18,7 @@ public record Quarantined(String family, long seq, int sink, String reason) {
      *
      * @param family the kind of record: {@code hook} or {@code delivery}
      * @param seq the hook's sequence number
-     * @param sink the sink index, or -1 for a hook
+     * @param sink the sink index of the quarantined delivery
      * @param reason why it does not decode
      */
     public Quarantined {

@@ -78,6 +78,7 @@ final class StatsCommand implements Callable<Integer> {
                 .member("dead", stats.dead())
                 .member("bytes", stats.bytes())
                 .member("archivePending", stats.archivePending())
+                .member("quarantined", stats.quarantined())
                 .name("oldestDueMillis");
         if (oldest.isPresent()) {
             json.value(oldest.get().toMillis());
@@ -97,6 +98,7 @@ final class StatsCommand implements Callable<Integer> {
                 .member("inflight", stats.inflight())
                 .member("dead", dead.dead())
                 .member("bytes", stats.bytes())
+                .member("quarantined", stats.quarantined())
                 .endObject().text();
     }
 
@@ -112,6 +114,8 @@ final class StatsCommand implements Callable<Integer> {
                 .row("dead", Figures.count(stats.dead()))
                 .row("bytes", Figures.bytes(stats.bytes()))
                 .row("archive pending", Figures.count(stats.archivePending()))
+                .row("quarantined", Figures.count(stats.quarantined()) + (stats.quarantined() > 0
+                        ? " (store corruption: see 'ankusa quarantine list')" : ""))
                 .row("oldest due", oldest.map(Figures::age).orElse("nothing due"));
     }
 
@@ -124,6 +128,7 @@ final class StatsCommand implements Callable<Integer> {
                 .row("scheduled", Figures.count(stats.scheduled()))
                 .row("inflight", Figures.count(stats.inflight()))
                 .row("dead", Figures.count(dead.dead()))
-                .row("bytes", Figures.bytes(stats.bytes()));
+                .row("bytes", Figures.bytes(stats.bytes()))
+                .row("quarantined", Figures.count(stats.quarantined()));
     }
 }

@@ -40,7 +40,7 @@ class JsonOutputTest {
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.out()).matches("\\{\"store\":\"[^\"]+\",\"backend\":\"" + backend + "\",\"tenants\":2,"
                 + "\"pending\":6,\"scheduled\":0,\"inflight\":0,\"dead\":0,\"bytes\":\\d+,\"archivePending\":0,"
-                + "\"oldestDueMillis\":\\d+}\n");
+                + "\"quarantined\":0,\"oldestDueMillis\":\\d+}\n");
     }
 
     @Test
@@ -51,7 +51,7 @@ class JsonOutputTest {
 
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.out()).matches("\\{\"tenant\":\"acme \\\\\"eu\\\\\\\\1\\\\\"\\[2J\","
-                + "\"pending\":4,\"scheduled\":0,\"inflight\":0,\"dead\":0,\"bytes\":\\d+}\n");
+                + "\"pending\":4,\"scheduled\":0,\"inflight\":0,\"dead\":0,\"bytes\":\\d+,\"quarantined\":0}\n");
     }
 
     @Test

@@ -1,6 +1,6 @@
 package io.ankusa.queue.deliveries;
 
-/** The six per-tenant counters and their field numbers in the counter key {@code <<ord::32, field::8>>}. */
+/** The seven per-tenant counters and their field numbers in the counter key {@code <<ord::32, field::8>>}. */
 public enum CounterField {
     /** Due rows of kind 0 (first attempt). */
     PENDING(1),
@@ -13,7 +13,9 @@ public enum CounterField {
     /** Sum of envelope sizes over every delivery row that exists. */
     BYTES(5),
     /** Archive obligations. */
-    ARCHIVE_PENDING(6);
+    ARCHIVE_PENDING(6),
+    /** Quarantined rows (moved aside: their hook or delivery row does not decode). */
+    QUARANTINED(7);
 
     private final int number;
 

@@ -5,7 +5,7 @@ import io.ankusa.api.QueueStats;
 import io.ankusa.api.TenantStats;
 
 /**
- * The six counters of one ordinal as read.
+ * The seven counters of one ordinal as read.
  *
  * @param pending        field 1
  * @param scheduled      field 2
@@ -13,11 +13,13 @@ import io.ankusa.api.TenantStats;
  * @param dead           field 4
  * @param bytes          field 5
  * @param archivePending field 6
+ * @param quarantined    field 7
  */
-public record CounterValues(long pending, long scheduled, long inflight, long dead, long bytes, long archivePending) {
+public record CounterValues(long pending, long scheduled, long inflight, long dead, long bytes, long archivePending,
+        long quarantined) {
 
     /** All zero. */
-    public static final CounterValues ZERO = new CounterValues(0, 0, 0, 0, 0, 0);
+    public static final CounterValues ZERO = new CounterValues(0, 0, 0, 0, 0, 0, 0);
 
     /** The value of {@code field}. */
     public long get(CounterField field) {
@@ -28,12 +30,13 @@ public record CounterValues(long pending, long scheduled, long inflight, long de
             case DEAD -> dead;
             case BYTES -> bytes;
             case ARCHIVE_PENDING -> archivePending;
+            case QUARANTINED -> quarantined;
         };
     }
 
     /** As a tenant's backlog. */
     public TenantStats tenantStats() {
-        return new TenantStats(pending, scheduled, inflight, dead, bytes);
+        return new TenantStats(pending, scheduled, inflight, dead, bytes, quarantined);
     }
 
     /** As a tenant's dead letters. */
@@ -43,6 +46,6 @@ public record CounterValues(long pending, long scheduled, long inflight, long de
 
     /** As the node aggregate. */
     public QueueStats queueStats() {
-        return new QueueStats(pending, scheduled, inflight, dead, bytes, archivePending);
+        return new QueueStats(pending, scheduled, inflight, dead, bytes, archivePending, quarantined);
     }
 }

@@ -55,13 +55,13 @@ public final class Counters {
         }
     }
 
-    /** The six counters of {@code ord} (0 for the aggregate), in one multi-read. */
+    /** The seven counters of {@code ord} (0 for the aggregate), in one multi-read. */
     public static CounterValues read(Store store, long ord) {
         List<byte[]> keys = new ArrayList<>(CounterKey.LAST_FIELD);
         for (int f = CounterKey.FIRST_FIELD; f <= CounterKey.LAST_FIELD; f++) {
             keys.add(new CounterKey(ord, f).encode());
         }
         long[] v = store.counters(ColumnFamilies.COUNTERS, keys);
-        return new CounterValues(v[0], v[1], v[2], v[3], v[4], v[5]);
+        return new CounterValues(v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
     }
 }

@@ -9,19 +9,23 @@ import io.ankusa.keys.DeadKey;
 import io.ankusa.keys.DeliveryKey;
 import io.ankusa.keys.DueKey;
 import io.ankusa.keys.InflightKey;
+import io.ankusa.keys.QuarantineKey;
 import io.ankusa.queue.ledger.DeadRow;
 import io.ankusa.queue.ledger.DueKind;
 import io.ankusa.queue.ledger.DueRow;
 import io.ankusa.queue.ledger.InflightRow;
+import io.ankusa.queue.ledger.QuarantinedRow;
 import java.util.Collection;
 
 /**
  * The op builders: the only code that builds {@link io.ankusa.keys.DueKey ?D}
  * {@link io.ankusa.keys.InflightKey ?F} {@link io.ankusa.keys.DeadByTenantKey ?X}
- * {@link io.ankusa.keys.ActiveKey ?A} keys, and the only way to put or
+ * {@link io.ankusa.keys.ActiveKey ?A}
+ * {@link io.ankusa.keys.QuarantineKey ?Q} keys, and the only way to put or
  * delete a {@link io.ankusa.keys.DueKey ?D} {@link io.ankusa.keys.InflightKey ?F}
  * {@link io.ankusa.keys.DeadKey ?x} {@link io.ankusa.keys.DeadByTenantKey ?X}
- * {@link io.ankusa.keys.ArchiveKey ?a} key. Each adds a transition's row changes <em>and</em> its
+ * {@link io.ankusa.keys.ArchiveKey ?a}
+ * {@link io.ankusa.keys.QuarantineKey ?Q} key. Each adds a transition's row changes <em>and</em> its
  * counter deltas to a {@link DeliveryBatch}; the batch turns the deltas into merge operands through
  * {@link io.ankusa.queue.deliveries.Counters#ops} when it is committed.
  *
@@ -40,10 +44,16 @@ import java.util.Collection;
  * <tr><td>revive</td><td>+1</td><td></td><td></td><td>−1</td><td></td><td></td></tr>
  * <tr><td>purge due</td><td>−1 (kind 0)</td><td>−1 (kind 1)</td><td></td><td></td><td>−size</td><td></td></tr>
  * <tr><td>purge dead</td><td></td><td></td><td></td><td>−1</td><td>−size</td><td></td></tr>
+ * <tr><td>quarantine (a due row whose hook or delivery row does not decode)</td><td>−1 (kind 0)</td><td>−1 (kind 1)</td><td></td><td></td><td></td><td></td></tr>
+ * <tr><td>release from quarantine</td><td>+1</td><td></td><td></td><td></td><td></td><td></td></tr>
+ * <tr><td>purge quarantined</td><td></td><td></td><td></td><td></td><td>−size</td><td></td></tr>
  * <tr><td>archive settle / drop</td><td></td><td></td><td></td><td></td><td></td><td>−1</td></tr>
  * <tr><td>migrated due / inflight / dead row</td><td>+1 (kind 0)</td><td>+1 (kind 1)</td><td>+1 (inflight)</td><td>+1 (dead)</td><td>+size</td><td></td></tr>
  * <tr><td>migrated archive obligation</td><td></td><td></td><td></td><td></td><td></td><td>+1</td></tr>
  * </table>
+ *
+ * <p>The quarantined counter (field 7) is +1 on quarantine and −1 on release and purge; bytes are
+ * unchanged by quarantine and release (the delivery row stays).
  */
 public final class Deliveries {
 
@@ -110,6 +120,57 @@ public final class Deliveries {
         b.putRow(ColumnFamilies.INDEX, new ClearedKey(row.seq()).encode(), new byte[0]);
         b.count(row.ord(), CounterField.INFLIGHT, -1);
         b.count(row.ord(), CounterField.BYTES, -row.size());
+    }
+
+    /**
+     * Moves a due row aside into the quarantine: its hook or delivery row is stored but does not
+     * decode. The due key goes (the row no longer blocks its tenant), a {@code ?Q} key takes it,
+     * the delivery row and the hook stay untouched; pending or scheduled −1, quarantined +1.
+     */
+    public static QuarantinedRow quarantineOps(DeliveryBatch b, DueRow due, QuarantinedRow.Reason reason, long now) {
+        b.deleteIndex(new DueKey(due.ord(), due.at(), due.seq(), due.sink()).encode());
+        b.putIndex(new QuarantineKey(due.ord(), due.seq(), due.sink()).encode(),
+                QuarantineKey.value(due.size(), reasonCode(reason), now));
+        b.count(due.ord(), due.kind() == DueKind.RETRY ? CounterField.SCHEDULED : CounterField.PENDING, -1);
+        b.count(due.ord(), CounterField.QUARANTINED, 1);
+        return new QuarantinedRow(due.ord(), due.seq(), due.sink(), due.size(), reason, now);
+    }
+
+    /**
+     * Releases a quarantined row back to due now as a first attempt (the operator restored its
+     * hook); {@code row} is the delivery row to keep (a fresh one when the stored one did not
+     * decode). Quarantined −1, pending +1.
+     */
+    public static void releaseQuarantinedOps(DeliveryBatch b, QuarantinedRow q, DeliveryRow row, long now) {
+        b.deleteIndex(new QuarantineKey(q.ord(), q.seq(), q.sink()).encode());
+        b.putRow(ColumnFamilies.DELIVERIES, new DeliveryKey(q.seq(), q.sink()).encode(), row.encode());
+        dueOps(b, q.ord(), now, q.seq(), q.sink(), q.size(), DueKind.FIRST_ATTEMPT);
+        b.count(q.ord(), CounterField.QUARANTINED, -1);
+    }
+
+    /**
+     * Purges a quarantined row (an operator's explicit, audited decision): the quarantine key and
+     * the delivery row go, a cleared marker is left for reclaim; quarantined −1, bytes −size.
+     */
+    public static void purgeQuarantinedOps(DeliveryBatch b, QuarantinedRow q) {
+        b.deleteIndex(new QuarantineKey(q.ord(), q.seq(), q.sink()).encode());
+        b.deleteRow(ColumnFamilies.DELIVERIES, new DeliveryKey(q.seq(), q.sink()).encode());
+        b.putRow(ColumnFamilies.INDEX, new ClearedKey(q.seq()).encode(), new byte[0]);
+        b.count(q.ord(), CounterField.QUARANTINED, -1);
+        b.count(q.ord(), CounterField.BYTES, -q.size());
+    }
+
+    /** The stored reason code. */
+    static int reasonCode(QuarantinedRow.Reason reason) {
+        return reason == QuarantinedRow.Reason.HOOK_UNDECODABLE ? QuarantineKey.REASON_HOOK : QuarantineKey.REASON_DELIVERY_ROW;
+    }
+
+    /** A quarantined row from its key and value as stored. */
+    public static QuarantinedRow quarantinedRow(byte[] key, byte[] value) {
+        QuarantineKey k = QuarantineKey.decode(key);
+        QuarantineKey.Value v = QuarantineKey.decodeValue(value);
+        return new QuarantinedRow(k.ord(), k.seq(), k.sink(), v.size(), v.reason() == QuarantineKey.REASON_HOOK
+                ? QuarantinedRow.Reason.HOOK_UNDECODABLE : QuarantinedRow.Reason.DELIVERY_ROW_UNDECODABLE, v.quarantinedAt());
     }
 
     /** Inflight back to due as a retry at {@code nextAt}, with the delivery row updated. */

@@ -21,6 +21,7 @@ import io.ankusa.queue.ledger.DeadRow;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.DueRow;
 import io.ankusa.queue.ledger.InflightRow;
+import io.ankusa.queue.ledger.QuarantinedRow;
 import io.ankusa.queue.ledger.QueueClock;
 import io.ankusa.queue.ledger.Settlement;
 import io.ankusa.store.Direction;
@@ -40,6 +41,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -285,7 +287,12 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
         return unique;
     }
 
-    /** Moves the still-due rows among {@code unique} to inflight in one synced batch; the caller holds their tenants' stripes. */
+    /**
+     * Moves the still-due rows among {@code unique} to inflight in one synced batch; the caller
+     * holds their tenants' stripes. A row whose hook (or delivery row) is stored but does not decode
+     * is moved aside into the quarantine in the same batch instead: never claimed, never deleted,
+     * and it no longer blocks its tenant (the claim of every other row goes ahead).
+     */
     private Claim claimLocked(Map<DueKey, DueRow> unique) {
         List<byte[]> keys = unique.keySet().stream().map(DueKey::encode).toList();
         List<Optional<byte[]>> values = store.multiGet(ColumnFamilies.INDEX, keys);
@@ -298,55 +305,69 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
         if (present.isEmpty()) {
             return Claim.empty();
         }
-        Map<Long, Optional<HookEnvelope>> hooks = readHooks(present.stream().map(DueRow::seq).toList());
+        Map<Long, HookRead> hooks = readHooks(present.stream().map(DueRow::seq).toList());
         List<Optional<byte[]>> deliveryRows = store.multiGet(ColumnFamilies.DELIVERIES,
                 present.stream().map(r -> new DeliveryKey(r.seq(), r.sink()).encode()).toList());
+        long now = clock.millis();
         DeliveryBatch batch = new DeliveryBatch();
         List<ClaimedDelivery> claimed = new ArrayList<>();
         List<InflightRow> orphans = new ArrayList<>();
+        List<QuarantinedRow> quarantined = new ArrayList<>();
         for (int i = 0; i < present.size(); i++) {
-            InflightRow inflight = Deliveries.claimOps(batch, present.get(i));
-            Optional<HookEnvelope> hook = hooks.get(inflight.seq());
-            int attempts = deliveryRows.get(i).map(StoreDeliveryLedger::attemptsOf).orElse(0);
-            if (hook.isEmpty()) {
+            DueRow due = present.get(i);
+            HookRead hook = hooks.get(due.seq());
+            if (hook.undecodable()) {
+                quarantined.add(Deliveries.quarantineOps(batch, due, QuarantinedRow.Reason.HOOK_UNDECODABLE, now));
+                continue;
+            }
+            OptionalInt attempts = deliveryRows.get(i).map(StoreDeliveryLedger::attemptsOf).orElse(OptionalInt.of(0));
+            if (attempts.isEmpty()) {
+                quarantined.add(Deliveries.quarantineOps(batch, due, QuarantinedRow.Reason.DELIVERY_ROW_UNDECODABLE, now));
+                continue;
+            }
+            InflightRow inflight = Deliveries.claimOps(batch, due);
+            if (hook.envelope().isEmpty()) {
                 orphans.add(inflight);
                 continue;
             }
-            HookEnvelope envelope = hook.get();
+            HookEnvelope envelope = hook.envelope().get();
             claimed.add(new ClaimedDelivery(inflight, envelope.hook().tenant(), envelope.hook().id(),
                     envelope.hook().sourceId(), envelope.hook().headers(), envelope.hook().payload(),
-                    envelope.receivedAt(), attempts + 1));
+                    envelope.receivedAt(), attempts.getAsInt() + 1));
         }
         batch.commit(store, Durability.SYNC);
-        return new Claim(claimed, orphans);
+        return new Claim(claimed, orphans, quarantined);
     }
 
-    private static int attemptsOf(byte[] row) {
+    /** The attempts a stored delivery row records, or empty when it does not decode (the row is quarantined). */
+    private static OptionalInt attemptsOf(byte[] row) {
         try {
-            return DeliveryRow.decode(row).attempts();
+            return OptionalInt.of(DeliveryRow.decode(row).attempts());
         } catch (StoreCorruptionException e) {
-            LOG.warn("undecodable delivery row; counting attempts from 0: {}", e.getMessage());
-            return 0;
+            return OptionalInt.empty();
         }
     }
 
-    private Map<Long, Optional<HookEnvelope>> readHooks(List<Long> seqs) {
+    /** A hook as read for a claim: absent (an orphan), decoded, or stored but undecodable (quarantined). */
+    private record HookRead(Optional<HookEnvelope> envelope, boolean undecodable) {
+    }
+
+    private Map<Long, HookRead> readHooks(List<Long> seqs) {
         List<Long> unique = List.copyOf(new LinkedHashSet<>(seqs));
         List<Optional<byte[]>> raw = store.multiGet(ColumnFamilies.HOOKS, unique.stream().map(s -> new HookKey(s).encode()).toList());
-        Map<Long, Optional<HookEnvelope>> out = new HashMap<>();
+        Map<Long, HookRead> out = new HashMap<>();
         for (int i = 0; i < unique.size(); i++) {
-            Optional<HookEnvelope> envelope = Optional.empty();
+            HookRead read = new HookRead(Optional.empty(), false);
             if (raw.get(i).isPresent()) {
                 try {
-                    envelope = Optional.of(HookEnvelope.decode(raw.get(i).get()));
+                    read = new HookRead(Optional.of(HookEnvelope.decode(raw.get(i).get())), false);
                 } catch (StoreCorruptionException e) {
-                    // Never an orphan: an acknowledged hook that does not decode is corruption. The claim
-                    // commits nothing, so its rows stay due and are counted; the operator restores the store.
-                    throw new StoreCorruptionException("hook " + unique.get(i) + " is stored but does not decode;"
-                            + " its deliveries stay due (nothing is dropped): " + e.getMessage(), e);
+                    // Never an orphan: an acknowledged hook that does not decode is corruption. Its rows
+                    // are quarantined (kept, counted, listed), and the caller reports them.
+                    read = new HookRead(Optional.empty(), true);
                 }
             }
-            out.put(unique.get(i), envelope);
+            out.put(unique.get(i), read);
         }
         return out;
     }

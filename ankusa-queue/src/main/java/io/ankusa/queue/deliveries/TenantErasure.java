@@ -13,6 +13,7 @@ import io.ankusa.keys.OrdByTenantKey;
 import io.ankusa.keys.Ordinals;
 import io.ankusa.keys.TenantByOrdKey;
 import io.ankusa.queue.ledger.InflightRow;
+import io.ankusa.queue.ledger.QuarantinedRow;
 import io.ankusa.store.Durability;
 import io.ankusa.store.KeyRange;
 import io.ankusa.store.KeyValue;
@@ -38,7 +39,7 @@ import java.util.Optional;
  *
  * <ol>
  * <li>{@link Step#DUE due} rows, {@link Step#INFLIGHT inflight} rows and {@link Step#DEAD dead}
- *     rows, from the tenant's own ranges, with the ops and counter deltas of purge (inflight rows
+ *     rows (and, in the dead step, quarantined rows), from the tenant's own ranges, with the ops and counter deltas of purge (inflight rows
  *     as an orphan drop), each leaving a {@link io.ankusa.keys.ClearedKey ?c} marker;</li>
  * <li>{@link Step#ARCHIVE archive obligations} and {@link Step#ACTIVE active markers}: these
  *     families are not keyed by tenant, so they are walked whole, chunk by chunk, from a cursor;</li>
@@ -80,6 +81,7 @@ public final class TenantErasure {
     private final TenantStripes stripes;
     private final TenantPurge purge;
     private final DedupeEraser dedupe;
+    private final Quarantine quarantine;
 
     /**
      * Erases every dedupe key ({@link io.ankusa.keys.DedupeKey ?u}) and expiry key
@@ -208,6 +210,7 @@ public final class TenantErasure {
         this.stripes = Objects.requireNonNull(stripes, "stripes");
         this.purge = Objects.requireNonNull(purge, "purge");
         this.dedupe = Objects.requireNonNull(dedupe, "dedupe");
+        this.quarantine = new Quarantine(store, stripes, java.time.InstantSource.system());
     }
 
     /** The erase marker key of {@code ord}. */
@@ -283,6 +286,12 @@ public final class TenantErasure {
                         tally.dead += rows.dead();
                         tally.bytes += rows.bytes();
                     } while (rows.rows() > 0);
+                    // Quarantined rows (?Q, keyed by tenant) go in the same step, with their counters:
+                    // their bytes are tallied; their count is not a field of the erasure's result yet.
+                    List<QuarantinedRow> quarantined;
+                    while (!(quarantined = quarantine.purgeChunk(ord, CHUNK)).isEmpty()) {
+                        tally.bytes += quarantined.stream().mapToLong(QuarantinedRow::size).sum();
+                    }
                 }
                 case ARCHIVE -> at = walk(at, ArchiveKey.FAMILY.between(), this::archiveOps, tally);
                 case ACTIVE -> at = walk(at, ActiveKey.FAMILY.between(), this::markerOps, tally);

@@ -97,9 +97,8 @@ final class DeadLetters {
         List<DeadKey.Value> values = new ArrayList<>(rows.size());
         for (int i = 0; i < rows.size(); i++) {
             if (raw.get(i).isEmpty()) {
-                // ?X and ?x are written and deleted in one batch; a lone ?X is damage, not a letter.
-                LOG.warn("dead-by-tenant key {} has no dead key; skipped", rows.get(i));
-                continue;
+                // ?X and ?x are written and deleted in one batch; a lone ?X is damage, never skipped.
+                throw new StoreCorruptionException("dead-by-tenant row " + rows.get(i) + " has no dead row");
             }
             joined.add(rows.get(i));
             values.add(DeadKey.decodeValue(raw.get(i).get()));
@@ -170,10 +169,12 @@ final class DeadLetters {
                     attempts = delivery.attempts();
                     lastError = delivery.lastError();
                 } catch (StoreCorruptionException e) {
-                    LOG.warn("delivery row of dead letter {} does not decode: {}", row, e.getMessage());
+                    LOG.error("store corruption: the delivery row of dead letter {} does not decode: {}", row, e.getMessage());
+                    lastError = "store corruption: the delivery row does not decode (" + e.getMessage() + ")";
                 }
             } else {
-                LOG.warn("dead letter {} has no delivery row", row);
+                LOG.error("store corruption: dead letter {} has no delivery row", row);
+                lastError = "store corruption: the delivery row is missing";
             }
             letters.add(new DeadLetter(names.getOrDefault(value.ord(), "#" + value.ord()), value.sourceId(), value.hookId(),
                     row.seq(), row.sink(), Instant.ofEpochMilli(row.at()), attempts, lastError));

@@ -11,6 +11,8 @@ import io.ankusa.api.InvalidHookException;
 import io.ankusa.api.PurgeKind;
 import io.ankusa.api.QueueFailedException;
 import io.ankusa.api.PurgeResult;
+import io.ankusa.api.QuarantineResult;
+import io.ankusa.api.QuarantinedDelivery;
 import io.ankusa.api.QueueConfig;
 import io.ankusa.api.QueueHealth;
 import io.ankusa.api.QueueStats;
@@ -22,6 +24,7 @@ import io.ankusa.queue.deliveries.Counters;
 import io.ankusa.queue.intake.IdempotencyKeys;
 import io.ankusa.queue.deliveries.ArchiveObligations;
 import io.ankusa.queue.deliveries.Expansion;
+import io.ankusa.queue.deliveries.Quarantine;
 import io.ankusa.queue.deliveries.StoreDeliveryLedger;
 import io.ankusa.queue.deliveries.TenantErasure;
 import io.ankusa.queue.deliveries.TenantPurge;
@@ -37,6 +40,7 @@ import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.AuditRecorder;
 import io.ankusa.queue.admission.PolicyCache;
 import io.ankusa.queue.ledger.LedgerSource;
+import io.ankusa.queue.ledger.QuarantinedRow;
 import io.ankusa.queue.ledger.QueueClock;
 import io.ankusa.queue.ledger.QueueFault;
 import io.ankusa.queue.ledger.TenantDirectory;
@@ -44,6 +48,7 @@ import io.ankusa.queue.deliveries.TenantStripes;
 import io.ankusa.queue.migration.Migrations;
 import io.ankusa.queue.upkeep.AuditedErasure;
 import io.ankusa.queue.upkeep.AuditedPurge;
+import io.ankusa.queue.upkeep.AuditedQuarantine;
 import io.ankusa.queue.upkeep.HookReclaimer;
 import io.ankusa.queue.intake.TenantOrdinals;
 import io.ankusa.store.Store;
@@ -51,6 +56,7 @@ import io.ankusa.store.StoreOptions;
 import io.ankusa.store.Stores;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -94,6 +100,8 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
     private final DeadLetters deadLetters;
     private final AuditedPurge auditedPurge;
     private final AuditedErasure auditedErasure;
+    private final Quarantine quarantine;
+    private final AuditedQuarantine auditedQuarantine;
     private final PolicyCache tenantPolicies;
     private final QueueFault fault = new QueueFault();
     private volatile boolean closed;
@@ -175,6 +183,8 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
         this.deadLetters = new DeadLetters(store, ordinals, ledger);
         this.auditedPurge = new AuditedPurge(ordinals, purge, audit);
         this.events = EventHub.start(config.listeners(), config.eventCapacity(), "ankusa-queue-events");
+        this.quarantine = new Quarantine(store, stripes, clock);
+        this.auditedQuarantine = new AuditedQuarantine(ordinals, quarantine, audit);
         this.writer = IngestWriter.start(store, ordinals, clock, new IngestWriter.Limits(config.batchMaxHooks(),
                 config.batchMaxBytes(), config.ingestQueueCapacity(), config.archive()), idempotencyKeys, fault,
                 LastSeq.recover(store), new IngestWriter.Admission(tenantPolicies, monotonicNanos, config.nodeMaxBytes()), events);
@@ -300,6 +310,13 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
 
     /** See {@code Queue}. */
     public Optional<Duration> oldestDueAge() {
+        // Markers of the second a tick ran in outlive their rows (cleanup never deletes the current
+        // second's), so a drained backlog of more than 32 tenants leaves more stale markers than the
+        // ledger verifies, and its fallback would age a marker with no row (issue 12, case 12).
+        QueueStats counted = stats();
+        if (counted.pending() + counted.scheduled() == 0) {
+            return Optional.empty();
+        }
         OptionalLong at = ledger.oldestDueAt();
         if (at.isEmpty()) {
             return Optional.empty();
@@ -321,6 +338,48 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
     public PurgeResult purgeTenant(String tenant, Set<PurgeKind> kinds) {
         fault.check();
         return auditedPurge.purge(tenant, kinds);
+    }
+
+    /** See {@code Queue}. */
+    public List<QuarantinedDelivery> quarantine(int limit) {
+        return quarantine.page(Optional.empty(), requireListLimit(limit)).stream().map(this::quarantinedDelivery).toList();
+    }
+
+    /** See {@code Queue}. */
+    public List<QuarantinedDelivery> quarantine(String tenant, int limit) {
+        requireListLimit(limit);
+        OptionalLong ord = ordinals.ord(Objects.requireNonNull(tenant, "tenant"));
+        if (ord.isEmpty()) {
+            return List.of();
+        }
+        return quarantine.tenantRows(ord.getAsLong(), limit).stream().map(this::quarantinedDelivery).toList();
+    }
+
+    /** See {@code Queue}. */
+    public QuarantineResult releaseQuarantine(String tenant) {
+        fault.check();
+        return auditedQuarantine.release(tenant);
+    }
+
+    /** See {@code Queue}. */
+    public QuarantineResult purgeQuarantine(String tenant) {
+        fault.check();
+        return auditedQuarantine.purge(tenant);
+    }
+
+    private static int requireListLimit(int limit) {
+        if (limit < 1 || limit > 10_000) {
+            throw new IllegalArgumentException("limit must be 1..10000: " + limit);
+        }
+        return limit;
+    }
+
+    private QuarantinedDelivery quarantinedDelivery(QuarantinedRow q) {
+        String tenant = ordinals.name(q.ord()).filter(n -> !n.isEmpty()).orElse("#" + q.ord());
+        return new QuarantinedDelivery(tenant, q.seq(), q.sink(), q.size(),
+                q.reason() == QuarantinedRow.Reason.HOOK_UNDECODABLE ? QuarantinedDelivery.Reason.HOOK_UNDECODABLE
+                        : QuarantinedDelivery.Reason.DELIVERY_ROW_UNDECODABLE,
+                Instant.ofEpochMilli(q.quarantinedAt()));
     }
 
     /** See {@code Queue}. */

@@ -6,6 +6,7 @@ import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.keys.KeyFamilies;
 import io.ankusa.keys.KeyFamily;
 import io.ankusa.keys.MetaKeys;
+import io.ankusa.keys.QuarantineKey;
 import io.ankusa.keys.StoreFormat;
 import io.ankusa.store.Durability;
 import io.ankusa.store.KeyRange;
@@ -29,6 +30,9 @@ import java.util.OptionalInt;
  *     them), then is handed to {@link Migrations#upgrade}, which stamps the new format when done
  *     (or refuses when no migration is registered).</li>
  * <li>A store with data but no stamp is refused as corrupt.</li>
+ * <li>A format-3 store written before a family was added to format 3 (the quarantine) gets that
+ *     family's sentinels: an additive family needs no new format number, because an older
+ *     release never reads its keys.</li>
  * </ul>
  */
 public final class FormatGuard {
@@ -70,6 +74,9 @@ public final class FormatGuard {
             return StoreFormat.CURRENT;
         }
         int found = stamp.getAsInt();
+        if (found == StoreFormat.CURRENT) {
+            addFamilies(store);
+        }
         if (found < StoreFormat.CURRENT) {
             store.commit(sentinels(), Durability.SYNC);
             migrations.upgrade(store, found, StoreFormat.CURRENT, config);
@@ -79,6 +86,22 @@ public final class FormatGuard {
             }
         }
         return StoreFormat.CURRENT;
+    }
+
+    /** Families added to format 3 after it shipped; their sentinels are written when missing. */
+    private static final List<KeyFamily> ADDED = List.of(QuarantineKey.FAMILY);
+
+    private static void addFamilies(Store store) {
+        WriteBatch batch = new WriteBatch();
+        for (KeyFamily family : ADDED) {
+            if (store.get(family.columnFamily(), family.lo()).isEmpty() || store.get(family.columnFamily(), family.hi()).isEmpty()) {
+                batch.put(family.columnFamily(), family.lo(), new byte[0]);
+                batch.put(family.columnFamily(), family.hi(), new byte[0]);
+            }
+        }
+        if (!batch.isEmpty()) {
+            store.commit(batch, Durability.SYNC);
+        }
     }
 
     /** The lo/hi sentinels of every format-3 key family (counter sentinels as 0 merges). */

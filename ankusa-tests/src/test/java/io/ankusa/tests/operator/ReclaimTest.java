@@ -1,7 +1,6 @@
 package io.ankusa.tests.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ankusa.api.PurgeKind;
 import io.ankusa.api.Receipt;
@@ -20,7 +19,6 @@ import io.ankusa.store.Durability;
 import io.ankusa.store.KeyRange;
 import io.ankusa.store.Scan;
 import io.ankusa.store.Store;
-import io.ankusa.store.StoreCorruptionException;
 import io.ankusa.store.WriteBatch;
 import io.ankusa.tests.queue.IndexFold;
 import io.ankusa.tests.queue.QueueUnderTest;
@@ -148,13 +146,15 @@ class ReclaimTest {
             assertThat(hooks(q.store())).containsExactly(corrupt);
             assertThat(markers(q.store())).containsExactly(corrupt);
 
-            // Its last row is never dropped as an orphan: the claim reports corruption and keeps it due.
-            assertThatThrownBy(() -> q.ledger().claim(1, q.ledger().dueForTenant(1, q.clock().millis(), 0, 100,
-                    Long.MAX_VALUE))).isInstanceOf(StoreCorruptionException.class);
+            // Its last row is never dropped as an orphan: the claim moves it into the quarantine and keeps the hook.
+            Claim quarantining = q.ledger().claim(1, q.ledger().dueForTenant(1, q.clock().millis(), 0, 100, Long.MAX_VALUE));
+            assertThat(quarantining.orphans()).isEmpty();
+            assertThat(quarantining.quarantined()).hasSize(1);
             assertThat(hooks(q.store())).containsExactly(corrupt);
-            // The operator restores the hook: it is delivered and reclaimed like any other.
+            // The operator restores the hook and releases the quarantine: it is delivered and reclaimed like any other.
             q.store().commit(new WriteBatch().put(ColumnFamilies.HOOKS, new HookKey(corrupt).encode(), intact),
                     Durability.SYNC);
+            assertThat(q.queue().releaseQuarantine(q.name(1).orElseThrow()).rows()).isEqualTo(1);
             Claim rest = q.ledger().claim(1, q.ledger().dueForTenant(1, q.clock().millis(), 0, 100, Long.MAX_VALUE));
             assertThat(rest.orphans()).isEmpty();
             rest.claimed().forEach(d -> q.ledger().delivered(d.row()));

@@ -17,7 +17,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The structural guard of TEN-1 §4: whatever sequence of transitions runs, through whichever op
- * builder, every tenant's six counters and the aggregate equal a fold of the families read
+ * builder, every tenant's seven counters and the aggregate equal a fold of the families read
  * straight from the store — checked after every step, on both backends.
  */
 class CounterFoldPropertyTest {
@@ -98,6 +98,19 @@ class CounterFoldPropertyTest {
                 .action(1, r -> {
                     int k = r.nextInt(8);
                     return Action.of("drop orphan #" + k, d -> d.dropOrphan(k));
+                })
+                // The quarantine (issue 12, case 3): a damaged hook's rows are moved aside by the next claim.
+                .action(1, r -> {
+                    int k = r.nextInt(8);
+                    return Action.of("damage hook #" + k, d -> d.damageHook(k));
+                })
+                .action(1, r -> {
+                    int k = r.nextInt(8);
+                    return Action.of("release quarantine of tenant #" + k, d -> d.releaseQuarantine(k));
+                })
+                .action(1, r -> {
+                    int k = r.nextInt(8);
+                    return Action.of("purge quarantine of tenant #" + k, d -> d.purgeQuarantine(k));
                 })
                 .action(2, r -> {
                     long ms = 1 + r.nextInt(3000);

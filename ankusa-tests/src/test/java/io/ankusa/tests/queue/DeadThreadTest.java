@@ -133,4 +133,49 @@ class DeadThreadTest {
             throw new QueueFailedException("x", new Error("y"));
         }).hasMessageContaining("x died of java.lang.Error: y");
     }
+
+    /** A clock that, once armed, throws an {@code Error} on the tick loop's next read and remembers that thread. */
+    private static final class DyingClock implements java.time.InstantSource {
+        private final java.time.InstantSource delegate;
+        private final CompletableFuture<Thread> died = new CompletableFuture<>();
+        private volatile boolean armed;
+
+        DyingClock(java.time.InstantSource delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public java.time.Instant instant() {
+            if (armed && Thread.currentThread().getName().equals("ankusa-dispatch-tick") && !died.isDone()) {
+                died.complete(Thread.currentThread());
+                throw new OutOfMemoryError("injected into the tick loop");
+            }
+            return delegate.instant();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @DisplayName("a dead tick loop makes the queue report failed and fails later ticks")
+    void deadTickLoopFailsTheQueue(String backend) throws Exception {
+        try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
+            DyingClock clock = new DyingClock(q.clock());
+            Pipeline pipeline = Pipeline.builder(q.queue(), d -> CompletableFuture.completedFuture(SinkOutcome.delivered()))
+                    .clock(clock).tickInterval(Duration.ofMillis(1)).build();
+            try {
+                clock.armed = true;
+                pipeline.start();
+                Thread loop = clock.died.get(BOUND.toSeconds(), TimeUnit.SECONDS);
+                loop.join(BOUND.toMillis());
+                assertThat(loop.isAlive()).as("the tick loop ended").isFalse();
+                assertThat(q.queue().health().state()).isEqualTo(QueueHealth.State.FAILED);
+                assertThat(q.queue().health().component()).contains("dispatch tick loop");
+                assertThatThrownBy(pipeline::tick).isInstanceOf(QueueFailedException.class)
+                        .hasMessageContaining("dispatch tick loop");
+                assertThat(q.queue().ingest(QueueUnderTest.hook("later", "a", 0))).isCompletedExceptionally();
+            } finally {
+                assertTimeoutPreemptively(BOUND, pipeline::close);
+            }
+        }
+    }
 }

@@ -57,6 +57,7 @@ public final class TransitionDriver implements AutoCloseable {
     private final Map<String, Long> dedupeExpiry = new HashMap<>();
     /** Hooks deleted behind the queue's back by {@link #loseHook}: the only hooks allowed to be missing while owed. */
     private final Set<Long> lost = new HashSet<>();
+    private final Set<Long> damaged = new HashSet<>();
     private long highestSeq;
 
     /** A driver over a fresh queue on {@code backend} in {@code directory}, archive on. */
@@ -274,8 +275,41 @@ public final class TransitionDriver implements AutoCloseable {
                 HookKey.FAMILY.between().to()))) {
             scan.forEachRemaining(kv -> seqs.add(HookKey.decode(kv.key()).seq()));
         }
+        seqs.removeAll(damaged); // expansion reads the envelope: a damaged one is refused as corruption
         if (!seqs.isEmpty()) {
             q.engine().expansion().expand(seqs.get(k % seqs.size()), List.of(sink));
+        }
+    }
+
+    /** Overwrites the k-th stored hook with bytes that do not decode (the next claim quarantines its rows). */
+    public void damageHook(int k) {
+        List<byte[]> keys = new ArrayList<>();
+        try (Scan scan = q.store().scan(ColumnFamilies.HOOKS, KeyRange.of(HookKey.FAMILY.between().from(),
+                HookKey.FAMILY.between().to()))) {
+            scan.forEachRemaining(kv -> keys.add(kv.key()));
+        }
+        if (!keys.isEmpty()) {
+            byte[] key = keys.get(k % keys.size());
+            byte[] garbage = new byte[24];
+            java.util.Arrays.fill(garbage, (byte) 0xFF);
+            q.store().commit(new WriteBatch().put(ColumnFamilies.HOOKS, key, garbage), Durability.SYNC);
+            damaged.add(HookKey.decode(key).seq());
+        }
+    }
+
+    /** Releases the k-th tenant's quarantine back to due (its hooks may still be damaged). */
+    public void releaseQuarantine(int k) {
+        long tenants = q.queue().tenantCount();
+        if (tenants > 0) {
+            q.name(1 + k % tenants).ifPresent(name -> q.queue().releaseQuarantine(name));
+        }
+    }
+
+    /** Purges the k-th tenant's quarantine. */
+    public void purgeQuarantine(int k) {
+        long tenants = q.queue().tenantCount();
+        if (tenants > 0) {
+            q.name(1 + k % tenants).ifPresent(name -> q.queue().purgeQuarantine(name));
         }
     }
 
