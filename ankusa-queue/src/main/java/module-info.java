@@ -18,6 +18,8 @@ module io.ankusa.queue {
     exports io.ankusa.queue.ledger to io.ankusa.dispatch, io.ankusa.cli;
     // The one admission step's parts: cached tenant policies and token buckets (the scheduler's).
     exports io.ankusa.queue.admission to io.ankusa.dispatch;
+    // The bounded hand-off of events to listeners, which the pipeline publishes through too.
+    exports io.ankusa.queue.events to io.ankusa.dispatch;
     // The test-fixture writer behind the CLI's fixture command.
     exports io.ankusa.queue.fixtures to io.ankusa.cli;
 }

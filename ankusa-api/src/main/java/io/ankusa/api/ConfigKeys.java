@@ -46,6 +46,7 @@ final class ConfigKeys {
         keys.put("dedupe.window", (b, v) -> b.dedupeWindow(duration("dedupe.window", v, Duration.ofMillis(1))));
         keys.put("audit.retention", (b, v) -> b.auditRetention(duration("audit.retention", v, Duration.ofMillis(1))));
         keys.put("housekeeping.interval", (b, v) -> b.housekeepingInterval(duration("housekeeping.interval", v, Duration.ZERO)));
+        keys.put("events.capacity", (b, v) -> b.eventCapacity((int) count("events.capacity", v, 1, Integer.MAX_VALUE)));
         return keys;
     }
 

@@ -1,9 +1,12 @@
 package io.ankusa.api;
 
+import io.ankusa.api.events.QueueListener;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -40,17 +43,25 @@ import java.util.concurrent.Executor;
  *                            hook, so a callback that blocks holds one pool thread and never the writer
  *                            or another producer's receipt. {@code Runnable::run} completes on the
  *                            writer thread (fastest, but a slow callback then stalls every tenant's ingest)
+ * @param listeners           who receives the queue's events ({@link QueueListener}), each through a bounded
+ *                            hand-off of its own, never on the writer thread (default none)
+ * @param eventCapacity       {@code events.capacity}: most events waiting for one listener before new ones
+ *                            are dropped and counted (default 8 192)
  */
 public record QueueConfig(Path directory, String backend, long tenantsMax, int batchMaxHooks, long batchMaxBytes,
         int payloadMaxBytes, int ingestQueueCapacity, boolean archive, InstantSource clock,
         Map<String, String> storeSettings, Duration dedupeWindow, Duration auditRetention,
-        Duration housekeepingInterval, TenantPolicies tenantPolicies, Optional<Executor> completionExecutor) {
+        Duration housekeepingInterval, TenantPolicies tenantPolicies, Optional<Executor> completionExecutor,
+        List<QueueListener> listeners, int eventCapacity) {
 
     /** Default {@code tenants.max}. */
     public static final long DEFAULT_TENANTS_MAX = 1_000_000;
 
     /** Largest allowed {@code tenants.max}: ordinal 0xFFFFFFFF is reserved. */
     public static final long TENANTS_MAX_LIMIT = 4_294_967_294L;
+
+    /** Default {@code events.capacity}. */
+    public static final int DEFAULT_EVENT_CAPACITY = 8192;
 
     /**
      * Checks every value.
@@ -70,6 +81,8 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
      * @param housekeepingInterval how often the queue's housekeeping thread reclaims hooks nobody owes, sweeps expired dedupe keys and prunes the audit trail (default 1 s; {@link Duration#ZERO} runs no housekeeping thread)
      * @param tenantPolicies each tenant's share of dispatch and limits (default weight 1, no limits)
      * @param completionExecutor where ingest futures complete (default: the queue's own pool, never the writer thread)
+     * @param listeners who receives the queue's events (default none)
+     * @param eventCapacity most events waiting for one listener (default 8 192)
      */
     public QueueConfig {
         Objects.requireNonNull(directory, "directory");
@@ -90,6 +103,10 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
         Objects.requireNonNull(housekeepingInterval, "housekeepingInterval");
         Objects.requireNonNull(tenantPolicies, "tenantPolicies");
         Objects.requireNonNull(completionExecutor, "completionExecutor");
+        listeners = List.copyOf(listeners);
+        if (eventCapacity < 1) {
+            throw new IllegalArgumentException("events.capacity must be positive: " + eventCapacity);
+        }
         if (dedupeWindow.toMillis() < 1 || auditRetention.toMillis() < 1 || housekeepingInterval.isNegative()) {
             throw new IllegalArgumentException("dedupe window and audit retention must be at least 1 ms, "
                     + "the housekeeping interval >= 0");
@@ -159,6 +176,8 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
         private Duration housekeepingInterval = Duration.ofSeconds(1);
         private TenantPolicies tenantPolicies = TenantPolicies.uniform(TenantPolicy.DEFAULT);
         private Executor completionExecutor;
+        private final List<QueueListener> listeners = new ArrayList<>();
+        private int eventCapacity = DEFAULT_EVENT_CAPACITY;
 
         private Builder(Path directory) {
             this.directory = Objects.requireNonNull(directory, "directory");
@@ -321,6 +340,30 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
         }
 
         /**
+         * Adds a listener for the queue's events (ingest batches, quarantined records); see
+         * {@link QueueListener} for its thread and its bounded hand-off.
+         *
+         * @param listener the listener
+         * @return this builder
+         */
+        public Builder listener(QueueListener listener) {
+            listeners.add(Objects.requireNonNull(listener, "listener"));
+            return this;
+        }
+
+        /**
+         * Sets {@code events.capacity}: most events waiting for one listener before new ones are
+         * dropped and counted.
+         *
+         * @param eventCapacity the capacity, at least 1
+         * @return this builder
+         */
+        public Builder eventCapacity(int eventCapacity) {
+            this.eventCapacity = eventCapacity;
+            return this;
+        }
+
+        /**
          * Sets the keys in {@code values} (the keys of {@link QueueConfig#fromMap}; a
          * {@code directory} key is ignored, this builder has one).
          *
@@ -337,7 +380,7 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
         public QueueConfig build() {
             return new QueueConfig(directory, backend, tenantsMax, batchMaxHooks, batchMaxBytes, payloadMaxBytes,
                     ingestQueueCapacity, archive, clock, storeSettings, dedupeWindow, auditRetention,
-                    housekeepingInterval, tenantPolicies, Optional.ofNullable(completionExecutor));
+                    housekeepingInterval, tenantPolicies, Optional.ofNullable(completionExecutor), listeners, eventCapacity);
         }
     }
 }

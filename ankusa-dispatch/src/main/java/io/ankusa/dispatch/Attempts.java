@@ -1,5 +1,7 @@
 package io.ankusa.dispatch;
 
+import io.ankusa.api.events.AttemptFinished;
+import io.ankusa.queue.events.EventHub;
 import io.ankusa.queue.ledger.ClaimedDelivery;
 import java.time.Duration;
 import java.time.Instant;
@@ -38,8 +40,11 @@ final class Attempts {
     private final InstantSource clock;
     private final Settler settler;
     private final Runnable onSlotFreed;
+    private final EventHub events;
 
-    Attempts(Sink sink, int concurrency, Duration deadline, InstantSource clock, Settler settler, Runnable onSlotFreed) {
+    Attempts(Sink sink, int concurrency, Duration deadline, InstantSource clock, Settler settler, Runnable onSlotFreed,
+            EventHub events) {
+        this.events = Objects.requireNonNull(events, "events");
         this.sink = Objects.requireNonNull(sink, "sink");
         this.concurrency = concurrency;
         this.slots = new Semaphore(concurrency);
@@ -70,7 +75,14 @@ final class Attempts {
         Instant attemptedAt = clock.instant();
         List<CompletableFuture<Settled>> settled = new ArrayList<>(claimed.size());
         for (ClaimedDelivery c : claimed) {
-            CompletableFuture<Settled> done = outcomeOf(c, attemptedAt).thenCompose(outcome -> settler.settle(c, outcome));
+            long startNanos = System.nanoTime();
+            CompletableFuture<Settled> done = outcomeOf(c, attemptedAt).thenCompose(outcome -> {
+                if (events.active()) {
+                    AttemptFinished finished = AttemptEvents.finished(c, outcome, System.nanoTime() - startNanos);
+                    events.publish(l -> l.onAttemptFinished(finished));
+                }
+                return settler.settle(c, outcome);
+            });
             done.whenComplete((result, failure) -> {
                 slots.release();
                 onSlotFreed.run();

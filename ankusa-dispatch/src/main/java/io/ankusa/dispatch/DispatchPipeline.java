@@ -1,6 +1,8 @@
 package io.ankusa.dispatch;
 
+import io.ankusa.api.events.QueueListener;
 import io.ankusa.dispatch.pipeline.MarkerCleanup;
+import io.ankusa.queue.events.EventHub;
 import io.ankusa.queue.Queue;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.LedgerSource;
@@ -48,14 +50,18 @@ final class DispatchPipeline implements Pipeline {
      * @param sinkDeadline   how long a sink attempt may take
      * @param gaugeInterval  how often gauges are reported
      * @param gaugeListeners who gets them
+     * @param listeners      who gets the pipeline's events
+     * @param eventCapacity  most events waiting per listener
      */
     record Settings(Queue queue, Sink sink, RetryPolicy retryPolicy, Optional<InstantSource> clock,
             RandomGenerator random, int rowsPerTick, long bytesPerTick, int concurrency, Duration tickInterval,
-            Duration sinkDeadline, Duration gaugeInterval, List<GaugeListener> gaugeListeners) {
+            Duration sinkDeadline, Duration gaugeInterval, List<GaugeListener> gaugeListeners,
+            List<QueueListener> listeners, int eventCapacity) {
 
         /** Copies the listeners. */
         Settings {
             gaugeListeners = List.copyOf(gaugeListeners);
+            listeners = List.copyOf(listeners);
         }
     }
 
@@ -65,6 +71,7 @@ final class DispatchPipeline implements Pipeline {
     private final TenantScheduler scheduler;
     private final Tick tick;
     private final GaugeReader gauges;
+    private final EventHub events;
     private final Object lifecycle = new Object();
     private volatile boolean closed;
     private volatile boolean slotLimited;
@@ -76,16 +83,17 @@ final class DispatchPipeline implements Pipeline {
         this.settings = settings;
         DeliveryLedger ledger = DeliveryLedger.of(settings.queue());
         InstantSource clock = settings.clock().orElse(ledger.clock());
+        this.events = EventHub.start(settings.listeners(), settings.eventCapacity(), "ankusa-dispatch-events");
         this.settler = new Settler(ledger, settings.retryPolicy(), settings.random(), clock,
-                QueueFault.of(settings.queue()));
+                QueueFault.of(settings.queue()), events);
         this.attempts = new Attempts(settings.sink(), settings.concurrency(), settings.sinkDeadline(), clock, settler,
-                this::slotFreed);
+                this::slotFreed, events);
         // Delivery-rate buckets run on a monotonic clock; an injected clock (tests, simulations) drives them too.
         LongSupplier nanoTime = settings.clock().isPresent() ? () -> clock.millis() * 1_000_000L : System::nanoTime;
         this.scheduler = new TenantScheduler(ledger, TenantDirectory.of(settings.queue()),
                 ((LedgerSource) settings.queue()).tenantPolicies(), EndpointGate.OPEN);
         this.tick = new Tick(ledger, clock, nanoTime, new MarkerCleanup(ledger), scheduler, attempts, settler,
-                settings.rowsPerTick(), settings.bytesPerTick());
+                settings.rowsPerTick(), settings.bytesPerTick(), events);
         this.gauges = new GaugeReader(settings.queue(), ledger, clock, tick::lastVisited);
     }
 
@@ -118,6 +126,11 @@ final class DispatchPipeline implements Pipeline {
     @Override
     public Gauges gauges() {
         return gauges.measure();
+    }
+
+    @Override
+    public long eventsDropped() {
+        return events.dropped();
     }
 
     private void runLoop() {
@@ -196,6 +209,7 @@ final class DispatchPipeline implements Pipeline {
             Thread.currentThread().interrupt();
         } finally {
             settler.close();
+            events.close();
         }
     }
 }

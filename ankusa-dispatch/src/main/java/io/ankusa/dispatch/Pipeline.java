@@ -1,6 +1,7 @@
 package io.ankusa.dispatch;
 
-import io.ankusa.dispatch.DispatchPipeline;
+import io.ankusa.api.QueueConfig;
+import io.ankusa.api.events.QueueListener;
 import io.ankusa.queue.Queue;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -57,6 +58,14 @@ public interface Pipeline extends AutoCloseable {
     Gauges gauges();
 
     /**
+     * Events dropped so far because a listener registered on {@link Builder#listener} did not keep
+     * up (its bounded hand-off was full); 0 without listeners.
+     *
+     * @return the count since the pipeline was built
+     */
+    long eventsDropped();
+
+    /**
      * Stops ticking, waits up to the sink deadline for the attempts under way to be settled, and
      * stops the pipeline's threads. Rows still unsettled stay inflight until the queue is next
      * opened. Idempotent; does not close the queue.
@@ -83,6 +92,8 @@ public interface Pipeline extends AutoCloseable {
         private Duration sinkDeadline = Duration.ofSeconds(60);
         private Duration gaugeInterval = Duration.ofSeconds(15);
         private final List<GaugeListener> gaugeListeners = new ArrayList<>();
+        private final List<QueueListener> listeners = new ArrayList<>();
+        private int eventCapacity = QueueConfig.DEFAULT_EVENT_CAPACITY;
 
         private Builder(Queue queue, Sink sink) {
             this.queue = Objects.requireNonNull(queue, "queue");
@@ -155,11 +166,27 @@ public interface Pipeline extends AutoCloseable {
             return this;
         }
 
+        /**
+         * Adds a listener for the pipeline's events (attempts, retries, dead letters, settlements,
+         * endpoint state, ticks), called through a bounded hand-off of its own, never on the tick
+         * or settler thread; see {@link QueueListener}.
+         */
+        public Builder listener(QueueListener listener) {
+            listeners.add(Objects.requireNonNull(listener, "listener"));
+            return this;
+        }
+
+        /** Most events waiting for one listener before new ones are dropped and counted (default 8 192); at least 1. */
+        public Builder eventCapacity(int capacity) {
+            this.eventCapacity = requirePositive(capacity, "eventCapacity");
+            return this;
+        }
+
         /** The pipeline, not yet ticking: call {@link Pipeline#start()} or {@link Pipeline#tick()}. */
         public Pipeline build() {
             return new DispatchPipeline(new DispatchPipeline.Settings(queue, sink, retryPolicy, Optional.ofNullable(clock),
                     random == null ? new SplittableRandom() : random, rowsPerTick, bytesPerTick, concurrency, tickInterval,
-                    sinkDeadline, gaugeInterval, gaugeListeners));
+                    sinkDeadline, gaugeInterval, gaugeListeners, listeners, eventCapacity));
         }
 
         private static int requirePositive(int value, String what) {

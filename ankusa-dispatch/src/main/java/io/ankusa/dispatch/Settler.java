@@ -1,10 +1,15 @@
 package io.ankusa.dispatch;
 
+import io.ankusa.api.events.DeadLettered;
+import io.ankusa.api.events.DeliverySettled;
+import io.ankusa.api.events.RetryScheduled;
+import io.ankusa.queue.events.EventHub;
 import io.ankusa.queue.ledger.ClaimedDelivery;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.InflightRow;
 import io.ankusa.queue.ledger.QueueFault;
 import io.ankusa.queue.ledger.Settlement;
+import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,7 +44,12 @@ final class Settler implements AutoCloseable {
     /** Most settlements per batch. */
     static final int MAX_BATCH = 1024;
 
-    private record Pending(Settlement settlement, Settled result, CompletableFuture<Settled> done) {
+    private record Pending(Settlement settlement, Settled result, CompletableFuture<Settled> done, Waiting waiting,
+            long nextAt, String reason) {
+
+        Pending(Settlement settlement, Settled result, Waiting waiting) {
+            this(settlement, result, waiting.done(), waiting, 0, "");
+        }
     }
 
     /** An outcome waiting to become a settlement (decided on the settler thread). */
@@ -51,12 +61,16 @@ final class Settler implements AutoCloseable {
     private final RandomGenerator random;
     private final InstantSource clock;
     private final QueueFault fault;
+    private final EventHub events;
+    private final EndpointStates endpoints = new EndpointStates();
     private final LinkedBlockingQueue<Waiting> queue = new LinkedBlockingQueue<>();
     private final Thread thread;
     private volatile boolean closing;
 
-    Settler(DeliveryLedger ledger, RetryPolicy policy, RandomGenerator random, InstantSource clock, QueueFault fault) {
+    Settler(DeliveryLedger ledger, RetryPolicy policy, RandomGenerator random, InstantSource clock, QueueFault fault,
+            EventHub events) {
         this.fault = Objects.requireNonNull(fault, "fault");
+        this.events = Objects.requireNonNull(events, "events");
         this.ledger = Objects.requireNonNull(ledger, "ledger");
         this.policy = Objects.requireNonNull(policy, "policy");
         this.random = Objects.requireNonNull(random, "random");
@@ -145,29 +159,66 @@ final class Settler implements AutoCloseable {
             return;
         }
         pending.forEach(p -> p.done().complete(p.result()));
+        pending.forEach(this::report);
+    }
+
+    /** Logs a committed settlement at DEBUG with its tenant, hook and sink, and publishes its events. */
+    private void report(Pending p) {
+        Waiting w = p.waiting();
+        if (w.orphan() != null) {
+            InflightRow o = w.orphan();
+            LOG.atDebug().addKeyValue("seq", o.seq()).addKeyValue("sink", o.sink()).addKeyValue("outcome", p.result())
+                    .log("delivery dropped: its hook is gone");
+            if (events.active()) {
+                DeliverySettled settled = new DeliverySettled("", "", o.seq(), o.sink(), DeliverySettled.Result.DROPPED);
+                events.publish(l -> l.onSettled(settled));
+            }
+            return;
+        }
+        ClaimedDelivery d = w.delivery();
+        LOG.atDebug().addKeyValue("tenant", d.tenantId()).addKeyValue("hook", d.hookId()).addKeyValue("sink", d.sink())
+                .addKeyValue("attempt", d.attempt()).addKeyValue("outcome", p.result()).log("delivery settled");
+        if (!events.active()) {
+            return;
+        }
+        endpoints.observe(d.tenantId(), d.sink(), w.outcome())
+                .ifPresent(changed -> events.publish(l -> l.onEndpointStateChanged(changed)));
+        if (p.result() == Settled.RETRIED) {
+            RetryScheduled retry = new RetryScheduled(d.tenantId(), d.hookId(), d.sink(), d.attempt(),
+                    Instant.ofEpochMilli(p.nextAt()), p.reason());
+            events.publish(l -> l.onRetryScheduled(retry));
+        } else if (p.result() == Settled.DEAD) {
+            DeadLettered dead = new DeadLettered(d.tenantId(), d.hookId(), d.sink(), d.attempt(), p.reason());
+            events.publish(l -> l.onDeadLettered(dead));
+        }
+        DeliverySettled settled = new DeliverySettled(d.tenantId(), d.hookId(), d.row().seq(), d.sink(),
+                DeliverySettled.Result.valueOf(p.result().name()));
+        events.publish(l -> l.onSettled(settled));
     }
 
     private Pending decide(Waiting w) {
         if (w.orphan() != null) {
-            return new Pending(new Settlement.Orphan(w.orphan()), Settled.DROPPED, w.done());
+            return new Pending(new Settlement.Orphan(w.orphan()), Settled.DROPPED, w);
         }
         ClaimedDelivery d = w.delivery();
         SinkOutcome outcome = w.outcome();
         if (outcome instanceof SinkOutcome.Delivered) {
-            return new Pending(new Settlement.Delivered(d.row()), Settled.DELIVERED, w.done());
+            return new Pending(new Settlement.Delivered(d.row()), Settled.DELIVERED, w);
         }
         if (outcome instanceof SinkOutcome.Dead || outcome instanceof SinkOutcome.EndpointGone
                 || outcome instanceof SinkOutcome.EndpointDisabled) {
             // Endpoint outcomes dead-letter the delivery until endpoint state exists (docs/delivery.md).
-            return new Pending(new Settlement.Dead(d, outcome.reason()), Settled.DEAD, w.done());
+            return new Pending(new Settlement.Dead(d, outcome.reason()), Settled.DEAD, w.done(), w, 0, outcome.reason());
         }
         SinkOutcome.Retry retry = (SinkOutcome.Retry) outcome;
         RetryDecision decision = policy.decide(d.attempt(), retry, random);
         if (decision instanceof RetryDecision.RetryAfter after) {
             long nextAt = clock.millis() + after.delay().toMillis();
-            return new Pending(new Settlement.Retry(d, nextAt, retry.reason()), Settled.RETRIED, w.done());
+            return new Pending(new Settlement.Retry(d, nextAt, retry.reason()), Settled.RETRIED, w.done(), w, nextAt,
+                    retry.reason());
         }
-        return new Pending(new Settlement.Dead(d, ((RetryDecision.GiveUp) decision).reason()), Settled.DEAD, w.done());
+        String reason = ((RetryDecision.GiveUp) decision).reason();
+        return new Pending(new Settlement.Dead(d, reason), Settled.DEAD, w.done(), w, 0, reason);
     }
 
     /** Settles what is waiting, then stops the thread; later outcomes are refused. */

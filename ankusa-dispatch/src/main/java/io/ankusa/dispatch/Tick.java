@@ -1,10 +1,13 @@
 package io.ankusa.dispatch;
 
+import io.ankusa.api.events.TickFinished;
 import io.ankusa.dispatch.pipeline.MarkerCleanup;
+import io.ankusa.queue.events.EventHub;
 import io.ankusa.queue.ledger.Claim;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.DueRow;
 import io.ankusa.queue.ledger.InflightRow;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -61,6 +64,7 @@ final class Tick {
     private final int rowLimit;
     private final long byteBudget;
     private final ReentrantLock lock = new ReentrantLock();
+    private final EventHub events;
     private volatile int lastVisited;
 
     /** What one run claimed, for the loop's pacing; {@code settled} completes with the report. */
@@ -68,7 +72,8 @@ final class Tick {
     }
 
     Tick(DeliveryLedger ledger, InstantSource clock, LongSupplier nanoTime, MarkerCleanup cleanup,
-            TenantScheduler scheduler, Attempts attempts, Settler settler, int rowLimit, long byteBudget) {
+            TenantScheduler scheduler, Attempts attempts, Settler settler, int rowLimit, long byteBudget, EventHub events) {
+        this.events = Objects.requireNonNull(events, "events");
         this.ledger = Objects.requireNonNull(ledger, "ledger");
         this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
         this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
@@ -97,6 +102,7 @@ final class Tick {
     }
 
     private Run runLocked() {
+        long startNanos = System.nanoTime();
         long now = clock.millis();
         Instant startedAt = Instant.ofEpochMilli(now);
         int rowBudget = Math.min(rowLimit, attempts.freeSlots());
@@ -140,6 +146,11 @@ final class Tick {
         lastVisited = visited.size();
         int tenantsVisited = visited.size();
         int claimed = claim.claimed().size();
+        if (events.active()) {
+            TickFinished finished = new TickFinished(startedAt, tenantsVisited, claimed + claim.orphans().size(),
+                    Duration.ofNanos(System.nanoTime() - startNanos));
+            events.publish(l -> l.onTick(finished));
+        }
         CompletionStage<TickReport> report = CompletableFuture.allOf(settles.toArray(CompletableFuture<?>[]::new))
                 .thenApply(ignored -> {
                     Map<Settled, Integer> counts = new EnumMap<>(Settled.class);

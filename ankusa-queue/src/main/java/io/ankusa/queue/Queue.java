@@ -76,6 +76,14 @@ public interface Queue extends AutoCloseable {
      */
     QueueHealth health();
 
+    /**
+     * Events dropped so far because a listener registered on {@link QueueConfig.Builder#listener}
+     * did not keep up (its bounded hand-off was full); 0 without listeners.
+     *
+     * @return the count since the queue was opened
+     */
+    long eventsDropped();
+
     /** A tenant's backlog and dead count from its counters; zeros for an unknown tenant (no scan). */
     TenantStats pendingForTenant(String tenant);
 

@@ -28,6 +28,7 @@ import io.ankusa.queue.deliveries.TenantPurge;
 import io.ankusa.queue.migration.FormatGuard;
 import io.ankusa.queue.migration.StoreLayout;
 import io.ankusa.queue.upkeep.Housekeeping;
+import io.ankusa.queue.events.EventHub;
 import io.ankusa.queue.intake.IngestWriter;
 import io.ankusa.queue.intake.LastSeq;
 import io.ankusa.queue.intake.ReceiptRelay;
@@ -80,6 +81,7 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
     private final ArchiveObligations archive;
     private final Expansion expansion;
     private final IngestWriter writer;
+    private final EventHub events;
     private final ReceiptRelay receipts;
     private final AuditLog audit;
     private final IdempotencyKeys idempotencyKeys;
@@ -136,9 +138,10 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
         this.reclaimer = new HookReclaimer(store, stripes, ordinals);
         this.deadLetters = new DeadLetters(store, ordinals, ledger);
         this.auditedPurge = new AuditedPurge(ordinals, purge, audit);
+        this.events = EventHub.start(config.listeners(), config.eventCapacity(), "ankusa-queue-events");
         this.writer = IngestWriter.start(store, ordinals, config.clock(), new IngestWriter.Limits(config.batchMaxHooks(),
                 config.batchMaxBytes(), config.ingestQueueCapacity(), config.archive()), idempotencyKeys, fault,
-                LastSeq.recover(store), new IngestWriter.Admission(tenantPolicies, nanosOf(config.clock()), Long.MAX_VALUE));
+                LastSeq.recover(store), new IngestWriter.Admission(tenantPolicies, nanosOf(config.clock()), Long.MAX_VALUE), events);
         this.receipts = ReceiptRelay.on(config.completionExecutor());
         this.auditedErasure = new AuditedErasure(ordinals, writer, new TenantErasure(store, stripes, purge,
                 tenant -> writer.submitChore(() -> idempotencyKeys.eraseTenant(tenant)).join()), audit);
@@ -408,6 +411,20 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
         return reclaimer;
     }
 
+    /** The queue's events hand-off (listeners from {@link QueueConfig#listeners()}): the quarantine publishes through it. */
+    public EventHub events() {
+        return events;
+    }
+
+    /**
+     * Events dropped so far because a queue listener's hand-off was full.
+     *
+     * @return the count
+     */
+    public long eventsDropped() {
+        return events.dropped();
+    }
+
     /** Housekeeping: reclaim, dedupe sweep, audit retention. */
     public Housekeeping housekeeping() {
         return housekeeping;
@@ -423,6 +440,7 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
             housekeeping.close();
             writer.close();
             receipts.close();
+            events.close();
         } finally {
             store.close();
         }

@@ -9,6 +9,7 @@ import io.ankusa.api.Receipt;
 import io.ankusa.api.TenantErasingException;
 import io.ankusa.api.TenantLimitException;
 import io.ankusa.api.TenantOverloadedException;
+import io.ankusa.api.events.IngestCommitted;
 import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.keys.HookKey;
 import io.ankusa.keys.MetaKeys;
@@ -18,6 +19,7 @@ import io.ankusa.queue.deliveries.Counters;
 import io.ankusa.queue.deliveries.HookEnvelope;
 import io.ankusa.queue.deliveries.Deliveries;
 import io.ankusa.queue.deliveries.DeliveryBatch;
+import io.ankusa.queue.events.EventHub;
 import io.ankusa.queue.ledger.QueueFault;
 import io.ankusa.store.Durability;
 import io.ankusa.store.Store;
@@ -101,6 +103,7 @@ public final class IngestWriter implements AutoCloseable {
     private final IdempotencyKeys idempotencyKeys;
     private final QueueFault fault;
     private final IngestAdmission admission;
+    private final EventHub events;
     /** Tenants being erased: written only by chores (between batches), read by the writer. */
     private final Set<String> erasing = ConcurrentHashMap.newKeySet();
     private final Queue<Chore<?>> chores = new ConcurrentLinkedQueue<>();
@@ -148,8 +151,9 @@ public final class IngestWriter implements AutoCloseable {
     }
 
     private IngestWriter(Store store, TenantOrdinals ordinals, InstantSource clock, Limits limits,
-            IdempotencyKeys idempotencyKeys, QueueFault fault, long lastSeq, Admission admission) {
+            IdempotencyKeys idempotencyKeys, QueueFault fault, long lastSeq, Admission admission, EventHub events) {
         this.store = store;
+        this.events = events;
         this.fault = fault;
         this.ordinals = ordinals;
         this.clock = clock;
@@ -168,13 +172,16 @@ public final class IngestWriter implements AutoCloseable {
         this.thread.setDaemon(true);
     }
 
-    /** Starts a writer whose first seq will be {@code lastSeq + 1}; its death is recorded in {@code fault}. */
+    /**
+     * Starts a writer whose first seq will be {@code lastSeq + 1}; its death is recorded in
+     * {@code fault}; each batch is published to {@code events} after its futures are completed.
+     */
     public static IngestWriter start(Store store, TenantOrdinals ordinals, InstantSource clock, Limits limits,
-            IdempotencyKeys idempotencyKeys, QueueFault fault, long lastSeq, Admission admission) {
+            IdempotencyKeys idempotencyKeys, QueueFault fault, long lastSeq, Admission admission, EventHub events) {
         IngestWriter writer = new IngestWriter(Objects.requireNonNull(store, "store"), Objects.requireNonNull(ordinals,
                 "ordinals"), Objects.requireNonNull(clock, "clock"), limits,
                 Objects.requireNonNull(idempotencyKeys, "idempotencyKeys"), Objects.requireNonNull(fault, "fault"),
-                lastSeq, Objects.requireNonNull(admission, "admission"));
+                lastSeq, Objects.requireNonNull(admission, "admission"), Objects.requireNonNull(events, "events"));
         writer.thread.start();
         return writer;
     }
@@ -294,21 +301,27 @@ public final class IngestWriter implements AutoCloseable {
                 batch.add(next);
                 bytes += next.envelope().length;
             }
+            BatchTally tally = new BatchTally(batch.size(), System.nanoTime());
             try {
-                commit(batch);
+                commit(batch, tally);
             } catch (RuntimeException e) {
                 LOG.error("ingest batch of {} hooks failed", batch.size(), e);
                 batch.forEach(p -> p.future().completeExceptionally(e));
             }
+            if (events.active()) {
+                IngestCommitted committed = tally.finish(System.nanoTime());
+                events.publish(listener -> listener.onIngestCommitted(committed));
+            }
         }
     }
 
-    private void commit(List<Pending> all) {
+    private void commit(List<Pending> all, BatchTally tally) {
         long now = clock.millis();
         if (now < 0) {
             // Every stored time is unsigned: refuse the batch before a seq or an ordinal is taken.
             ClockBeforeEpochException refusal = new ClockBeforeEpochException(now);
             all.forEach(p -> p.future().completeExceptionally(refusal));
+            tally.refusedAll(refusal.error(), all.size());
             return;
         }
         List<IdempotencyKeys.Verdict> verdicts = idempotencyKeys.screen(all.stream().map(Pending::hook).toList(), now);
@@ -319,7 +332,9 @@ public final class IngestWriter implements AutoCloseable {
             IdempotencyKeys.Verdict verdict = verdicts.get(i);
             if (verdict instanceof IdempotencyKeys.Repeat repeat) {
                 p.future().complete(repeat.receipt());
+                tally.duplicate();
             } else if (verdict instanceof IdempotencyKeys.Follows follows) {
+                tally.duplicate();
                 all.get(follows.leader()).future().whenComplete((receipt, failure) -> {
                     if (failure != null) {
                         p.future().completeExceptionally(failure);
@@ -332,7 +347,7 @@ public final class IngestWriter implements AutoCloseable {
                 kept.add(verdict);
             }
         }
-        admit(batch, kept);
+        admit(batch, kept, tally);
         if (batch.isEmpty()) {
             return;
         }
@@ -347,7 +362,9 @@ public final class IngestWriter implements AutoCloseable {
             Pending p = batch.get(i);
             OptionalLong ord = resolution.ord(p.hook().tenant());
             if (ord.isEmpty()) {
-                p.future().completeExceptionally(new TenantLimitException(p.hook().tenant(), ordinals.tenantsMax()));
+                TenantLimitException refusal = new TenantLimitException(p.hook().tenant(), ordinals.tenantsMax());
+                p.future().completeExceptionally(refusal);
+                tally.refused(refusal.error());
                 continue;
             }
             long seq = ++lastSeq;
@@ -373,6 +390,7 @@ public final class IngestWriter implements AutoCloseable {
             return;
         }
         ordinals.committed(resolution);
+        tally.accepted(accepted.size());
         for (int i = 0; i < accepted.size(); i++) {
             accepted.get(i).future().complete(receipts.get(i));
         }
@@ -382,14 +400,16 @@ public final class IngestWriter implements AutoCloseable {
      * Drops from {@code batch} (and its verdicts {@code kept}) the hooks of tenants being erased
      * and the hooks admission refuses, failing their futures; the rest stay in order.
      */
-    private void admit(List<Pending> batch, List<IdempotencyKeys.Verdict> kept) {
+    private void admit(List<Pending> batch, List<IdempotencyKeys.Verdict> kept, BatchTally tally) {
         admission.beginBatch();
         int to = 0;
         for (int i = 0; i < batch.size(); i++) {
             Pending p = batch.get(i);
             Hook hook = p.hook();
             if (erasing.contains(hook.tenant())) {
-                p.future().completeExceptionally(new TenantErasingException(hook.tenant()));
+                TenantErasingException refusal = new TenantErasingException(hook.tenant());
+                p.future().completeExceptionally(refusal);
+                tally.refused(refusal.error());
                 continue;
             }
             int rows = hook.sinks().size();
@@ -397,6 +417,7 @@ public final class IngestWriter implements AutoCloseable {
                     (long) rows * p.envelope().length);
             if (refusal.isPresent()) {
                 p.future().completeExceptionally(refusal.get());
+                tally.refused(refusal.get().error() + "." + refusal.get().reason().code());
                 continue;
             }
             batch.set(to, p);

@@ -49,17 +49,19 @@ class ModuleDescriptorTest {
         ModuleDescriptor api = descriptorOf(io.ankusa.api.Hook.class, "io.ankusa.api");
         assertThat(exports(api)).containsOnly(
                 Map.entry("io.ankusa.api", Set.of()),
+                Map.entry("io.ankusa.api.events", Set.of()),
                 Map.entry("io.ankusa.api.stored", Set.of("io.ankusa.queue")));
         assertThat(api.requires()).extracting(ModuleDescriptor.Requires::name).containsExactly("java.base");
     }
 
     @Test
-    void theQueueExportsItsApiItsLedgerAndAdmissionToTheDispatcherAndItsFixturesToTheCliOnly() throws Exception {
+    void theQueueExportsItsApiItsLedgerAdmissionAndEventsToTheDispatcherAndItsFixturesToTheCliOnly() throws Exception {
         ModuleDescriptor queue = descriptorOf(Queue.class, "io.ankusa.queue");
         assertThat(exports(queue)).containsOnly(
                 Map.entry("io.ankusa.queue", Set.of()),
                 Map.entry("io.ankusa.queue.ledger", Set.of("io.ankusa.dispatch", "io.ankusa.cli")),
                 Map.entry("io.ankusa.queue.admission", Set.of("io.ankusa.dispatch")),
+                Map.entry("io.ankusa.queue.events", Set.of("io.ankusa.dispatch")),
                 Map.entry("io.ankusa.queue.fixtures", Set.of("io.ankusa.cli")));
         // Queue's signatures use io.ankusa.api types only; the store SPI stays out of users' reach.
         assertThat(queue.requires()).filteredOn(r -> r.modifiers().contains(ModuleDescriptor.Requires.Modifier.TRANSITIVE))
@@ -67,8 +69,20 @@ class ModuleDescriptorTest {
         assertThat(queue.packages()).containsExactlyInAnyOrder("io.ankusa.queue", "io.ankusa.queue.intake",
                 "io.ankusa.queue.deliveries", "io.ankusa.queue.ledger", "io.ankusa.queue.upkeep",
                 "io.ankusa.queue.migration", "io.ankusa.queue.engine", "io.ankusa.queue.fixtures",
-                "io.ankusa.queue.admission");
+                "io.ankusa.queue.admission", "io.ankusa.queue.events");
         assertThat(queue.opens()).isEmpty();
+    }
+
+    @Test
+    void theMicrometerBindingExportsOnePackageAndRequiresMicrometerTransitively() throws Exception {
+        ModuleDescriptor micrometer = descriptorOf(io.ankusa.micrometer.AnkusaMetrics.class, "io.ankusa.micrometer");
+        assertThat(exports(micrometer)).containsOnly(Map.entry("io.ankusa.micrometer", Set.of()));
+        // AnkusaMetrics is a MeterBinder and a QueueListener monitoring a Queue: those modules are in its signatures.
+        assertThat(micrometer.requires()).filteredOn(r -> r.modifiers().contains(ModuleDescriptor.Requires.Modifier.TRANSITIVE))
+                .extracting(ModuleDescriptor.Requires::name).containsExactlyInAnyOrder("io.ankusa.api", "io.ankusa.queue",
+                        "io.ankusa.dispatch", "micrometer.core");
+        assertThat(micrometer.opens()).isEmpty();
+        assertThat(micrometer.provides()).isEmpty();
     }
 
     @Test

@@ -94,6 +94,17 @@ class CliProcessTest {
     }
 
     @Test
+    void shipsAnSlf4jProviderSoNothingWarnsAboutLogging() throws Exception {
+        Path store = fixture(3, "rocksdb");
+
+        CliLauncher.Result result = ankusa.run("stats", "--store", store.toString(), "--verbose");
+
+        // Without a provider on its module path SLF4J 2 prints "SLF4J(W): No SLF4J providers were found."
+        assertThat(result.exitCode()).as(result.err()).isZero();
+        assertThat(result.err()).doesNotContain("SLF4J");
+    }
+
+    @Test
     void aFormat2StoreIsRefusedByReadsUntilMigrated() throws Exception {
         Path store = fixture(2, "rocksdb");
 

@@ -5,8 +5,10 @@ import io.ankusa.api.QueueConfig;
 import io.ankusa.api.QueueStats;
 import io.ankusa.dispatch.Pipeline;
 import io.ankusa.dispatch.SinkOutcome;
+import io.ankusa.micrometer.AnkusaMetrics;
 import io.ankusa.queue.Queue;
 import io.ankusa.store.Stores;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,7 +36,10 @@ import java.util.stream.Stream;
  * </pre>
  *
  * System properties: {@code ankusa.bench.deliveries} (per cell, default 100 000),
- * {@code ankusa.bench.backends} (comma-separated; default both), {@code ankusa.bench.dir}. Payload 256 bytes, one sink per hook, the pipeline's defaults
+ * {@code ankusa.bench.backends} (comma-separated; default both), {@code ankusa.bench.dir},
+ * {@code ankusa.bench.metrics} ({@code off}, {@code on} or {@code off,on}; default {@code off}: with
+ * {@code on} an {@code AnkusaMetrics} listens on the queue and the pipeline and its gauges are read
+ * every second). Payload 256 bytes, one sink per hook, the pipeline's defaults
  * (1 024 rows per tick, 256 deliveries at once). Before each cell a warm-up of 10 000 deliveries
  * runs through the same kind of queue.
  */
@@ -47,7 +52,7 @@ public final class PipelineBench {
     private PipelineBench() {
     }
 
-    private record Cell(String backend, int tenants, int deliveries, double seconds) {
+    private record Cell(String backend, int tenants, int deliveries, boolean metrics, double seconds) {
         double rate() {
             return deliveries / seconds;
         }
@@ -64,18 +69,21 @@ public final class PipelineBench {
         for (String backend : Stream.of("rocksdb", "lmdb").filter(b -> Stores.provider(b).isPresent())
                 .filter(b -> backends.isBlank() || List.of(backends.split(",")).contains(b)).toList()) {
             for (int tenants : new int[] {1, 10_000}) {
-                run(root, backend, tenants, WARM_UP, new ArrayList<>());
-                cells.add(run(root, backend, tenants, deliveries, failures));
+                for (String metrics : System.getProperty("ankusa.bench.metrics", "off").split(",")) {
+                    boolean on = metrics.strip().equals("on");
+                    run(root, backend, tenants, WARM_UP, on, new ArrayList<>());
+                    cells.add(run(root, backend, tenants, deliveries, on, failures));
+                }
             }
         }
         System.out.println();
         System.out.printf(Locale.ROOT, "Pipeline bench: no-op sink, %d B payload, 1 sink per hook, pipeline defaults "
                 + "(1 024 rows per tick, 256 deliveries at once), Java %s%n%n", PAYLOAD, System.getProperty("java.version"));
-        System.out.println("| backend | tenants | deliveries | seconds | deliveries/s |");
-        System.out.println("|---|---:|---:|---:|---:|");
-        cells.stream().sorted(Comparator.comparing(Cell::backend).thenComparing(Cell::tenants))
-                .forEach(c -> System.out.printf(Locale.ROOT, "| %s | %,d | %,d | %.2f | %,.0f |%n", c.backend(),
-                        c.tenants(), c.deliveries(), c.seconds(), c.rate()));
+        System.out.println("| backend | tenants | metrics | deliveries | seconds | deliveries/s |");
+        System.out.println("|---|---:|---|---:|---:|---:|");
+        cells.stream().sorted(Comparator.comparing(Cell::backend).thenComparing(Cell::tenants).thenComparing(Cell::metrics))
+                .forEach(c -> System.out.printf(Locale.ROOT, "| %s | %,d | %s | %,d | %.2f | %,.0f |%n", c.backend(),
+                        c.tenants(), c.metrics() ? "on" : "off", c.deliveries(), c.seconds(), c.rate()));
         for (Cell c : cells) {
             if (c.rate() < MIN_DELIVERIES_PER_SECOND) {
                 failures.add(c + ": " + c.rate() + " deliveries/s is under the floor of " + MIN_DELIVERIES_PER_SECOND);
@@ -88,9 +96,21 @@ public final class PipelineBench {
         }
     }
 
-    private static Cell run(Path root, String backend, int tenants, int hooks, List<String> failures) throws Exception {
+    private static Cell run(Path root, String backend, int tenants, int hooks, boolean metrics, List<String> failures)
+            throws Exception {
         Path dir = Files.createTempDirectory(root, "pipeline-" + backend + "-");
-        try (Queue queue = Queue.open(QueueConfig.builder(dir).backend(backend).build())) {
+        // With metrics: AnkusaMetrics on the queue and the pipeline (every event published and counted) and bound
+        // to a registry whose gauges are read once per second, as a scrape would.
+        AnkusaMetrics binder = AnkusaMetrics.create();
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        QueueConfig.Builder config = QueueConfig.builder(dir).backend(backend);
+        if (metrics) {
+            config.listener(binder);
+        }
+        try (Queue queue = Queue.open(config.build())) {
+            if (metrics) {
+                binder.monitor(queue).bindTo(registry);
+            }
             byte[] body = new byte[PAYLOAD];
             // Not timed; at most 8 192 hooks in flight, below the writer's queue capacity.
             Semaphore inFlight = new Semaphore(8_192);
@@ -111,20 +131,25 @@ public final class PipelineBench {
             AtomicIntegerArray seen = new AtomicIntegerArray(hooks);
             AtomicLong calls = new AtomicLong();
             long start;
-            try (Pipeline pipeline = Pipeline.builder(queue, d -> {
+            try (Pipeline pipeline = listening(Pipeline.builder(queue, d -> {
                 seen.incrementAndGet(Integer.parseInt(d.hookId().substring(1)));
                 calls.incrementAndGet();
                 return CompletableFuture.completedFuture(SinkOutcome.delivered());
-            }).concurrency(Integer.getInteger("ankusa.bench.concurrency", 256))
+            }), metrics, binder).concurrency(Integer.getInteger("ankusa.bench.concurrency", 256))
                     .rowsPerTick(Integer.getInteger("ankusa.bench.rowsPerTick", 1024)).build()) {
                 start = System.nanoTime();
                 pipeline.start();
+                long scraped = start;
                 while (queue.stats().bytes() != 0) {
                     Thread.sleep(2);
+                    if (metrics && System.nanoTime() - scraped > 1_000_000_000L) {
+                        registry.getMeters().forEach(m -> m.measure().forEach(ms -> ms.getValue()));
+                        scraped = System.nanoTime();
+                    }
                 }
             }
             double seconds = (System.nanoTime() - start) / 1e9;
-            Cell cell = new Cell(backend, tenants, hooks, seconds);
+            Cell cell = new Cell(backend, tenants, hooks, metrics, seconds);
             int missing = 0;
             int twice = 0;
             for (int i = 0; i < hooks; i++) {
@@ -140,6 +165,10 @@ public final class PipelineBench {
         } finally {
             delete(dir);
         }
+    }
+
+    private static Pipeline.Builder listening(Pipeline.Builder builder, boolean metrics, AnkusaMetrics binder) {
+        return metrics ? builder.listener(binder) : builder;
     }
 
     private static void delete(Path dir) throws IOException {

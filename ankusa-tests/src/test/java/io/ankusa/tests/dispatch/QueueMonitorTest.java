@@ -47,4 +47,27 @@ class QueueMonitorTest {
             assertThat(gauges.dispatchActiveTenants()).as("no pipeline, no tick").isZero();
         }
     }
+
+    @ParameterizedTest(name = "[{0}]")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    void drainedCompletesOnceNothingIsLeftToDeliver(String backend) throws Exception {
+        try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
+            QueueMonitor monitor = QueueMonitor.of(q.queue());
+            assertThat(monitor.drained()).as("an empty queue is drained").succeedsWithin(Duration.ofSeconds(30));
+            q.ingest(hook("a-1", "a", 0));
+            java.util.concurrent.CompletableFuture<io.ankusa.api.QueueStats> drained = monitor.drained();
+            assertThat(monitor.awaitDrained(Duration.ofMillis(1))).isFalse();
+            assertThat(drained).isNotDone();
+
+            DeliveryLedger ledger = q.ledger();
+            long a = q.ord("a").orElseThrow();
+            Claim claim = ledger.claim(a, ledger.dueForTenant(a, q.clock().millis(), 0, 1, Long.MAX_VALUE));
+            assertThat(drained).as("an inflight row is not drained").isNotDone();
+            ledger.dead(claim.claimed().get(0), "http 400");
+
+            assertThat(drained).succeedsWithin(Duration.ofSeconds(30))
+                    .satisfies(totals -> assertThat(totals.dead()).as("dead letters do not hold it up").isEqualTo(1));
+            assertThat(monitor.awaitDrained(Duration.ofSeconds(30))).isTrue();
+        }
+    }
 }

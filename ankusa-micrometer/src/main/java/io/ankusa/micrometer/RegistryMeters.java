@@ -1,0 +1,73 @@
+package io.ankusa.micrometer;
+
+import io.ankusa.dispatch.Gauges;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.TimeGauge;
+import io.micrometer.core.instrument.Timer;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
+
+/** The meters of one registry: the gauges over the snapshot, and the event meters on demand. */
+final class RegistryMeters {
+
+    private final MeterRegistry registry;
+    private final Tags common;
+    private final Supplier<GaugeSnapshots> snapshots;
+    private final TopTenants tenants;
+
+    RegistryMeters(MeterRegistry registry, Tags common, Supplier<GaugeSnapshots> snapshots) {
+        this.registry = registry;
+        this.common = common;
+        this.snapshots = snapshots;
+        this.tenants = new TopTenants(registry, common);
+    }
+
+    TopTenants tenants() {
+        return tenants;
+    }
+
+    void bindGauges() {
+        // Base units only where Prometheus expects a suffix (bytes, seconds): "rows" would rename the series.
+        gauge("ankusa.deliveries.pending", "First-attempt delivery rows waiting (node total)", null, Gauges::pending);
+        gauge("ankusa.deliveries.scheduled", "Retry rows waiting (node total)", null, Gauges::scheduled);
+        gauge("ankusa.deliveries.inflight", "Rows claimed and not yet settled", null, Gauges::inflight);
+        gauge("ankusa.deliveries.dead", "Dead letters", null, Gauges::dead);
+        gauge("ankusa.deliveries.bytes", "Envelope bytes of every delivery row", "bytes", Gauges::bytes);
+        gauge("ankusa.archive.pending", "Archive obligations not yet settled", null, Gauges::archivePending);
+        gauge("ankusa.tenants", "Tenants ever seen (ordinals allocated)", null, Gauges::tenants);
+        TimeGauge.builder("ankusa.backlog.age", this, TimeUnit.MILLISECONDS, m -> m.read(
+                        g -> g.oldestDueAge().map(age -> (double) age.toMillis()).orElse(0.0)))
+                .description("How long the oldest due row has been due; 0 when nothing is due")
+                .tags(common).register(registry);
+    }
+
+    private void gauge(String name, String description, String unit, ToDoubleFunction<Gauges> value) {
+        Gauge.builder(name, this, m -> m.read(value)).description(description).baseUnit(unit).tags(common)
+                .register(registry);
+    }
+
+    private double read(ToDoubleFunction<Gauges> value) {
+        GaugeSnapshots source = snapshots.get();
+        Gauges g = source == null ? null : source.current();
+        return g == null ? Double.NaN : value.applyAsDouble(g);
+    }
+
+    Timer timer(String name, String description, Tags tags) {
+        return Timer.builder(name).description(description).tags(common).tags(tags).register(registry);
+    }
+
+    DistributionSummary summary(String name, String description) {
+        return DistributionSummary.builder(name).description(description).tags(common).register(registry);
+    }
+
+    void count(String name, Tags tags, double amount) {
+        if (amount > 0) {
+            Counter.builder(name).tags(common).tags(tags).register(registry).increment(amount);
+        }
+    }
+}
