@@ -2,6 +2,7 @@ package io.ankusa.spring.boot;
 
 import io.ankusa.api.QueueConfig;
 import io.ankusa.api.TenantPolicies;
+import io.ankusa.api.events.QueueListener;
 import io.ankusa.dispatch.Pipeline;
 import io.ankusa.dispatch.RetryPolicy;
 import io.ankusa.dispatch.Sink;
@@ -21,7 +22,8 @@ import org.springframework.core.env.Environment;
  * {@link TenantPolicies} bean if it has one; a {@link Pipeline} over its {@link Sink} bean (or the
  * {@link io.ankusa.dispatch.http.HttpSink} that {@link AnkusaHttpSinkAutoConfiguration} builds from
  * an {@link io.ankusa.dispatch.http.EndpointResolver}) with the {@code ankusa.pipeline.*}
- * settings and its {@link RetryPolicy} bean if it has one; and their {@link QueueLifecycle} and
+ * settings and its {@link RetryPolicy} bean if it has one (every {@link QueueListener} bean, the
+ * Micrometer binder of {@link AnkusaMetricsAutoConfiguration} included, is registered on both); and their {@link QueueLifecycle} and
  * {@link PipelineLifecycle}, which stop the pipeline before the queue closes. Each bean backs off
  * when the application defines its own.
  */
@@ -38,13 +40,16 @@ public class AnkusaAutoConfiguration {
      *
      * @param environment     where the properties are
      * @param tenantPolicies  the application's tenant policies, if any
+     * @param listeners       the application's event listeners (the Micrometer binder among them)
      * @return the configuration
      */
     @Bean
     @ConditionalOnMissingBean
-    public QueueConfig ankusaQueueConfig(Environment environment, ObjectProvider<TenantPolicies> tenantPolicies) {
+    public QueueConfig ankusaQueueConfig(Environment environment, ObjectProvider<TenantPolicies> tenantPolicies,
+            ObjectProvider<QueueListener> listeners) {
         QueueConfig.Builder builder = AnkusaQueueProperties.builder(environment);
         tenantPolicies.ifAvailable(builder::tenantPolicies);
+        listeners.orderedStream().forEach(builder::listener);
         return builder.build();
     }
 
@@ -79,6 +84,7 @@ public class AnkusaAutoConfiguration {
      * @param sink        where hooks go
      * @param properties  {@code ankusa.pipeline.*}
      * @param retryPolicy the application's retry policy, if any
+     * @param listeners   the application's event listeners (the Micrometer binder among them)
      * @return the pipeline, not started
      */
     @Bean
@@ -86,9 +92,10 @@ public class AnkusaAutoConfiguration {
     @ConditionalOnBean(Sink.class)
     @ConditionalOnProperty(prefix = "ankusa.pipeline", name = "enabled", matchIfMissing = true)
     public Pipeline ankusaPipeline(Queue queue, Sink sink, AnkusaPipelineProperties properties,
-            ObjectProvider<RetryPolicy> retryPolicy) {
+            ObjectProvider<RetryPolicy> retryPolicy, ObjectProvider<QueueListener> listeners) {
         Pipeline.Builder builder = Pipeline.builder(queue, sink);
         retryPolicy.ifAvailable(builder::retryPolicy);
+        listeners.orderedStream().forEach(builder::listener);
         if (properties.getRowsPerTick() != null) {
             builder.rowsPerTick(properties.getRowsPerTick());
         }
@@ -123,8 +130,4 @@ public class AnkusaAutoConfiguration {
         return new PipelineLifecycle(pipeline);
     }
 
-    // HOOK (issue 16 item 2, not landed yet): when ankusa-micrometer exists, add an
-    // AnkusaMetricsAutoConfiguration, @ConditionalOnClass(name = "io.ankusa.micrometer.AnkusaMetrics")
-    // and @ConditionalOnBean(Queue.class), registering its MeterBinder bean (an optional dependency
-    // of this module), and list it in META-INF/spring/...AutoConfiguration.imports.
 }

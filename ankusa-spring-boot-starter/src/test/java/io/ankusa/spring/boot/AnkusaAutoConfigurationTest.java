@@ -11,7 +11,9 @@ import io.ankusa.dispatch.Sink;
 import io.ankusa.dispatch.SinkOutcome;
 import io.ankusa.dispatch.http.EndpointResolver;
 import io.ankusa.dispatch.http.HttpSink;
+import io.ankusa.micrometer.AnkusaMetrics;
 import io.ankusa.queue.Queue;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -37,7 +39,8 @@ class AnkusaAutoConfigurationTest {
     private ApplicationContextRunner runner() {
         return new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(AnkusaHttpSinkAutoConfiguration.class,
-                        AnkusaAutoConfiguration.class, AnkusaHealthAutoConfiguration.class))
+                        AnkusaAutoConfiguration.class, AnkusaHealthAutoConfiguration.class,
+                        AnkusaMetricsAutoConfiguration.class))
                 .withPropertyValues("ankusa.directory=" + dir, "ankusa.housekeeping.interval=0s");
     }
 
@@ -95,6 +98,28 @@ class AnkusaAutoConfigurationTest {
     void withoutSpringBootHealthThereIsNoIndicator() {
         runner().withClassLoader(new FilteredClassLoader(HealthIndicator.class)).run(context -> {
             assertThat(context).hasNotFailed().hasSingleBean(Queue.class).doesNotHaveBean(AnkusaHealthIndicator.class);
+        });
+    }
+
+    @Test
+    void theMicrometerBinderIsABeanListeningToTheQueueAndReadingItsGauges() {
+        runner().run(context -> {
+            AnkusaMetrics metrics = context.getBean(AnkusaMetrics.class);
+            assertThat(context.getBean(QueueConfig.class).listeners()).contains(metrics);
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            metrics.bindTo(registry);
+            context.getBean(Queue.class).ingest(Hook.builder().id("m").sourceId("s").tenantId("t").payload("{}")
+                    .sinks(0).build()).get(60, TimeUnit.SECONDS);
+            metrics.refresh();
+            assertThat(registry.get("ankusa.deliveries.pending").gauge().value()).isEqualTo(1.0);
+        });
+    }
+
+    @Test
+    void withoutAnkusaMicrometerThereIsNoBinder() {
+        runner().withClassLoader(new FilteredClassLoader(AnkusaMetrics.class)).run(context -> {
+            assertThat(context).hasNotFailed().hasSingleBean(Queue.class).doesNotHaveBean(AnkusaMetrics.class);
+            assertThat(context.getBean(QueueConfig.class).listeners()).isEmpty();
         });
     }
 
