@@ -1,0 +1,50 @@
+package io.ankusa.spring.boot;
+
+import io.ankusa.micrometer.AnkusaMetrics;
+import io.ankusa.queue.Queue;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Ankusa's meters when {@code ankusa-micrometer} is on the class path: an {@link AnkusaMetrics}
+ * bean, which is a {@link MeterBinder} (Spring Boot's metrics support binds it to the application's
+ * registries) and a {@link io.ankusa.api.events.QueueListener} ({@link AnkusaAutoConfiguration}
+ * registers it on the queue and the pipeline), pointed at the queue for the node gauges once the
+ * singletons exist.
+ */
+@AutoConfiguration(before = AnkusaAutoConfiguration.class)
+@ConditionalOnClass({AnkusaMetrics.class, MeterBinder.class})
+public class AnkusaMetricsAutoConfiguration {
+
+    /** Created by Spring. */
+    public AnkusaMetricsAutoConfiguration() {
+    }
+
+    /**
+     * The binder, with its defaults (top 10 tenants, a gauge snapshot every 5 s).
+     *
+     * @return the binder
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    public AnkusaMetrics ankusaMetrics() {
+        return AnkusaMetrics.create();
+    }
+
+    /**
+     * Points the binder at the queue (its node gauges read {@code NaN} until then).
+     *
+     * @param metrics the binder
+     * @param queue   the queue, when there is one
+     * @return the callback, run once every singleton exists
+     */
+    @Bean
+    public SmartInitializingSingleton ankusaMetricsMonitor(AnkusaMetrics metrics, ObjectProvider<Queue> queue) {
+        return () -> queue.ifAvailable(metrics::monitor);
+    }
+}
