@@ -158,10 +158,12 @@ class DeadThreadTest {
     @MethodSource("io.ankusa.tests.queue.Backends#names")
     @DisplayName("a dead tick loop makes the queue report failed and fails later ticks")
     void deadTickLoopFailsTheQueue(String backend) throws Exception {
-        try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
-            DyingClock clock = new DyingClock(q.clock());
+        // The pipeline reads "now" from the queue's clock, which reads this wall clock on the calling
+        // thread: armed, it throws an Error on the tick loop's thread only.
+        DyingClock clock = new DyingClock(java.time.InstantSource.fixed(java.time.Instant.parse("2026-01-01T00:00:00Z")));
+        try (QueueUnderTest q = QueueUnderTest.open(backend, dir, b -> b.clock(clock))) {
             Pipeline pipeline = Pipeline.builder(q.queue(), d -> CompletableFuture.completedFuture(SinkOutcome.delivered()))
-                    .clock(clock).tickInterval(Duration.ofMillis(1)).build();
+                    .tickInterval(Duration.ofMillis(1)).build();
             try {
                 clock.armed = true;
                 pipeline.start();

@@ -50,7 +50,7 @@ class UndecodableHookTest {
     }
 
     private static TickReport tick(QueueUnderTest q, RecordingSink sink) {
-        try (Pipeline pipeline = Pipeline.builder(q.queue(), sink::send).clock(q.clock()).build()) {
+        try (Pipeline pipeline = Pipeline.builder(q.queue(), sink::send).build()) {
             return pipeline.tick().toCompletableFuture().join();
         }
     }
