@@ -14,7 +14,13 @@ package io.ankusa.dispatch;
  */
 public record ReplayResult(long revived, long skippedNewer, long skippedGone) {
 
-    /** Checks the counts. */
+    /**
+     * Checks the counts.
+     *
+     * @param revived      dead letters that became due again
+     * @param skippedNewer letters dead-lettered after the replay began, left dead
+     * @param skippedGone  letters revived or purged by someone else before the replay's batch committed
+     */
     public ReplayResult {
         if (revived < 0 || skippedNewer < 0 || skippedGone < 0) {
             throw new IllegalArgumentException("counts must not be negative: " + revived + ", " + skippedNewer + ", "

@@ -186,10 +186,19 @@ public interface Queue extends AutoCloseable {
      * hook seq: deliveries whose stored hook or delivery row does not decode (corruption). The
      * claim moved them aside instead of sending or dropping them; they are kept, counted in
      * {@link QueueStats#quarantined()}, and block nothing. One scan of the quarantine; no hook read.
+     *
+     * @param limit the most deliveries to list, 1..10 000
+     * @return the quarantined deliveries, oldest tenant ordinal and hook first
      */
     List<QuarantinedDelivery> quarantine(int limit);
 
-    /** Up to {@code limit} (1..10 000) of {@code tenant}'s quarantined deliveries; empty for an unknown tenant. */
+    /**
+     * Up to {@code limit} (1..10 000) of {@code tenant}'s quarantined deliveries; empty for an unknown tenant.
+     *
+     * @param tenant the tenant's id
+     * @param limit the most deliveries to list, 1..10 000
+     * @return the tenant's quarantined deliveries, by hook seq
+     */
     List<QuarantinedDelivery> quarantine(String tenant, int limit);
 
     /**
@@ -197,6 +206,9 @@ public interface Queue extends AutoCloseable {
      * the operator restored the hooks, for example from a backup), in synced chunks of 500 with
      * their counters, and records an audit entry ({@code quarantine-release}). A hook that still
      * does not decode is quarantined again by the next claim. Idempotent.
+     *
+     * @param tenant the tenant whose quarantined deliveries to release
+     * @return how many deliveries were released, and their bytes
      */
     QuarantineResult releaseQuarantine(String tenant);
 
@@ -204,6 +216,9 @@ public interface Queue extends AutoCloseable {
      * Deletes every quarantined delivery of {@code tenant} (its delivery rows; reclaim then removes
      * a hook nothing else holds), in synced chunks of 500 with their counters, and records an audit
      * entry ({@code quarantine-purge}). The only way a quarantined delivery is ever deleted.
+     *
+     * @param tenant the tenant whose quarantined deliveries to delete
+     * @return how many deliveries were deleted, and their bytes
      */
     QuarantineResult purgeQuarantine(String tenant);
 
