@@ -241,7 +241,7 @@ final class DemoCommand implements Callable<Integer> {
         }
         List<Duration> sorted = times.stream().sorted().toList();
         return Figures.millis(sorted.get(sorted.size() / 2)) + " median, " + Figures.millis(sorted.get(sorted.size() - 1))
-                + " max over " + sorted.size() + " reads of the gauges (6 counters, oldest due age, tenant count, "
+                + " max over " + sorted.size() + " reads of the gauges (7 counters, oldest due age, tenant count, "
                 + "top tenants by pending)";
     }
 
