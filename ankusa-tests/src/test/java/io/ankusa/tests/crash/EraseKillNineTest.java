@@ -113,7 +113,11 @@ class EraseKillNineTest {
         }
 
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir, b -> b.archive(true))) {
-            if (!finished[0]) {
+            // A kill right after the erase's last commit, before the child said "erased", leaves a
+            // finished erase: nothing is fenced and nothing is left to resume. (The store announces
+            // every commit, so the erase's last one has no fixed number.)
+            boolean done = finished[0] || ErasureSeed.withoutAudit(q).equals(expected.families());
+            if (!done) {
                 Hook late = Hook.builder().id("late").sourceId("src").tenantId(ErasureSeed.VICTIM).payload("{}")
                         .sinks(0).build();
                 assertThatThrownBy(() -> q.ingest(late)).as("fenced again at open after %d commits", committed[0])
@@ -121,8 +125,8 @@ class EraseKillNineTest {
             }
             ErasureResult rest = q.queue().eraseTenant(ErasureSeed.VICTIM);
             assertThat(rest.erased()).as("something left to erase after %d commits", committed[0])
-                    .isEqualTo(!finished[0]);
-            if (!finished[0]) {
+                    .isEqualTo(!done);
+            if (!done) {
                 assertThat(q.queue().auditTrail(1).get(0).counts()).containsEntry("resumed", 1L);
             }
             q.reopen();
