@@ -158,8 +158,10 @@ final class Settler implements AutoCloseable {
             batch.forEach(w -> w.done().completeExceptionally(e));
             return;
         }
-        pending.forEach(p -> p.done().complete(p.result()));
+        // Events first: a settle's future (and so a tick's report) completes only once its events
+        // are handed off, so what a caller reads after a tick includes them.
         pending.forEach(this::report);
+        pending.forEach(p -> p.done().complete(p.result()));
     }
 
     /** Logs a committed settlement at DEBUG with its tenant, hook and sink, and publishes its events. */
