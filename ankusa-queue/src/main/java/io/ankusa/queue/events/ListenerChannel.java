@@ -1,9 +1,10 @@
 package io.ankusa.queue.events;
 
 import io.ankusa.api.events.QueueListener;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
@@ -16,6 +17,12 @@ import org.slf4j.LoggerFactory;
  * publishing thread's {@code offer} never has a waiting consumer to wake (no futex call on the
  * writer, tick or settler thread per event); the price is up to 10 ms of delay after a quiet spell
  * and about 100 wake-ups a second per idle listener.
+ *
+ * <p>The queue is a lock-free linked queue bounded by a count of the events it holds: an
+ * {@code offer} is two atomic operations and never takes a lock the listener thread may hold, and
+ * the listener's progress is announced with a lock only while someone waits for it. An event taken
+ * for the listener leaves the count before the listener is called, so a listener blocked in a call
+ * holds that event and at most {@code capacity} more.
  */
 final class ListenerChannel {
 
@@ -29,20 +36,28 @@ final class ListenerChannel {
     };
 
     private final QueueListener listener;
-    private final BlockingQueue<Consumer<QueueListener>> queue;
+    private final Queue<Consumer<QueueListener>> queue = new ConcurrentLinkedQueue<>();
+    private final int capacity;
+    /** Events in {@link #queue}, STOP excluded; at most {@link #capacity}. */
+    private final AtomicInteger held = new AtomicInteger();
     private final Thread thread;
     private final AtomicLong dropped = new AtomicLong();
     /** Drops the listener has not been told of yet. */
     private final AtomicLong unreported = new AtomicLong();
     private final AtomicLong offered = new AtomicLong();
     private final Object progress = new Object();
-    /** Events the listener has been called with; guarded by {@link #progress}. */
-    private long taken;
+    /** Events the listener has been called with. */
+    private final AtomicLong taken = new AtomicLong();
+    /** Threads in {@link #awaitDelivered}; the listener thread notifies {@link #progress} only then. */
+    private final AtomicInteger waiting = new AtomicInteger();
     private volatile boolean closed;
 
     private ListenerChannel(QueueListener listener, int capacity, String name) {
+        if (capacity < 1) {
+            throw new IllegalArgumentException("capacity must be at least 1: " + capacity);
+        }
         this.listener = listener;
-        this.queue = new ArrayBlockingQueue<>(capacity);
+        this.capacity = capacity;
         this.thread = new Thread(this::run, name);
         thread.setDaemon(true);
     }
@@ -54,12 +69,20 @@ final class ListenerChannel {
     }
 
     void offer(Consumer<QueueListener> event) {
-        if (!closed && queue.offer(event)) {
-            offered.incrementAndGet();
+        if (closed) {
+            drop();
+        } else if (held.incrementAndGet() > capacity) {
+            held.decrementAndGet();
+            drop();
         } else {
-            dropped.incrementAndGet();
-            unreported.incrementAndGet();
+            queue.add(event);
+            offered.incrementAndGet();
         }
+    }
+
+    private void drop() {
+        dropped.incrementAndGet();
+        unreported.incrementAndGet();
     }
 
     long dropped() {
@@ -82,14 +105,19 @@ final class ListenerChannel {
             if (event == STOP) {
                 return;
             }
-            long lost = unreported.getAndSet(0);
-            if (lost > 0) {
+            held.decrementAndGet();
+            if (unreported.get() > 0) {
+                long lost = unreported.getAndSet(0);
                 call(l -> l.onEventsDropped(lost));
             }
             call(event);
-            synchronized (progress) {
-                taken++;
-                progress.notifyAll();
+            taken.incrementAndGet();
+            // A waiter registers before it reads taken, so one that registered too late for this
+            // check reads the new count.
+            if (waiting.get() > 0) {
+                synchronized (progress) {
+                    progress.notifyAll();
+                }
             }
         }
     }
@@ -105,24 +133,27 @@ final class ListenerChannel {
     boolean awaitDelivered(long nanos) throws InterruptedException {
         long target = offered.get();
         long deadline = System.nanoTime() + nanos;
-        synchronized (progress) {
-            while (taken < target) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0 || !thread.isAlive()) {
-                    return false;
+        waiting.incrementAndGet();
+        try {
+            synchronized (progress) {
+                while (taken.get() < target) {
+                    long left = deadline - System.nanoTime();
+                    if (left <= 0 || !thread.isAlive()) {
+                        return false;
+                    }
+                    TimeUnit.NANOSECONDS.timedWait(progress, left);
                 }
-                TimeUnit.NANOSECONDS.timedWait(progress, left);
             }
+            return true;
+        } finally {
+            waiting.decrementAndGet();
         }
-        return true;
     }
 
     void close(long graceNanos) {
         closed = true;
         try {
-            if (!queue.offer(STOP, graceNanos, TimeUnit.NANOSECONDS)) {
-                thread.interrupt();
-            }
+            queue.add(STOP);
             LockSupport.unpark(thread);
             thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(graceNanos)));
         } catch (InterruptedException e) {

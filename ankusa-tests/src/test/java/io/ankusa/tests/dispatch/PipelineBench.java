@@ -12,10 +12,16 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -39,7 +45,9 @@ import java.util.stream.Stream;
  * {@code ankusa.bench.backends} (comma-separated; default both), {@code ankusa.bench.dir},
  * {@code ankusa.bench.metrics} ({@code off}, {@code on} or {@code off,on}; default {@code off}: with
  * {@code on} an {@code AnkusaMetrics} listens on the queue and the pipeline and its gauges are read
- * every second). Payload 256 bytes, one sink per hook, the pipeline's defaults
+ * every second), {@code ankusa.bench.rounds} (default 1; with both modes, rounds alternate which mode
+ * runs first and a table of medians and on/off ratios follows, for deliveries/s and for the
+ * process's CPU time per delivery, which a shared machine's load disturbs less than wall time). Payload 256 bytes, one sink per hook, the pipeline's defaults
  * (1 024 rows per tick, 256 deliveries at once). Before each cell a warm-up of 10 000 deliveries
  * runs through the same kind of queue.
  */
@@ -52,15 +60,25 @@ public final class PipelineBench {
     private PipelineBench() {
     }
 
-    private record Cell(String backend, int tenants, int deliveries, boolean metrics, double seconds) {
+    private record Cell(String backend, int tenants, int deliveries, boolean metrics, double seconds, long cpuNanos,
+            long listenerCpuNanos) {
         double rate() {
             return deliveries / seconds;
+        }
+
+        double cpuMicrosPerDelivery() {
+            return cpuNanos / 1e3 / deliveries;
+        }
+
+        double listenerCpuMicrosPerDelivery() {
+            return listenerCpuNanos / 1e3 / deliveries;
         }
     }
 
     /** Runs the bench; see the class comment for the properties. */
     public static void main(String[] args) throws Exception {
         int deliveries = Integer.getInteger("ankusa.bench.deliveries", 100_000);
+        int rounds = Integer.getInteger("ankusa.bench.rounds", 1);
         Path root = Files.createDirectories(Path.of(System.getProperty("ankusa.bench.dir",
                 System.getProperty("java.io.tmpdir"))));
         List<String> failures = new ArrayList<>();
@@ -69,21 +87,32 @@ public final class PipelineBench {
         for (String backend : Stream.of("rocksdb", "lmdb").filter(b -> Stores.provider(b).isPresent())
                 .filter(b -> backends.isBlank() || List.of(backends.split(",")).contains(b)).toList()) {
             for (int tenants : new int[] {1, 10_000}) {
-                for (String metrics : System.getProperty("ankusa.bench.metrics", "off").split(",")) {
-                    boolean on = metrics.strip().equals("on");
-                    run(root, backend, tenants, WARM_UP, on, new ArrayList<>());
-                    cells.add(run(root, backend, tenants, deliveries, on, failures));
+                for (int round = 0; round < rounds; round++) {
+                    // Off and on alternate which goes first, so a drift in the machine's load over a run
+                    // falls on both sides of the comparison.
+                    List<String> modes = new ArrayList<>(List.of(System.getProperty("ankusa.bench.metrics", "off").split(",")));
+                    if (round % 2 == 1) {
+                        Collections.reverse(modes);
+                    }
+                    for (String metrics : modes) {
+                        boolean on = metrics.strip().equals("on");
+                        run(root, backend, tenants, WARM_UP, on, new ArrayList<>());
+                        cells.add(run(root, backend, tenants, deliveries, on, failures));
+                    }
                 }
             }
         }
         System.out.println();
         System.out.printf(Locale.ROOT, "Pipeline bench: no-op sink, %d B payload, 1 sink per hook, pipeline defaults "
                 + "(1 024 rows per tick, 256 deliveries at once), Java %s%n%n", PAYLOAD, System.getProperty("java.version"));
-        System.out.println("| backend | tenants | metrics | deliveries | seconds | deliveries/s |");
-        System.out.println("|---|---:|---|---:|---:|---:|");
+        System.out.println("| backend | tenants | metrics | deliveries | seconds | deliveries/s | process CPU µs/delivery "
+                + "| of which listener threads |");
+        System.out.println("|---|---:|---|---:|---:|---:|---:|---:|");
         cells.stream().sorted(Comparator.comparing(Cell::backend).thenComparing(Cell::tenants).thenComparing(Cell::metrics))
-                .forEach(c -> System.out.printf(Locale.ROOT, "| %s | %,d | %s | %,d | %.2f | %,.0f |%n", c.backend(),
-                        c.tenants(), c.metrics() ? "on" : "off", c.deliveries(), c.seconds(), c.rate()));
+                .forEach(c -> System.out.printf(Locale.ROOT, "| %s | %,d | %s | %,d | %.2f | %,.0f | %.1f | %.2f |%n",
+                        c.backend(), c.tenants(), c.metrics() ? "on" : "off", c.deliveries(), c.seconds(), c.rate(),
+                        c.cpuMicrosPerDelivery(), c.listenerCpuMicrosPerDelivery()));
+        printOnOffMedians(cells);
         for (Cell c : cells) {
             if (c.rate() < MIN_DELIVERIES_PER_SECOND) {
                 failures.add(c + ": " + c.rate() + " deliveries/s is under the floor of " + MIN_DELIVERIES_PER_SECOND);
@@ -131,6 +160,9 @@ public final class PipelineBench {
             AtomicIntegerArray seen = new AtomicIntegerArray(hooks);
             AtomicLong calls = new AtomicLong();
             long start;
+            long cpuStart;
+            long listenerCpuStart;
+            long listenerCpu;
             try (Pipeline pipeline = listening(Pipeline.builder(queue, d -> {
                 seen.incrementAndGet(Integer.parseInt(d.hookId().substring(1)));
                 calls.incrementAndGet();
@@ -138,6 +170,8 @@ public final class PipelineBench {
             }), metrics, binder).concurrency(Integer.getInteger("ankusa.bench.concurrency", 256))
                     .rowsPerTick(Integer.getInteger("ankusa.bench.rowsPerTick", 1024)).build()) {
                 start = System.nanoTime();
+                cpuStart = processCpuNanos();
+                listenerCpuStart = listenerCpuNanos();
                 pipeline.start();
                 long scraped = start;
                 while (queue.stats().bytes() != 0) {
@@ -147,9 +181,12 @@ public final class PipelineBench {
                         scraped = System.nanoTime();
                     }
                 }
+                // Read before the pipeline closes: its listener thread ends with it.
+                listenerCpu = listenerCpuNanos() - listenerCpuStart;
             }
             double seconds = (System.nanoTime() - start) / 1e9;
-            Cell cell = new Cell(backend, tenants, hooks, metrics, seconds);
+            Cell cell = new Cell(backend, tenants, hooks, metrics, seconds, processCpuNanos() - cpuStart,
+                    listenerCpu);
             int missing = 0;
             int twice = 0;
             for (int i = 0; i < hooks; i++) {
@@ -165,6 +202,60 @@ public final class PipelineBench {
         } finally {
             delete(dir);
         }
+    }
+
+    /** Per backend and tenant count with both modes: medians over the rounds and the on/off ratios. */
+    private static void printOnOffMedians(List<Cell> cells) {
+        Map<String, List<Cell>> groups = new TreeMap<>();
+        cells.forEach(c -> groups.computeIfAbsent(c.backend() + " | " + String.format(Locale.ROOT, "%,d", c.tenants()),
+                k -> new ArrayList<>()).add(c));
+        List<String> rows = new ArrayList<>();
+        groups.forEach((key, group) -> {
+            List<Cell> off = group.stream().filter(c -> !c.metrics()).toList();
+            List<Cell> on = group.stream().filter(Cell::metrics).toList();
+            if (off.isEmpty() || on.isEmpty()) {
+                return;
+            }
+            double offRate = median(off.stream().mapToDouble(Cell::rate).toArray());
+            double onRate = median(on.stream().mapToDouble(Cell::rate).toArray());
+            double offCpu = median(off.stream().mapToDouble(Cell::cpuMicrosPerDelivery).toArray());
+            double onCpu = median(on.stream().mapToDouble(Cell::cpuMicrosPerDelivery).toArray());
+            rows.add(String.format(Locale.ROOT, "| %s | %d | %,.0f | %,.0f | %.3f | %.1f | %.1f | %.3f |", key,
+                    Math.min(off.size(), on.size()), offRate, onRate, onRate / offRate, offCpu, onCpu, onCpu / offCpu));
+        });
+        if (rows.isEmpty()) {
+            return;
+        }
+        System.out.println();
+        System.out.println("Medians over the rounds (metrics off → on):");
+        System.out.println();
+        System.out.println("| backend | tenants | rounds | deliveries/s off | on | on/off | CPU µs/delivery off | on | on/off |");
+        System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+        rows.forEach(System.out::println);
+    }
+
+    private static double median(double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    }
+
+    private static long processCpuNanos() {
+        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+                ? os.getProcessCpuTime() : 0;
+    }
+
+    /** CPU time of the live event hand-off threads (queue's and pipeline's), where listeners run. */
+    private static long listenerCpuNanos() {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long sum = 0;
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().contains("events")) {
+                sum += Math.max(0, threads.getThreadCpuTime(t.getId()));
+            }
+        }
+        return sum;
     }
 
     private static Pipeline.Builder listening(Pipeline.Builder builder, boolean metrics, AnkusaMetrics binder) {

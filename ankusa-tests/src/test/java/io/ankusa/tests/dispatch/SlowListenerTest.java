@@ -107,4 +107,39 @@ class SlowListenerTest {
             p.close();
         }
     }
+
+    /** Counts ingest commits and lets a test wait for a count. */
+    private static final class CountingListener implements QueueListener {
+        private long committed;
+
+        @Override
+        public synchronized void onIngestCommitted(IngestCommitted event) {
+            committed++;
+            notifyAll();
+        }
+
+        synchronized void awaitCommitted(long total) throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (committed < total) {
+                long left = deadline - System.nanoTime();
+                assertThat(left).as("ingest events received: %d of %d", committed, total).isPositive();
+                TimeUnit.NANOSECONDS.timedWait(this, left);
+            }
+        }
+    }
+
+    /** The capacity bounds what waits in the hand-off at once, not how many events a listener ever gets. */
+    @ParameterizedTest(name = "[{0}]")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    void aListenerThatKeepsUpReceivesMoreEventsThanItsCapacity(String backend) throws Exception {
+        CountingListener counting = new CountingListener();
+        try (DispatchFixture f = DispatchFixture.open(backend, dir, b -> b.listener(counting).eventCapacity(CAPACITY))) {
+            for (int i = 0; i < HOOKS; i++) {
+                f.ingest("h-" + i, "t" + (i % 3), 0);
+                // Each hook is its own batch and event; the listener takes it before the next is sent.
+                counting.awaitCommitted(i + 1);
+            }
+            assertThat(f.queue().eventsDropped()).isZero();
+        }
+    }
 }
