@@ -64,6 +64,8 @@ final class TenantScheduler {
     private final ArrayDeque<TenantLane> ring = new ArrayDeque<>();
     private final PriorityQueue<TenantLane> waitingForTokens = new PriorityQueue<>(Comparator.comparingLong(l -> l.wakeNanos));
     private final ConcurrentLinkedQueue<TenantLane> settledFrom = new ConcurrentLinkedQueue<>();
+    /** The policy cache's generation at the last {@link #wake}. */
+    private long wokenAtGeneration = -1;
 
     /** What one tick plans to claim. */
     record Plan(Map<Long, List<DueRow>> rows, List<TenantLane> visited) {
@@ -91,8 +93,22 @@ final class TenantScheduler {
         settledFrom.add(lane);
     }
 
-    /** Lanes whose wait is over go back to the ring: settles since the last tick, tokens due by {@code nowNanos}. */
+    /**
+     * Lanes whose wait is over go back to the ring: settles since the last tick, tokens due by
+     * {@code nowNanos}, and every waiting lane when a policy changed since the last wake (a raised
+     * in-flight limit or rate must not wait for a settle or for a token time of the old policy).
+     */
     void wake(long nowNanos) {
+        long generation = policies.generation();
+        if (generation != wokenAtGeneration) {
+            wokenAtGeneration = generation;
+            waitingForTokens.clear();
+            for (TenantLane lane : lanes.values()) {
+                if (lane.state == TenantLane.State.AT_INFLIGHT_LIMIT || lane.state == TenantLane.State.WAITING_FOR_TOKENS) {
+                    ready(lane);
+                }
+            }
+        }
         for (TenantLane lane; (lane = settledFrom.poll()) != null;) {
             if (lane.state == TenantLane.State.AT_INFLIGHT_LIMIT && lane.inflightRoom() > 0) {
                 ready(lane);

@@ -142,7 +142,7 @@ final class Tick {
         Map<Long, List<Long>> visitedBuckets = new LinkedHashMap<>();
         visited.forEach(lane -> visitedBuckets.put(lane.ord, List.copyOf(lane.markers.headSet(current, true))));
         Map<Long, Optional<DueRow>> firsts = cleanup.clean(visitedBuckets, now);
-        firsts.forEach(cursors::update);
+        firsts.forEach((ord, first) -> cursors.update(ord, first, now));
         for (TenantLane lane : visited) {
             Optional<DueRow> first = firsts.getOrDefault(lane.ord, Optional.empty());
             long keepFrom = Math.min(current, first.map(r -> MarkerCleanup.bucketOf(r.at())).orElse(current));
