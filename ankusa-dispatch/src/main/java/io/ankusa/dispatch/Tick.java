@@ -22,6 +22,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * One dispatch tick: which tenants have work, what to claim from each, the claim, the marker
@@ -94,6 +95,16 @@ final class Tick {
     /** Distinct tenants the last tick visited. */
     int lastVisited() {
         return lastVisited;
+    }
+
+    /** Runs {@code read} under the tick's lock (between two ticks): a read of the scheduler's state. */
+    <T> T inspect(Supplier<T> read) {
+        lock.lock();
+        try {
+            return read.get();
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Runs one tick now, on the calling thread, up to the hand-over to the sinks. */
