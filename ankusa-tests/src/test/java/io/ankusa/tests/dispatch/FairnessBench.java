@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -181,7 +182,7 @@ public final class FairnessBench {
                         .toArray();
                 double p50 = ms[ms.length / 2];
                 double max = ms[ms.length - 1];
-                out.add(String.format(Locale.ROOT, "| %s | %,d | %.1f | %.1f | %.1f |", backend, flood, ingestSeconds, p50,
+                progress(out, String.format(Locale.ROOT, "| %s | %,d | %.1f | %.1f | %.1f |", backend, flood, ingestSeconds, p50,
                         max) + (flood > 0 ? String.format(Locale.ROOT, " (flood rows left when the last quiet hook was delivered: %,.0f)", floodLeft) : ""));
                 return new double[] {p50, max};
             } finally {
@@ -220,7 +221,7 @@ public final class FairnessBench {
             }
             double r2 = (double) at[1] / at[0];
             double r4 = (double) at[2] / at[0];
-            out.add(String.format(Locale.ROOT, "| %s | %d | %,d | %,d | %,d | %.2f | %.2f |", backend, seconds, at[0], at[1],
+            progress(out, String.format(Locale.ROOT, "| %s | %d | %,d | %,d | %,d | %.2f | %.2f |", backend, seconds, at[0], at[1],
                     at[2], r2, r4));
             double unit = (at[0] + at[1] + at[2]) / 7.0;
             for (int i = 0; i < 3; i++) {
@@ -281,7 +282,7 @@ public final class FairnessBench {
             }
             long[] steady = Arrays.copyOfRange(perSecond, 1, 6);
             double othersRate = others.get() / Math.max(1e-9, (othersLast.get() - start) / 1e9);
-            out.add(String.format(Locale.ROOT, "| %s | %s | %,.0f |", backend, Arrays.toString(steady), othersRate));
+            progress(out, String.format(Locale.ROOT, "| %s | %s | %,.0f |", backend, Arrays.toString(steady), othersRate));
             for (long n : steady) {
                 if (Math.abs(n - 100) > 5) {
                     failures.add(backend + " rate limit: " + n + " deliveries in a second, expected 100 ± 5");
@@ -324,7 +325,7 @@ public final class FairnessBench {
                     return never;
                 }
                 return CompletableFuture.completedFuture(SinkOutcome.delivered());
-            }).concurrency(backlogTenants + 64).rowsPerTick(1024).build()) {
+            }).concurrency(backlogTenants + 64).rowsPerTick(1024).sinkDeadline(Duration.ofHours(1)).build()) {
                 for (int s = 0; s < seconds; s++) {
                     List<CompletableFuture<?>> receipts = new ArrayList<>(backlogTenants);
                     for (int b = 0; b < backlogTenants; b++) {
@@ -366,7 +367,7 @@ public final class FairnessBench {
                 Arrays.sort(gauges);
                 Arrays.sort(aggregate);
                 int p99 = Math.min(measured - 1, (int) Math.ceil(measured * 0.99) - 1);
-                out.add(String.format(Locale.ROOT, "| %s | %s | %,d | %.3f | %.3f | %.3f | %.3f | %.4f |", backend, label,
+                progress(out, String.format(Locale.ROOT, "| %s | %s | %,d | %.3f | %.3f | %.3f | %.3f | %.4f |", backend, label,
                         markers, dispatch[measured / 2], dispatch[p99], gauges[measured / 2], gauges[p99],
                         aggregate[measured / 2]));
                 synchronized (held) {
@@ -377,6 +378,13 @@ public final class FairnessBench {
         } finally {
             delete(dir);
         }
+    }
+
+    /** Keeps a table row and prints it at once (a long run shows its cells as they finish). */
+    private static void progress(List<String> out, String row) {
+        out.add(row);
+        System.out.printf(Locale.ROOT, "cell (load %.1f): %s%n",
+                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(), row);
     }
 
     private static void delete(Path dir) throws IOException {
