@@ -314,7 +314,9 @@ final class TenantScheduler {
                 policy = policies.policyFor(name);
             }
         } catch (AnkusaException e) {
-            policy = TenantPolicy.DEFAULT;
+            // A read for monitoring: the tenant's ordinal and the default policy rather than a failure.
+            name = name == null ? "#" + lane.ord : name;
+            policy = policy == null ? TenantPolicy.DEFAULT : policy;
         }
         Rate rate = policy.deliveryRate();
         long tokens = rate.unlimited() ? Long.MAX_VALUE : lane.tokens == null ? rate.burst() : lane.tokens.available(nowNanos);
