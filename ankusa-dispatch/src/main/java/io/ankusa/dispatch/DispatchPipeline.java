@@ -12,6 +12,9 @@ import io.ankusa.queue.ledger.TenantDirectory;
 import io.ankusa.queue.ledger.QueueFault;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -69,6 +72,8 @@ final class DispatchPipeline implements Pipeline {
     private final Attempts attempts;
     private final TenantScheduler scheduler;
     private final Tick tick;
+    private final LongSupplier nanoTime;
+    private final TenantDirectory directory;
     private final GaugeReader gauges;
     private final EventHub events;
     private final QueueFault fault;
@@ -89,12 +94,14 @@ final class DispatchPipeline implements Pipeline {
         this.attempts = new Attempts(settings.sink(), settings.concurrency(), settings.sinkDeadline(), clock, settler,
                 this::slotFreed, events);
         // Delivery-rate buckets run on the queue clock's monotonic source (a test's clock drives it too).
-        LongSupplier nanoTime = clock::monotonicNanos;
-        this.scheduler = new TenantScheduler(ledger, TenantDirectory.of(settings.queue()),
-                policiesOf(settings.queue()), EndpointGate.OPEN);
+        this.nanoTime = clock::monotonicNanos;
+        this.directory = TenantDirectory.of(settings.queue());
+        PendingLeaders leaders = new PendingLeaders(ledger, directory);
+        this.scheduler = new TenantScheduler(ledger, directory,
+                policiesOf(settings.queue()), EndpointGate.OPEN, leaders);
         this.tick = new Tick(ledger, clock, nanoTime, new MarkerCleanup(ledger), scheduler, attempts, settler,
                 new QuarantineAlarm(TenantDirectory.of(settings.queue()), events), settings.rowsPerTick(), settings.bytesPerTick(), events);
-        this.gauges = new GaugeReader(settings.queue(), ledger, clock, tick::lastVisited);
+        this.gauges = new GaugeReader(settings.queue(), ledger, clock, tick::lastVisited, leaders);
     }
 
     @Override
@@ -127,6 +134,26 @@ final class DispatchPipeline implements Pipeline {
     @Override
     public Gauges gauges() {
         return gauges.measure();
+    }
+
+    @Override
+    public Optional<TenantDispatch> tenantDispatch(String tenant) {
+        Objects.requireNonNull(tenant, "tenant");
+        requireOpen();
+        OptionalLong ord = directory.ord(tenant);
+        if (ord.isEmpty()) {
+            return Optional.empty();
+        }
+        return tick.inspect(() -> scheduler.view(ord.getAsLong(), nanoTime.getAsLong()));
+    }
+
+    @Override
+    public DueTenants dueTenants(long after, int limit) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be positive: " + limit);
+        }
+        requireOpen();
+        return tick.inspect(() -> scheduler.dueTenants(after, limit, nanoTime.getAsLong()));
     }
 
     @Override

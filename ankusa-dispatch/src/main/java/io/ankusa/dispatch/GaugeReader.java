@@ -16,6 +16,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.IntSupplier;
+import java.util.function.LongFunction;
 
 /**
  * Measures {@link Gauges} without folding a family (TEN-1 §4, §5): the aggregate counters (one
@@ -23,7 +24,10 @@ import java.util.function.IntSupplier;
  * tenant's first due row (at most 32 stale markers skipped), the tenant count (one meta read),
  * and the top tenants by pending.
  *
- * <p>Top tenants: a tenant with pending rows has a marker at or before the current second (a
+ * <p>Top tenants of a pipeline: from its {@link PendingLeaders} (kept from what its scheduler
+ * knows; at most {@value PendingLeaders#REFRESH} counters read per measurement), or, while the
+ * scheduler knows no tenant yet (before the pipeline's first tick), as a monitor's. Top tenants of a
+ * {@link QueueMonitor}, which has no scheduler: a tenant with pending rows has a marker at or before the current second (a
  * first-attempt row is due when it is written), so the candidates are the first
  * {@value #TOP_CANDIDATES} distinct tenants of the active markers up to now — those that have
  * waited longest — read from at most {@value #TOP_MARKERS_SCANNED} markers; their pending
@@ -39,12 +43,22 @@ final class GaugeReader {
     private final DeliveryLedger ledger;
     private final QueueClock clock;
     private final IntSupplier lastVisited;
+    private final LongFunction<List<TenantPending>> top;
 
+    /** A reader whose top tenants come from the active index (a {@link QueueMonitor}: no scheduler to ask). */
     GaugeReader(Queue queue, DeliveryLedger ledger, QueueClock clock, IntSupplier lastVisited) {
+        this(queue, ledger, clock, lastVisited, null);
+    }
+
+    /** A reader whose top tenants come from {@code leaders} (a pipeline's, kept from its scheduler). */
+    GaugeReader(Queue queue, DeliveryLedger ledger, QueueClock clock, IntSupplier lastVisited, PendingLeaders leaders) {
         this.queue = Objects.requireNonNull(queue, "queue");
         this.ledger = Objects.requireNonNull(ledger, "ledger");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.lastVisited = Objects.requireNonNull(lastVisited, "lastVisited");
+        // A pipeline whose scheduler knows no tenant yet (before its first tick) reads the index once.
+        this.top = leaders == null ? this::topTenantsByPending
+                : now -> leaders.knowsNone() ? topTenantsByPending(now) : leaders.top(TOP_TENANTS);
     }
 
     Gauges measure() {
@@ -57,7 +71,7 @@ final class GaugeReader {
                 : Optional.empty();
         return new Gauges(Instant.ofEpochMilli(now), totals.pending(), totals.scheduled(), totals.inflight(),
                 totals.dead(), totals.bytes(), totals.archivePending(), age, queue.tenantCount(), lastVisited.getAsInt(),
-                topTenantsByPending(now));
+                top.apply(now));
     }
 
     private List<TenantPending> topTenantsByPending(long now) {

@@ -7,13 +7,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletionStage;
 import java.util.random.RandomGenerator;
 
 /**
  * Dispatches a queue's due deliveries to a {@link Sink}: claims them tick by tick from the tenants
- * that have work (oldest second first), sends them with bounded concurrency and a deadline,
+ * that have work (a deficit round-robin across tenants, by weight, within their limits), sends them with bounded concurrency and a deadline,
  * settles each outcome (delivered; retried after the {@link RetryPolicy}'s delay; dead-lettered
  * after the last attempt or a permanent failure), and keeps the active index clean.
  *
@@ -73,6 +74,31 @@ public interface Pipeline extends AutoCloseable {
      * @return the gauges as of now
      */
     Gauges gauges();
+
+    /**
+     * What this pipeline's scheduler knows of {@code tenant} now: its weight, its deliveries in
+     * flight (this pipeline's claims not yet settled), its in-flight limit, delivery rate and
+     * tokens, and whether it is held back and why. Read under the tick's lock (it may wait for a
+     * tick under way); no store read unless the tenant's name or policy was not looked up yet.
+     *
+     * @param tenant the tenant id
+     * @return its state, or empty when the scheduler does not know the tenant (nothing due and
+     *         nothing in flight since it last drained)
+     */
+    Optional<TenantDispatch> tenantDispatch(String tenant);
+
+    /**
+     * A page of the tenants with due work now, as this pipeline's scheduler knows them: those in
+     * its round-robin and those waiting at their in-flight limit or for a delivery token (a tenant
+     * whose due rows the active-index feed has not reached yet, after a restart, shows up once it
+     * has). In tenant-ordinal order, so pages do not overlap; the cost is the page plus the idle
+     * tenants skipped, never a store scan.
+     *
+     * @param after the cursor: 0 for the first page, then the previous page's {@link DueTenants#next()}
+     * @param limit the most tenants in the page, at least 1
+     * @return the page
+     */
+    DueTenants dueTenants(long after, int limit);
 
     /**
      * Events dropped so far because a listener registered on {@link Builder#listener} did not keep

@@ -14,7 +14,8 @@ import java.util.Optional;
  * <p>The floor of a tenant is the start of the earliest marker second the tick scanned for it —
  * every due row has a marker of its own second, so no due row of the tenant lies before — raised
  * to the due time of its earliest row as the last cleanup read it (from the start of the tenant's
- * range) when that row is in the same second. The raise skips the rows of that second the
+ * range) when that row is in the same second, but never past the time of that cleanup (a row due
+ * later, a retry, must not hide a hook ingested after the cleanup). The raise skips the rows of that second the
  * pipeline already claimed. It can hide one row for one tick: a row committed into that second but
  * stamped before the recorded time (a writer stamps a row with the time it read its clock, and can
  * commit after the pipeline claimed past it). The cleanup of the same visit reads that row as the
@@ -35,12 +36,17 @@ final class TenantCursors {
         return earliestScannedBucket * 1000;
     }
 
-    /** After cleanup: the tenant's earliest due row, or none (the tenant drained: evict). */
-    void update(long ord, Optional<DueRow> first) {
+    /**
+     * After cleanup at {@code now}: the tenant's earliest due row, or none (the tenant drained:
+     * evict). A first row due later than {@code now} (a retry's backoff) raises the floor to
+     * {@code now} only: a hook ingested after the cleanup is stamped at or after {@code now} and
+     * may come before that row.
+     */
+    void update(long ord, Optional<DueRow> first, long now) {
         if (first.isEmpty()) {
             floors.remove(ord);
         } else {
-            floors.put(ord, first.get().at());
+            floors.put(ord, Math.min(first.get().at(), now));
         }
     }
 

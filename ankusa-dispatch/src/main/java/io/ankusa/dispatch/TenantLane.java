@@ -37,6 +37,8 @@ final class TenantLane {
     long deficit;
     /** Whether the lane is inside a turn (its quantum already added). */
     boolean inTurn;
+    /** Whether its policy could not be read at its last turn (it waits as for a token). */
+    boolean policyUnreadable;
     /** When a {@link State#WAITING_FOR_TOKENS} lane may be asked again. */
     long wakeNanos;
     /** The tenant's name, once looked up. */

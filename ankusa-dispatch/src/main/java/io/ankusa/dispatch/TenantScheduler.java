@@ -1,6 +1,7 @@
 package io.ankusa.dispatch;
 
 import io.ankusa.api.AnkusaException;
+import io.ankusa.api.Rate;
 import io.ankusa.api.TenantPolicy;
 import io.ankusa.queue.admission.PolicyCache;
 import io.ankusa.queue.admission.TokenBucket;
@@ -11,10 +12,12 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
+import java.util.OptionalLong;
+import java.util.TreeMap;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.PriorityQueue;
@@ -60,16 +63,21 @@ final class TenantScheduler {
     private final TenantDirectory directory;
     private final PolicyCache policies;
     private final EndpointGate gate;
-    private final Map<Long, TenantLane> lanes = new HashMap<>();
+    private final PendingLeaders leaders;
+    private final NavigableMap<Long, TenantLane> lanes = new TreeMap<>();
     private final ArrayDeque<TenantLane> ring = new ArrayDeque<>();
     private final PriorityQueue<TenantLane> waitingForTokens = new PriorityQueue<>(Comparator.comparingLong(l -> l.wakeNanos));
     private final ConcurrentLinkedQueue<TenantLane> settledFrom = new ConcurrentLinkedQueue<>();
+    /** The policy cache's generation at the last {@link #wake}. */
+    private long wokenAtGeneration = -1;
 
     /** What one tick plans to claim. */
     record Plan(Map<Long, List<DueRow>> rows, List<TenantLane> visited) {
     }
 
-    TenantScheduler(DeliveryLedger ledger, TenantDirectory directory, PolicyCache policies, EndpointGate gate) {
+    TenantScheduler(DeliveryLedger ledger, TenantDirectory directory, PolicyCache policies, EndpointGate gate,
+            PendingLeaders leaders) {
+        this.leaders = Objects.requireNonNull(leaders, "leaders");
         this.ledger = Objects.requireNonNull(ledger, "ledger");
         this.directory = Objects.requireNonNull(directory, "directory");
         this.policies = Objects.requireNonNull(policies, "policies");
@@ -78,7 +86,10 @@ final class TenantScheduler {
 
     /** The feed saw tenant {@code ord}'s markers of {@code buckets}: it has (or had) due work. */
     void offer(long ord, Collection<Long> buckets) {
-        TenantLane lane = lanes.computeIfAbsent(ord, TenantLane::new);
+        TenantLane lane = lanes.computeIfAbsent(ord, o -> {
+            leaders.known(o);
+            return new TenantLane(o);
+        });
         lane.markers.addAll(buckets);
         if (lane.state == TenantLane.State.IDLE) {
             ready(lane);
@@ -91,8 +102,22 @@ final class TenantScheduler {
         settledFrom.add(lane);
     }
 
-    /** Lanes whose wait is over go back to the ring: settles since the last tick, tokens due by {@code nowNanos}. */
+    /**
+     * Lanes whose wait is over go back to the ring: settles since the last tick, tokens due by
+     * {@code nowNanos}, and every waiting lane when a policy changed since the last wake (a raised
+     * in-flight limit or rate must not wait for a settle or for a token time of the old policy).
+     */
     void wake(long nowNanos) {
+        long generation = policies.generation();
+        if (generation != wokenAtGeneration) {
+            wokenAtGeneration = generation;
+            waitingForTokens.clear();
+            for (TenantLane lane : lanes.values()) {
+                if (lane.state == TenantLane.State.AT_INFLIGHT_LIMIT || lane.state == TenantLane.State.WAITING_FOR_TOKENS) {
+                    ready(lane);
+                }
+            }
+        }
         for (TenantLane lane; (lane = settledFrom.poll()) != null;) {
             if (lane.state == TenantLane.State.AT_INFLIGHT_LIMIT && lane.inflightRoom() > 0) {
                 ready(lane);
@@ -182,6 +207,7 @@ final class TenantScheduler {
                 // the ring until the feed brings a marker again (or the cleanup finds a row).
                 yieldTurn(lane, TenantLane.State.IDLE);
             } else if (lane.deficit <= 0 || want == may) {
+                leaders.backlogged(lane.ord);
                 // Its turn is used, or it was stopped by its own in-flight room or tokens (then it
                 // yields the rest): to the back of the ring.
                 lane.inTurn = false;
@@ -189,6 +215,7 @@ final class TenantScheduler {
                 ring.addLast(lane);
             } else {
                 // Cut short by the end of the tick: it finishes its turn first next tick.
+                leaders.backlogged(lane.ord);
                 ring.addFirst(lane);
             }
         }
@@ -244,12 +271,62 @@ final class TenantScheduler {
         }
         if (lane.forgettable(nowNanos)) {
             lanes.remove(lane.ord);
+            leaders.forgotten(lane.ord);
         }
     }
 
     /** The lane of tenant {@code ord}, if the scheduler knows it. */
     Optional<TenantLane> lane(long ord) {
         return Optional.ofNullable(lanes.get(ord));
+    }
+
+    /** What the scheduler knows of tenant {@code ord} now, if it knows it. */
+    Optional<TenantDispatch> view(long ord, long nowNanos) {
+        TenantLane lane = lanes.get(ord);
+        return lane == null ? Optional.empty() : Optional.of(view(lane, nowNanos));
+    }
+
+    /** Up to {@code limit} lanes with due work (any state but idle) after ordinal {@code after}. */
+    DueTenants dueTenants(long after, int limit, long nowNanos) {
+        List<TenantDispatch> page = new ArrayList<>(Math.min(limit, 256));
+        long last = after;
+        for (TenantLane lane : lanes.tailMap(after, false).values()) {
+            if (lane.state == TenantLane.State.IDLE) {
+                continue;
+            }
+            if (page.size() == limit) {
+                return new DueTenants(page, OptionalLong.of(last));
+            }
+            page.add(view(lane, nowNanos));
+            last = lane.ord;
+        }
+        return new DueTenants(page, OptionalLong.empty());
+    }
+
+    private TenantDispatch view(TenantLane lane, long nowNanos) {
+        String name = lane.name;
+        TenantPolicy policy = lane.policy;
+        try {
+            if (name == null) {
+                name = directory.name(lane.ord).orElse("#" + lane.ord);
+            }
+            if (policy == null) {
+                policy = policies.policyFor(name);
+            }
+        } catch (AnkusaException e) {
+            // A read for monitoring: the tenant's ordinal and the default policy rather than a failure.
+            name = name == null ? "#" + lane.ord : name;
+            policy = policy == null ? TenantPolicy.DEFAULT : policy;
+        }
+        Rate rate = policy.deliveryRate();
+        long tokens = rate.unlimited() ? Long.MAX_VALUE : lane.tokens == null ? rate.burst() : lane.tokens.available(nowNanos);
+        TenantDispatch.Hold hold = switch (lane.state) {
+            case AT_INFLIGHT_LIMIT -> TenantDispatch.Hold.IN_FLIGHT_LIMIT;
+            case WAITING_FOR_TOKENS -> lane.policyUnreadable ? TenantDispatch.Hold.POLICY_UNREADABLE
+                    : TenantDispatch.Hold.DELIVERY_RATE;
+            default -> TenantDispatch.Hold.NONE;
+        };
+        return new TenantDispatch(name, policy.weight(), lane.inflight.get(), policy.maxInflight(), rate, tokens, hold);
     }
 
     /** Lanes the scheduler knows. */
@@ -268,6 +345,9 @@ final class TenantScheduler {
     }
 
     private void yieldTurn(TenantLane lane, TenantLane.State state) {
+        if (state == TenantLane.State.AT_INFLIGHT_LIMIT) {
+            leaders.backlogged(lane.ord);
+        }
         lane.inTurn = false;
         lane.deficit = 0;
         lane.state = state;
@@ -278,6 +358,7 @@ final class TenantScheduler {
     }
 
     private void waitForTokens(TenantLane lane, long wakeNanos) {
+        leaders.backlogged(lane.ord);
         lane.inTurn = false;
         lane.deficit = 0;
         lane.state = TenantLane.State.WAITING_FOR_TOKENS;
@@ -292,6 +373,7 @@ final class TenantScheduler {
             return true;
         }
         TenantPolicy policy;
+        lane.policyUnreadable = true;
         try {
             if (lane.name == null) {
                 lane.name = directory.name(lane.ord).orElse(null);
@@ -303,6 +385,7 @@ final class TenantScheduler {
             return false;
         }
         lane.policy = policy;
+        lane.policyUnreadable = false;
         lane.policyGeneration = generation;
         if (lane.tokens == null) {
             lane.tokens = new TokenBucket(policy.deliveryRate(), nowNanos);

@@ -22,6 +22,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * One dispatch tick: which tenants have work, what to claim from each, the claim, the marker
@@ -96,6 +97,16 @@ final class Tick {
         return lastVisited;
     }
 
+    /** Runs {@code read} under the tick's lock (between two ticks): a read of the scheduler's state. */
+    <T> T inspect(Supplier<T> read) {
+        lock.lock();
+        try {
+            return read.get();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Runs one tick now, on the calling thread, up to the hand-over to the sinks. */
     Run run() {
         lock.lock();
@@ -142,7 +153,7 @@ final class Tick {
         Map<Long, List<Long>> visitedBuckets = new LinkedHashMap<>();
         visited.forEach(lane -> visitedBuckets.put(lane.ord, List.copyOf(lane.markers.headSet(current, true))));
         Map<Long, Optional<DueRow>> firsts = cleanup.clean(visitedBuckets, now);
-        firsts.forEach(cursors::update);
+        firsts.forEach((ord, first) -> cursors.update(ord, first, now));
         for (TenantLane lane : visited) {
             Optional<DueRow> first = firsts.getOrDefault(lane.ord, Optional.empty());
             long keepFrom = Math.min(current, first.map(r -> MarkerCleanup.bucketOf(r.at())).orElse(current));

@@ -9,6 +9,9 @@ import org.junit.jupiter.api.Test;
 
 class TenantCursorsTest {
 
+    /** A cleanup's "now" after every row of these tests is due. */
+    private static final long LATER = 1_700_000_100_000L;
+
     private static Optional<DueRow> firstAt(long at) {
         return Optional.of(new DueRow(7, at, 1, 0, 10, DueKind.FIRST_ATTEMPT));
     }
@@ -21,7 +24,7 @@ class TenantCursorsTest {
     @Test
     void the_floor_skips_the_claimed_rows_of_the_earliest_marker_second() {
         TenantCursors cursors = new TenantCursors();
-        cursors.update(7, firstAt(1_700_000_000_640L));
+        cursors.update(7, firstAt(1_700_000_000_640L), LATER);
         assertThat(cursors.floor(7, 1_700_000_000)).isEqualTo(1_700_000_000_640L);
         assertThat(cursors.size()).isEqualTo(1);
     }
@@ -29,23 +32,31 @@ class TenantCursorsTest {
     @Test
     void an_earlier_marker_lowers_the_floor_to_its_second() {
         TenantCursors cursors = new TenantCursors();
-        cursors.update(7, firstAt(1_700_000_005_640L));
+        cursors.update(7, firstAt(1_700_000_005_640L), LATER);
         assertThat(cursors.floor(7, 1_700_000_003)).as("a late row in an earlier second").isEqualTo(1_700_000_003_000L);
     }
 
     @Test
     void a_later_earliest_marker_starts_at_its_second() {
         TenantCursors cursors = new TenantCursors();
-        cursors.update(7, firstAt(1_700_000_005_640L));
+        cursors.update(7, firstAt(1_700_000_005_640L), LATER);
         assertThat(cursors.floor(7, 1_700_000_009)).isEqualTo(1_700_000_009_000L);
     }
 
     @Test
     void a_drained_tenant_is_evicted() {
         TenantCursors cursors = new TenantCursors();
-        cursors.update(7, firstAt(1_700_000_000_640L));
-        cursors.update(7, Optional.empty());
+        cursors.update(7, firstAt(1_700_000_000_640L), LATER);
+        cursors.update(7, Optional.empty(), LATER);
         assertThat(cursors.size()).isZero();
         assertThat(cursors.floor(7, 1_700_000_000)).isEqualTo(1_700_000_000_000L);
+    }
+
+    @Test
+    void a_first_row_due_later_raises_the_floor_to_the_cleanup_time_only() {
+        TenantCursors cursors = new TenantCursors();
+        cursors.update(7, firstAt(1_700_000_000_640L), 1_700_000_000_200L);
+        assertThat(cursors.floor(7, 1_700_000_000)).as("a hook ingested at 200 ms comes before a retry due at 640 ms")
+                .isEqualTo(1_700_000_000_200L);
     }
 }

@@ -36,6 +36,7 @@ public final class BenchSuite {
             "io.ankusa.tests.bench.ThroughputBench",
             "io.ankusa.tests.bench.outbox.PostgresOutboxBench",
             "io.ankusa.tests.bench.TickBench",
+            "io.ankusa.tests.dispatch.FairnessBench",
             "io.ankusa.tests.upgrade.MigrationBench");
 
     private BenchSuite() {

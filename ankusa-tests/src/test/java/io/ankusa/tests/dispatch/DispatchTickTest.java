@@ -90,8 +90,8 @@ class DispatchTickTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("claim order is oldest second first across tenants, due-time order within a tenant")
-    void claimOrderIsOldestSecondFirstAcrossTenants(String backend) {
+    @DisplayName("tenants take turns in the order the active index first shows them, due-time order within a tenant")
+    void tenantsTakeTurnsInTheOrderTheActiveIndexShowsThem(String backend) {
         try (DispatchFixture f = DispatchFixture.open(backend, dir)) {
             f.ingest("a1", "a", 0);          // second s, +0 ms
             f.clock().advance(500);
@@ -105,9 +105,10 @@ class DispatchTickTest {
             try (Pipeline pipeline = f.pipeline(sink, b -> b)) {
                 DispatchFixture.await(pipeline.tick());
             }
-            // Not strict global oldest-first (which would be a1 b1 a2 b2 c1): active tenants in marker
-            // order — (s, a) then (s, b) then (s + 1, c) — and each tenant's due rows in due-time order.
-            // This is the amended cross-tenant order of TEN-1 §5 ("oldest second first").
+            // Not global oldest-first (which would be a1 b1 a2 b2 c1) but the scheduler's round-robin:
+            // tenants join the ring in the order the feed first reads their markers — (s, a), (s, b),
+            // (s + 1, c) — and each takes its turn (here the whole tick has room for every row of
+            // every tenant, so one turn each) with its due rows in due-time order.
             assertThat(sink.hookIds()).containsExactly("a1", "a2", "b1", "b2", "c1");
             f.assertConsistent();
             assertThat(f.queue().stats().pending()).isZero();

@@ -270,6 +270,43 @@ class GaugesTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @DisplayName("a pipeline's top tenants come from its scheduler, not from a scan of the active index")
+    void aPipelinesTopTenantsComeFromItsScheduler(String backend) {
+        try (DispatchFixture f = DispatchFixture.open(backend, dir);
+                Pipeline pipeline = f.pipeline(ScriptedSink.delivering(), b -> b.rowsPerTick(1))) {
+            List<io.ankusa.api.Hook> hooks = new ArrayList<>();
+            for (int t = 1; t <= 120; t++) {
+                for (int i = 0; i < t; i++) {
+                    hooks.add(hook("p" + t + "_" + i, "t" + t, 0));
+                }
+            }
+            ingestAll(f, hooks);
+            DispatchFixture.await(pipeline.tick()); // the feed brings every tenant; t1's one row is delivered
+
+            f.recorder().clear();
+            f.scans().clear();
+            List<TenantPending> top = pipeline.gauges().topTenantsByPending();
+            assertThat(top).hasSize(100);
+            assertThat(top.get(0)).isEqualTo(new TenantPending("t120", 120));
+            assertThat(top.get(99)).isEqualTo(new TenantPending("t21", 21));
+            long activeEntries = f.scans().scans().stream().filter(sc -> sc.range().from().length > 0
+                    && sc.range().from()[0] == Prefixes.ACTIVE).mapToLong(CountedScan::entries).sum();
+            // The oldest due age reads one page of at most 33 markers (32 stale ones skipped); the
+            // index read of the top tenants would take all 120 tenants' markers.
+            assertThat(activeEntries).as("active markers read (the oldest due age's page only)").isLessThanOrEqualTo(33);
+
+            List<io.ankusa.api.Hook> late = new ArrayList<>();
+            for (int i = 0; i < 200; i++) {
+                late.add(hook("late_" + i, "late", 0));
+            }
+            ingestAll(f, late);
+            DispatchFixture.await(pipeline.tick());
+            assertThat(pipeline.gauges().topTenantsByPending().get(0).tenantId()).isEqualTo("late");
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
     @DisplayName("a started pipeline reports gauges to its listeners and delivers on its own")
     void aStartedPipelineReportsGaugesAndDelivers(String backend) throws Exception {
         try (DispatchFixture f = DispatchFixture.open(backend, dir)) {

@@ -1,0 +1,395 @@
+package io.ankusa.tests.dispatch;
+
+import io.ankusa.api.Hook;
+import io.ankusa.api.QueueConfig;
+import io.ankusa.api.Rate;
+import io.ankusa.api.TenantPolicies;
+import io.ankusa.api.TenantPolicy;
+import io.ankusa.dispatch.Delivery;
+import io.ankusa.dispatch.Pipeline;
+import io.ankusa.dispatch.SinkOutcome;
+import io.ankusa.queue.Queue;
+import io.ankusa.store.Stores;
+import io.ankusa.tests.queue.MutableClock;
+import io.ankusa.tests.queue.QueueUnderTest;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+/**
+ * The fair-dispatch bench (issue 13), on rocksdb and lmdb, each cell on a fresh queue with a
+ * started pipeline on the wall clock unless said otherwise:
+ *
+ * <ul>
+ *   <li><b>Head-of-line</b>: one tenant ingests a flood of due rows (no-op sink), the pipeline
+ *       starts, and once the flood is being delivered 10 quiet tenants ingest one hook each, in 3
+ *       rounds; the quiet hooks' ingest-to-delivery latency (p50, max) against the same with no
+ *       flood. Goal: the flood changes it by at most one tick (200 ms idle interval).</li>
+ *   <li><b>Weighted share</b>: three saturated tenants of weights 1, 2 and 4, a sink that answers
+ *       after 1 ms, 8 deliveries at once; their deliveries over 10 s against 1:2:4 (goal ±10 %).</li>
+ *   <li><b>Rate limit</b>: a tenant limited to 100/s (burst 10) with 10 000 due rows beside two
+ *       unlimited tenants with 30 000 each (no-op sink); the limited tenant's deliveries in each full
+ *       second after the first (goal 100 ± 5) and the others' rate.</li>
+ *   <li><b>Tick cost</b>, on a hand-moved clock: a dispatch tick that delivers one new hook for
+ *       each of 8 quiet tenants, and a gauge measurement ({@code Pipeline.gauges()}) and the
+ *       aggregate read ({@code Queue.stats()}), with behind them: nothing (8 tenants); a backlog
+ *       of 8 tenants spread over an hour (28 800 markers); 10 000 backlogged tenants. Backlogged
+ *       tenants are held at their in-flight limit (1, a sink that never answers them), so every
+ *       cell serves the same 8 tenants; goal: within 1.5× of the 8-tenant cell.</li>
+ * </ul>
+ *
+ * <pre>
+ * ./mvnw -B -Pbench verify -pl ankusa-tests -am -DskipTests -Dankusa.bench.only=FairnessBench
+ * </pre>
+ *
+ * System properties: {@code ankusa.bench.backends}, {@code ankusa.bench.dir},
+ * {@code ankusa.bench.floods} (comma-separated flood sizes, default {@code 100000}; add
+ * {@code 1000000} for the million-row cell, whose ingest takes minutes), {@code ankusa.bench.shareSeconds}
+ * (default 10), {@code ankusa.bench.ticks} (measured ticks per tick-cost cell, default 200).
+ * Prints Markdown tables with the load average; exits non-zero when a goal is missed.
+ */
+public final class FairnessBench {
+
+    private static final int QUIET = 10;
+    private static final int ROUNDS = 3;
+
+    private FairnessBench() {
+    }
+
+    /** Runs the bench; see the class comment. */
+    public static void main(String[] args) throws Exception {
+        Path root = Files.createDirectories(Path.of(System.getProperty("ankusa.bench.dir",
+                System.getProperty("java.io.tmpdir"))));
+        String backends = System.getProperty("ankusa.bench.backends", "");
+        List<String> failures = new ArrayList<>();
+        List<String> hol = new ArrayList<>();
+        List<String> share = new ArrayList<>();
+        List<String> rate = new ArrayList<>();
+        List<String> ticks = new ArrayList<>();
+        int[] floods = Arrays.stream(System.getProperty("ankusa.bench.floods", "100000").split(","))
+                .map(String::strip).mapToInt(Integer::parseInt).toArray();
+        for (String backend : Stream.of("rocksdb", "lmdb").filter(b -> Stores.provider(b).isPresent())
+                .filter(b -> backends.isBlank() || List.of(backends.split(",")).contains(b)).toList()) {
+            double[] base = headOfLine(root, backend, 0, hol);
+            for (int flood : floods) {
+                double[] with = headOfLine(root, backend, flood, hol);
+                if (with[1] > base[1] + 200 + 50) {
+                    failures.add(backend + " head-of-line: a flood of " + flood + " moved the quiet max from "
+                            + base[1] + " ms to " + with[1] + " ms (more than one tick)");
+                }
+            }
+            weightedShare(root, backend, share, failures);
+            rateLimit(root, backend, rate, failures);
+            tickCost(root, backend, ticks, failures);
+        }
+        double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+        System.out.println();
+        System.out.printf(Locale.ROOT, "Fairness bench, Java %s, load average %.2f at the end%n%n",
+                System.getProperty("java.version"), load);
+        System.out.println("Head-of-line (quiet tenants' ingest-to-delivery, 10 tenants x 3 rounds, no-op sink):\n");
+        System.out.println("| backend | flood rows | flood ingest s | quiet p50 ms | quiet max ms |");
+        System.out.println("|---|---:|---:|---:|---:|");
+        hol.forEach(System.out::println);
+        System.out.println("\nWeighted share (weights 1:2:4, 1 ms sink, 8 at once):\n");
+        System.out.println("| backend | seconds | w1 | w2 | w4 | w2/w1 | w4/w1 |");
+        System.out.println("|---|---:|---:|---:|---:|---:|---:|");
+        share.forEach(System.out::println);
+        System.out.println("\nRate limit (100/s, burst 10, beside two unlimited tenants):\n");
+        System.out.println("| backend | limited per second (seconds 2..6) | others deliveries/s |");
+        System.out.println("|---|---|---:|");
+        rate.forEach(System.out::println);
+        System.out.println("\nTick cost (8 quiet tenants served per tick; ms):\n");
+        System.out.println("| backend | behind the quiet tenants | markers | dispatch p50 | dispatch p99 | gauges p50 | gauges p99 | aggregate p50 |");
+        System.out.println("|---|---|---:|---:|---:|---:|---:|---:|");
+        ticks.forEach(System.out::println);
+        if (!failures.isEmpty()) {
+            System.out.println();
+            failures.forEach(f -> System.out.println("FAIL " + f));
+            System.exit(1);
+        }
+    }
+
+    private static void ingestMany(Queue queue, String tenant, int count, String prefix) throws InterruptedException {
+        Semaphore inFlight = new Semaphore(8_192);
+        AtomicLong refused = new AtomicLong();
+        for (int i = 0; i < count; i++) {
+            inFlight.acquire();
+            queue.ingest(Hook.builder().id(prefix + i).sourceId("bench").tenantId(tenant).payload("{}").sinks(0).build())
+                    .whenComplete((r, e) -> {
+                        if (e != null) {
+                            refused.incrementAndGet();
+                        }
+                        inFlight.release();
+                    });
+        }
+        if (!inFlight.tryAcquire(8_192, 30, TimeUnit.MINUTES) || refused.get() != 0) {
+            throw new IllegalStateException(refused.get() + " hooks refused at ingest");
+        }
+    }
+
+    /** Quiet p50 and max in ms. */
+    private static double[] headOfLine(Path root, String backend, int flood, List<String> out) throws Exception {
+        Path dir = Files.createTempDirectory(root, "fair-hol-" + backend + "-");
+        try (Queue queue = Queue.open(QueueConfig.builder(dir).backend(backend).build())) {
+            long t0 = System.nanoTime();
+            ingestMany(queue, "flood", flood, "f");
+            double ingestSeconds = (System.nanoTime() - t0) / 1e9;
+            Map<String, Long> sent = new ConcurrentHashMap<>();
+            Map<String, Long> delivered = new ConcurrentHashMap<>();
+            AtomicLong floodDone = new AtomicLong();
+            Pipeline pipeline = Pipeline.builder(queue, d -> {
+                if (d.tenantId().equals("flood")) {
+                    floodDone.incrementAndGet();
+                } else {
+                    delivered.put(d.hookId(), System.nanoTime());
+                }
+                return CompletableFuture.completedFuture(SinkOutcome.delivered());
+            }).build().start();
+            try {
+                while (flood > 0 && floodDone.get() < Math.min(1_000, flood)) {
+                    Thread.onSpinWait();
+                }
+                for (int round = 0; round < ROUNDS; round++) {
+                    for (int q = 0; q < QUIET; q++) {
+                        String id = "q" + round + "-" + q;
+                        sent.put(id, System.nanoTime());
+                        queue.ingest(Hook.builder().id(id).sourceId("bench").tenantId("quiet" + q).payload("{}").sinks(0)
+                                .build()).join();
+                    }
+                    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
+                    while (delivered.size() < (round + 1) * QUIET && System.nanoTime() < deadline) {
+                        Thread.sleep(1);
+                    }
+                }
+                double floodLeft = flood - floodDone.get();
+                double[] ms = sent.entrySet().stream()
+                        .mapToDouble(e -> (delivered.getOrDefault(e.getKey(), Long.MAX_VALUE) - e.getValue()) / 1e6).sorted()
+                        .toArray();
+                double p50 = ms[ms.length / 2];
+                double max = ms[ms.length - 1];
+                progress(out, String.format(Locale.ROOT, "| %s | %,d | %.1f | %.1f | %.1f |", backend, flood, ingestSeconds, p50,
+                        max) + (flood > 0 ? String.format(Locale.ROOT, " (flood rows left when the last quiet hook was delivered: %,.0f)", floodLeft) : ""));
+                return new double[] {p50, max};
+            } finally {
+                pipeline.close();
+            }
+        } finally {
+            delete(dir);
+        }
+    }
+
+    private static void weightedShare(Path root, String backend, List<String> out, List<String> failures) throws Exception {
+        int seconds = Integer.getInteger("ankusa.bench.shareSeconds", 10);
+        Path dir = Files.createTempDirectory(root, "fair-share-" + backend + "-");
+        TenantPolicies policies = TenantPolicies.of(TenantPolicy.DEFAULT, Map.of(
+                "w1", TenantPolicy.DEFAULT.withWeight(1), "w2", TenantPolicy.DEFAULT.withWeight(2),
+                "w4", TenantPolicy.DEFAULT.withWeight(4)));
+        try (Queue queue = Queue.open(QueueConfig.builder(dir).backend(backend).tenantPolicies(policies).build())) {
+            // 8 at once, 1 ms each: at most ~8 000/s; w4 takes 4/7 of it.
+            int each = 5_000 * seconds;
+            for (String t : List.of("w1", "w2", "w4")) {
+                ingestMany(queue, t, each, t + "-");
+            }
+            Map<String, AtomicLong> counts = new ConcurrentHashMap<>();
+            Function<Delivery, CompletableFuture<SinkOutcome>> sink = d -> {
+                counts.computeIfAbsent(d.tenantId(), k -> new AtomicLong()).incrementAndGet();
+                return CompletableFuture.supplyAsync(SinkOutcome::delivered,
+                        CompletableFuture.delayedExecutor(1, TimeUnit.MILLISECONDS));
+            };
+            long[] at;
+            Pipeline pipeline = Pipeline.builder(queue, sink::apply).concurrency(8).build().start();
+            try {
+                Thread.sleep(seconds * 1000L);
+                at = new long[] {count(counts, "w1"), count(counts, "w2"), count(counts, "w4")};
+            } finally {
+                pipeline.close();
+            }
+            double r2 = (double) at[1] / at[0];
+            double r4 = (double) at[2] / at[0];
+            progress(out, String.format(Locale.ROOT, "| %s | %d | %,d | %,d | %,d | %.2f | %.2f |", backend, seconds, at[0], at[1],
+                    at[2], r2, r4));
+            double unit = (at[0] + at[1] + at[2]) / 7.0;
+            for (int i = 0; i < 3; i++) {
+                double expected = unit * (1 << i);
+                if (Math.abs(at[i] - expected) > expected * 0.10) {
+                    failures.add(backend + " weighted share: w" + (1 << i) + " delivered " + at[i] + ", expected "
+                            + Math.round(expected) + " ±10 %");
+                }
+            }
+            if (at[2] >= each) {
+                failures.add(backend + " weighted share: w4 ran out of rows (not saturated)");
+            }
+        } finally {
+            delete(dir);
+        }
+    }
+
+    private static long count(Map<String, AtomicLong> counts, String tenant) {
+        AtomicLong c = counts.get(tenant);
+        return c == null ? 0 : c.get();
+    }
+
+    private static void rateLimit(Path root, String backend, List<String> out, List<String> failures) throws Exception {
+        Path dir = Files.createTempDirectory(root, "fair-rate-" + backend + "-");
+        TenantPolicies policies = TenantPolicies.of(TenantPolicy.DEFAULT,
+                Map.of("limited", TenantPolicy.DEFAULT.withDeliveryRate(new Rate(100, 10))));
+        try (Queue queue = Queue.open(QueueConfig.builder(dir).backend(backend).tenantPolicies(policies).build())) {
+            ingestMany(queue, "limited", 10_000, "l");
+            ingestMany(queue, "other1", 30_000, "a");
+            ingestMany(queue, "other2", 30_000, "b");
+            List<Long> limitedAt = new ArrayList<>();
+            AtomicLong others = new AtomicLong();
+            AtomicLong othersLast = new AtomicLong();
+            long start;
+            try (Pipeline pipeline = Pipeline.builder(queue, d -> {
+                if (d.tenantId().equals("limited")) {
+                    synchronized (limitedAt) {
+                        limitedAt.add(System.nanoTime());
+                    }
+                } else {
+                    others.incrementAndGet();
+                    othersLast.set(System.nanoTime());
+                }
+                return CompletableFuture.completedFuture(SinkOutcome.delivered());
+            }).build()) {
+                start = System.nanoTime();
+                pipeline.start();
+                Thread.sleep(6_000);
+            }
+            long[] perSecond = new long[6];
+            synchronized (limitedAt) {
+                for (long t : limitedAt) {
+                    int s = (int) ((t - start) / 1_000_000_000L);
+                    if (s < perSecond.length) {
+                        perSecond[s]++;
+                    }
+                }
+            }
+            long[] steady = Arrays.copyOfRange(perSecond, 1, 6);
+            double othersRate = others.get() / Math.max(1e-9, (othersLast.get() - start) / 1e9);
+            progress(out, String.format(Locale.ROOT, "| %s | %s | %,.0f |", backend, Arrays.toString(steady), othersRate));
+            for (long n : steady) {
+                if (Math.abs(n - 100) > 5) {
+                    failures.add(backend + " rate limit: " + n + " deliveries in a second, expected 100 ± 5");
+                }
+            }
+        } finally {
+            delete(dir);
+        }
+    }
+
+    private static void tickCost(Path root, String backend, List<String> out, List<String> failures) throws Exception {
+        double[] small = tickCell(root, backend, "nothing (8 tenants)", 0, 0, out);
+        double[] hour = tickCell(root, backend, "8 tenants' backlog over an hour", 8, 3_600, out);
+        double[] wide = tickCell(root, backend, "10 000 backlogged tenants", 10_000, 1, out);
+        for (double[] cell : List.of(hour, wide)) {
+            if (cell[0] > 1.5 * small[0] + 0.2 || cell[1] > 1.5 * small[1] + 0.2) {
+                failures.add(backend + " tick cost: dispatch " + cell[0] + " ms / gauges " + cell[1] + " ms vs "
+                        + small[0] + " / " + small[1] + " ms with 8 tenants (more than 1.5x)");
+            }
+        }
+    }
+
+    /** Dispatch p50 and gauge p50 in ms. */
+    private static double[] tickCell(Path root, String backend, String label, int backlogTenants, int seconds,
+            List<String> out) throws Exception {
+        Path dir = Files.createTempDirectory(root, "fair-tick-" + backend + "-");
+        MutableClock clock = new MutableClock(QueueUnderTest.EPOCH);
+        TenantPolicies policies = tenant -> tenant.startsWith("b") ? TenantPolicy.DEFAULT.withMaxInflight(1)
+                : TenantPolicy.DEFAULT;
+        int measured = Integer.getInteger("ankusa.bench.ticks", 200);
+        try (Queue queue = Queue.open(QueueConfig.builder(dir).backend(backend).clock(clock).tenantPolicies(policies)
+                .build())) {
+            List<CompletableFuture<SinkOutcome>> held = new ArrayList<>();
+            try (Pipeline pipeline = Pipeline.builder(queue, d -> {
+                if (d.tenantId().startsWith("b")) {
+                    CompletableFuture<SinkOutcome> never = new CompletableFuture<>();
+                    synchronized (held) {
+                        held.add(never);
+                    }
+                    return never;
+                }
+                return CompletableFuture.completedFuture(SinkOutcome.delivered());
+            }).concurrency(backlogTenants + 64).rowsPerTick(1024).sinkDeadline(Duration.ofHours(1)).build()) {
+                for (int s = 0; s < seconds; s++) {
+                    List<CompletableFuture<?>> receipts = new ArrayList<>(backlogTenants);
+                    for (int b = 0; b < backlogTenants; b++) {
+                        receipts.add(queue.ingest(Hook.builder().id("b" + b + "-" + s).sourceId("bench").tenantId("b" + b)
+                                .payload("{}").sinks(0).build()));
+                    }
+                    receipts.forEach(CompletableFuture::join);
+                    clock.advance(1_000);
+                }
+                long markers = (long) backlogTenants * seconds;
+                // Let the feed make its first pass over the backlog (a page a tick) and every backlogged
+                // tenant reach its in-flight limit.
+                for (int t = 0; t < markers / 4_096 + 16; t++) {
+                    pipeline.tick();
+                }
+                double[] dispatch = new double[measured];
+                double[] gauges = new double[measured];
+                double[] aggregate = new double[measured];
+                for (int i = 0; i < measured + 20; i++) {
+                    clock.advance(1_000);
+                    for (int q = 0; q < 8; q++) {
+                        queue.ingest(Hook.builder().id("q" + q + "-" + i).sourceId("bench").tenantId("quiet" + q).payload("{}")
+                                .sinks(0).build()).join();
+                    }
+                    long t0 = System.nanoTime();
+                    pipeline.tick().toCompletableFuture().get(1, TimeUnit.MINUTES);
+                    long t1 = System.nanoTime();
+                    pipeline.gauges();
+                    long t2 = System.nanoTime();
+                    queue.stats();
+                    long t3 = System.nanoTime();
+                    if (i >= 20) {
+                        dispatch[i - 20] = (t1 - t0) / 1e6;
+                        gauges[i - 20] = (t2 - t1) / 1e6;
+                        aggregate[i - 20] = (t3 - t2) / 1e6;
+                    }
+                }
+                Arrays.sort(dispatch);
+                Arrays.sort(gauges);
+                Arrays.sort(aggregate);
+                int p99 = Math.min(measured - 1, (int) Math.ceil(measured * 0.99) - 1);
+                progress(out, String.format(Locale.ROOT, "| %s | %s | %,d | %.3f | %.3f | %.3f | %.3f | %.4f |", backend, label,
+                        markers, dispatch[measured / 2], dispatch[p99], gauges[measured / 2], gauges[p99],
+                        aggregate[measured / 2]));
+                synchronized (held) {
+                    held.forEach(h -> h.complete(SinkOutcome.retry("bench over")));
+                }
+                return new double[] {dispatch[measured / 2], gauges[measured / 2]};
+            }
+        } finally {
+            delete(dir);
+        }
+    }
+
+    /** Keeps a table row and prints it at once (a long run shows its cells as they finish). */
+    private static void progress(List<String> out, String row) {
+        out.add(row);
+        System.out.printf(Locale.ROOT, "cell (load %.1f): %s%n",
+                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(), row);
+    }
+
+    private static void delete(Path dir) throws IOException {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+}
