@@ -48,6 +48,9 @@ final class ConfigKeys {
         keys.put("housekeeping.interval", (b, v) -> b.housekeepingInterval(duration("housekeeping.interval", v, Duration.ZERO)));
         keys.put("admission.node-max-bytes", (b, v) -> b.nodeMaxBytes(size("admission.node-max-bytes", v, 1, Long.MAX_VALUE)));
         keys.put("events.capacity", (b, v) -> b.eventCapacity((int) count("events.capacity", v, 1, Integer.MAX_VALUE)));
+        keys.put("attempts.per-delivery", (b, v) -> b.attemptsPerDelivery(
+                (int) count("attempts.per-delivery", v, 0, QueueConfig.ATTEMPTS_PER_DELIVERY_LIMIT)));
+        keys.put("attempts.retention", (b, v) -> b.attemptsRetention(duration("attempts.retention", v, Duration.ofMillis(1))));
         return keys;
     }
 

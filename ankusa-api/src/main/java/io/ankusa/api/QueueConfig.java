@@ -51,12 +51,17 @@ import java.util.concurrent.Executor;
  *                            hand-off of its own, never on the writer thread (default none)
  * @param eventCapacity       {@code events.capacity}: most events waiting for one listener before new ones
  *                            are dropped and counted (default 8 192)
+ * @param attemptsPerDelivery {@code attempts.per-delivery}: most attempts the attempt history keeps per
+ *                            delivery, 0..1 000 (default {@value #DEFAULT_ATTEMPTS_PER_DELIVERY}; 0 records no history)
+ * @param attemptsRetention   {@code attempts.retention}: how long the attempt history keeps an attempt
+ *                            (default 7 days)
  */
 public record QueueConfig(Path directory, String backend, long tenantsMax, int batchMaxHooks, long batchMaxBytes,
         int payloadMaxBytes, int ingestQueueCapacity, boolean archive, InstantSource clock,
         Map<String, String> storeSettings, Duration dedupeWindow, Duration auditRetention,
         Duration housekeepingInterval, TenantPolicies tenantPolicies, Optional<Executor> completionExecutor,
-        long nodeMaxBytes, List<QueueListener> listeners, int eventCapacity) {
+        long nodeMaxBytes, List<QueueListener> listeners, int eventCapacity, int attemptsPerDelivery,
+        Duration attemptsRetention) {
 
     /** Default {@code tenants.max}. */
     public static final long DEFAULT_TENANTS_MAX = 1_000_000;
@@ -66,6 +71,12 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
 
     /** Default {@code events.capacity}. */
     public static final int DEFAULT_EVENT_CAPACITY = 8192;
+
+    /** Default {@code attempts.per-delivery}. */
+    public static final int DEFAULT_ATTEMPTS_PER_DELIVERY = 20;
+
+    /** Largest {@code attempts.per-delivery}. */
+    public static final int ATTEMPTS_PER_DELIVERY_LIMIT = 1_000;
 
     /**
      * Checks every value.
@@ -88,6 +99,8 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
      * @param nodeMaxBytes the node-wide limit on row bytes, at least 1 ({@link Long#MAX_VALUE}, the default: no limit)
      * @param listeners who receives the queue's events (default none)
      * @param eventCapacity most events waiting for one listener (default 8 192)
+     * @param attemptsPerDelivery most attempts the attempt history keeps per delivery, 0..1 000 (default 20; 0 records none)
+     * @param attemptsRetention how long the attempt history keeps an attempt, at least 1 ms (default 7 days)
      */
     public QueueConfig {
         Objects.requireNonNull(directory, "directory");
@@ -114,6 +127,14 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
         listeners = List.copyOf(listeners);
         if (eventCapacity < 1) {
             throw new IllegalArgumentException("events.capacity must be positive: " + eventCapacity);
+        }
+        if (attemptsPerDelivery < 0 || attemptsPerDelivery > ATTEMPTS_PER_DELIVERY_LIMIT) {
+            throw new IllegalArgumentException("attempts.per-delivery must be in 0.." + ATTEMPTS_PER_DELIVERY_LIMIT + ": "
+                    + attemptsPerDelivery);
+        }
+        Objects.requireNonNull(attemptsRetention, "attemptsRetention");
+        if (attemptsRetention.toMillis() < 1) {
+            throw new IllegalArgumentException("attempts.retention must be at least 1 ms: " + attemptsRetention);
         }
         if (dedupeWindow.toMillis() < 1 || auditRetention.toMillis() < 1 || housekeepingInterval.isNegative()) {
             throw new IllegalArgumentException("dedupe window and audit retention must be at least 1 ms, "
@@ -187,6 +208,8 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
         private long nodeMaxBytes = Long.MAX_VALUE;
         private final List<QueueListener> listeners = new ArrayList<>();
         private int eventCapacity = DEFAULT_EVENT_CAPACITY;
+        private int attemptsPerDelivery = DEFAULT_ATTEMPTS_PER_DELIVERY;
+        private Duration attemptsRetention = Duration.ofDays(7);
 
         private Builder(Path directory) {
             this.directory = Objects.requireNonNull(directory, "directory");
@@ -386,6 +409,30 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
         }
 
         /**
+         * Sets {@code attempts.per-delivery}: most attempts the attempt history keeps per delivery
+         * (the oldest go first); 0 records no history.
+         *
+         * @param attemptsPerDelivery the bound, 0..{@value QueueConfig#ATTEMPTS_PER_DELIVERY_LIMIT}
+         * @return this builder
+         */
+        public Builder attemptsPerDelivery(int attemptsPerDelivery) {
+            this.attemptsPerDelivery = attemptsPerDelivery;
+            return this;
+        }
+
+        /**
+         * Sets {@code attempts.retention}: how long the attempt history keeps an attempt
+         * (housekeeping removes older ones).
+         *
+         * @param attemptsRetention the retention, at least 1 ms
+         * @return this builder
+         */
+        public Builder attemptsRetention(Duration attemptsRetention) {
+            this.attemptsRetention = attemptsRetention;
+            return this;
+        }
+
+        /**
          * Sets the keys in {@code values} (the keys of {@link QueueConfig#fromMap}; a
          * {@code directory} key is ignored, this builder has one).
          *
@@ -403,7 +450,7 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
             return new QueueConfig(directory, backend, tenantsMax, batchMaxHooks, batchMaxBytes, payloadMaxBytes,
                     ingestQueueCapacity, archive, clock, storeSettings, dedupeWindow, auditRetention,
                     housekeepingInterval, tenantPolicies, Optional.ofNullable(completionExecutor), nodeMaxBytes,
-                    listeners, eventCapacity);
+                    listeners, eventCapacity, attemptsPerDelivery, attemptsRetention);
         }
     }
 }

@@ -28,6 +28,8 @@ class ConfigKeysTest {
         m.put("dedupe.window", "2h");
         m.put("audit.retention", "PT720H");
         m.put("housekeeping.interval", "0s");
+        m.put("attempts.per-delivery", "5");
+        m.put("attempts.retention", "3d");
         m.put("store.lmdb.mapSize", "1048576");
         return m;
     }
@@ -47,6 +49,18 @@ class ConfigKeysTest {
         assertThat(c.auditRetention()).isEqualTo(Duration.ofDays(30));
         assertThat(c.housekeepingInterval()).isEqualTo(Duration.ZERO);
         assertThat(c.storeSettings()).containsExactly(Map.entry("lmdb.mapSize", "1048576"));
+        assertThat(c.attemptsPerDelivery()).isEqualTo(5);
+        assertThat(c.attemptsRetention()).isEqualTo(Duration.ofDays(3));
+        assertThat(QueueConfig.builder(Path.of("d")).build().attemptsPerDelivery()).isEqualTo(20);
+        assertThat(QueueConfig.builder(Path.of("d")).build().attemptsRetention()).isEqualTo(Duration.ofDays(7));
+    }
+
+    @Test
+    void theAttemptHistoryBoundIsChecked() {
+        assertThatThrownBy(() -> QueueConfig.fromMap(Map.of("directory", "d", "attempts.per-delivery", "1001")))
+                .hasMessageContaining("'attempts.per-delivery' = '1001'");
+        assertThatThrownBy(() -> QueueConfig.fromMap(Map.of("directory", "d", "attempts.retention", "0s")))
+                .hasMessageContaining("'attempts.retention' = '0s'");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.ankusa.dispatch;
 
+import io.ankusa.api.AttemptErrorClass;
 import io.ankusa.api.events.AttemptFinished;
 import io.ankusa.queue.events.EventHub;
 import io.ankusa.queue.ledger.ClaimedDelivery;
@@ -77,11 +78,12 @@ final class Attempts {
         for (ClaimedDelivery c : claimed) {
             long startNanos = System.nanoTime();
             CompletableFuture<Settled> done = outcomeOf(c, attemptedAt).thenCompose(outcome -> {
+                long nanos = System.nanoTime() - startNanos;
                 if (events.active()) {
-                    AttemptFinished finished = AttemptEvents.finished(c, outcome, System.nanoTime() - startNanos);
+                    AttemptFinished finished = AttemptEvents.finished(c, outcome, nanos);
                     events.publish(l -> l.onAttemptFinished(finished));
                 }
-                return settler.settle(c, outcome);
+                return settler.settle(c, outcome, AttemptEvents.record(c, outcome, attemptedAt.toEpochMilli(), nanos));
             });
             done.whenComplete((result, failure) -> {
                 slots.release();
@@ -107,17 +109,18 @@ final class Attempts {
         try {
             stage = sink.deliver(delivery(c, attemptedAt));
         } catch (RuntimeException e) {
-            return CompletableFuture.completedFuture(SinkOutcome.retry(FAILED + ": threw " + e));
+            return CompletableFuture.completedFuture(SinkOutcome.retry(FAILED + ": threw " + e, AttemptErrorClass.SINK_FAILED));
         }
         if (stage == null) {
-            return CompletableFuture.completedFuture(SinkOutcome.retry(FAILED + ": returned no stage"));
+            return CompletableFuture.completedFuture(SinkOutcome.retry(FAILED + ": returned no stage", AttemptErrorClass.SINK_FAILED));
         }
         stage.whenComplete((result, failure) -> {
             if (failure != null) {
                 Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-                outcome.complete(SinkOutcome.retry(FAILED + ": stage failed with " + cause));
+                outcome.complete(SinkOutcome.retry(FAILED + ": stage failed with " + cause, AttemptErrorClass.SINK_FAILED));
             } else if (result == null) {
-                outcome.complete(SinkOutcome.retry(FAILED + ": stage completed without an outcome"));
+                outcome.complete(SinkOutcome.retry(FAILED + ": stage completed without an outcome",
+                        AttemptErrorClass.SINK_FAILED));
             } else {
                 outcome.complete(result);
             }
@@ -125,9 +128,9 @@ final class Attempts {
         return outcome.orTimeout(deadline.toMillis(), TimeUnit.MILLISECONDS).exceptionally(failure -> {
             Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
             if (cause instanceof TimeoutException) {
-                return SinkOutcome.retry(TIMEOUT + ": no outcome within " + deadline);
+                return SinkOutcome.retry(TIMEOUT + ": no outcome within " + deadline, AttemptErrorClass.SINK_TIMEOUT);
             }
-            return SinkOutcome.retry(FAILED + ": " + cause);
+            return SinkOutcome.retry(FAILED + ": " + cause, AttemptErrorClass.SINK_FAILED);
         });
     }
 

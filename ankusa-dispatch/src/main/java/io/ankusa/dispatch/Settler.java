@@ -4,6 +4,7 @@ import io.ankusa.api.events.DeadLettered;
 import io.ankusa.api.events.DeliverySettled;
 import io.ankusa.api.events.RetryScheduled;
 import io.ankusa.queue.events.EventHub;
+import io.ankusa.queue.ledger.AttemptRecord;
 import io.ankusa.queue.ledger.ClaimedDelivery;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.InflightRow;
@@ -52,8 +53,13 @@ final class Settler implements AutoCloseable {
         }
     }
 
-    /** An outcome waiting to become a settlement (decided on the settler thread). */
-    private record Waiting(ClaimedDelivery delivery, SinkOutcome outcome, InflightRow orphan, CompletableFuture<Settled> done) {
+    /** An outcome waiting to become a settlement (decided on the settler thread), with its attempt's record. */
+    private record Waiting(ClaimedDelivery delivery, SinkOutcome outcome, InflightRow orphan, CompletableFuture<Settled> done,
+            AttemptRecord attempt) {
+
+        Waiting(ClaimedDelivery delivery, SinkOutcome outcome, InflightRow orphan, CompletableFuture<Settled> done) {
+            this(delivery, outcome, orphan, done, null);
+        }
     }
 
     private final DeliveryLedger ledger;
@@ -83,6 +89,11 @@ final class Settler implements AutoCloseable {
     /** Settles {@code delivery} as {@code outcome} says; completes once committed. */
     CompletableFuture<Settled> settle(ClaimedDelivery delivery, SinkOutcome outcome) {
         return enqueue(new Waiting(delivery, outcome, null, new CompletableFuture<>()));
+    }
+
+    /** Settles {@code delivery} as {@code outcome} says and records {@code attempt} in the history, in the same batch. */
+    CompletableFuture<Settled> settle(ClaimedDelivery delivery, SinkOutcome outcome, AttemptRecord attempt) {
+        return enqueue(new Waiting(delivery, outcome, null, new CompletableFuture<>(), attempt));
     }
 
     /** Drops an orphan row (its hook is gone); completes once committed. */
@@ -152,7 +163,8 @@ final class Settler implements AutoCloseable {
             for (Waiting w : batch) {
                 pending.add(decide(w));
             }
-            ledger.settle(pending.stream().map(Pending::settlement).toList());
+            ledger.settle(pending.stream().map(Pending::settlement).toList(),
+                    batch.stream().map(Waiting::attempt).filter(Objects::nonNull).toList());
         } catch (RuntimeException e) {
             LOG.error("settling {} deliveries failed; their rows stay inflight until the queue is reopened", batch.size(), e);
             batch.forEach(w -> w.done().completeExceptionally(e));

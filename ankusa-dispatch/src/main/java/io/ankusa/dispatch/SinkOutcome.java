@@ -1,8 +1,10 @@
 package io.ankusa.dispatch;
 
+import io.ankusa.api.AttemptErrorClass;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * How one delivery attempt ended: {@link Delivered}, {@link Retry} (maybe after a hint) or
@@ -18,6 +20,12 @@ import java.util.Optional;
  *
  * <p>A retry is a request, not a promise: the {@link RetryPolicy} decides when the next attempt
  * happens and whether there is one.
+ *
+ * <p>Besides the free-text {@link #reason()}, an outcome carries what the attempt history and the
+ * {@code AttemptFinished} event record as types: the HTTP {@link #status()} the receiver answered,
+ * when there was one, and the {@link #errorClass()} of a failure. The built-in HTTP sink sets both;
+ * a custom sink may (the factories without them leave the status empty and the class
+ * {@link AttemptErrorClass#OTHER}).
  */
 public sealed interface SinkOutcome {
 
@@ -34,6 +42,38 @@ public sealed interface SinkOutcome {
      */
     static Delivered delivered() {
         return Delivered.INSTANCE;
+    }
+
+    /**
+     * The sink took the hook, and the receiver answered {@code status}.
+     *
+     * @param status the HTTP status (2xx)
+     * @return the outcome that settles the delivery as delivered
+     */
+    static Delivered delivered(int status) {
+        return new Delivered(OptionalInt.of(status));
+    }
+
+    /**
+     * The attempt failed for a reason of class {@code errorClass}, and another may succeed.
+     *
+     * @param reason     why the attempt failed, for people and logs
+     * @param errorClass the class of the failure
+     * @return the outcome that schedules another attempt
+     */
+    static Retry retry(String reason, AttemptErrorClass errorClass) {
+        return new Retry(Optional.empty(), reason, OptionalInt.empty(), errorClass);
+    }
+
+    /**
+     * The attempt failed for good, for a reason of class {@code errorClass}.
+     *
+     * @param reason     why, kept as the dead letter's last error
+     * @param errorClass the class of the failure
+     * @return the outcome that dead-letters the delivery
+     */
+    static Dead dead(String reason, AttemptErrorClass errorClass) {
+        return new Dead(reason, OptionalInt.empty(), errorClass);
     }
 
     /**
@@ -98,51 +138,124 @@ public sealed interface SinkOutcome {
         return "";
     }
 
-    /** The sink took the hook. */
-    record Delivered() implements SinkOutcome {
-        private static final Delivered INSTANCE = new Delivered();
+    /**
+     * The HTTP status the receiver answered, when there was an answer.
+     *
+     * @return the status, or empty (no response, or a sink that does not speak HTTP)
+     */
+    default OptionalInt status() {
+        return OptionalInt.empty();
+    }
+
+    /**
+     * The class of the failure; {@link AttemptErrorClass#NONE} for {@link Delivered}.
+     *
+     * @return the class
+     */
+    default AttemptErrorClass errorClass() {
+        return AttemptErrorClass.OTHER;
+    }
+
+    /**
+     * The sink took the hook.
+     *
+     * @param status the HTTP status the receiver answered, when the sink reports one
+     */
+    record Delivered(OptionalInt status) implements SinkOutcome {
+        private static final Delivered INSTANCE = new Delivered(OptionalInt.empty());
+
+        /**
+         * Validates.
+         *
+         * @param status the HTTP status the receiver answered, when the sink reports one
+         */
+        public Delivered {
+            Objects.requireNonNull(status, "status");
+        }
+
+        /** Delivered, with no status reported. */
+        public Delivered() {
+            this(OptionalInt.empty());
+        }
+
+        @Override
+        public AttemptErrorClass errorClass() {
+            return AttemptErrorClass.NONE;
+        }
     }
 
     /**
      * The attempt failed and may be retried.
      *
-     * @param after  the sink's hint (a {@code Retry-After}): do not try again earlier; empty when
-     *               the sink gave none
-     * @param reason why, for people and logs
+     * @param after      the sink's hint (a {@code Retry-After}): do not try again earlier; empty when
+     *                   the sink gave none
+     * @param reason     why, for people and logs
+     * @param status     the HTTP status the receiver answered, when there was an answer
+     * @param errorClass the class of the failure
      */
-    record Retry(Optional<Duration> after, String reason) implements SinkOutcome {
+    record Retry(Optional<Duration> after, String reason, OptionalInt status, AttemptErrorClass errorClass)
+            implements SinkOutcome {
 
         /**
          * Validates: the hint, when present, is not negative.
          *
          * @param after the sink's hint (a {@code Retry-After}): do not try again earlier; empty when the sink gave none
          * @param reason why, for people and logs
+         * @param status the HTTP status the receiver answered, when there was an answer
+         * @param errorClass the class of the failure
          */
         public Retry {
             Objects.requireNonNull(after, "after");
             Objects.requireNonNull(reason, "reason");
+            Objects.requireNonNull(status, "status");
+            Objects.requireNonNull(errorClass, "errorClass");
             after.ifPresent(hint -> {
                 if (hint.isNegative()) {
                     throw new IllegalArgumentException("retry-after hint must not be negative: " + hint);
                 }
             });
         }
+
+        /**
+         * A retry with no status and the class {@link AttemptErrorClass#OTHER}.
+         *
+         * @param after the sink's hint, or empty
+         * @param reason why, for people and logs
+         */
+        public Retry(Optional<Duration> after, String reason) {
+            this(after, reason, OptionalInt.empty(), AttemptErrorClass.OTHER);
+        }
     }
 
     /**
      * The attempt failed for good.
      *
-     * @param reason why, for people and logs
+     * @param reason     why, for people and logs
+     * @param status     the HTTP status the receiver answered, when there was an answer
+     * @param errorClass the class of the failure
      */
-    record Dead(String reason) implements SinkOutcome {
+    record Dead(String reason, OptionalInt status, AttemptErrorClass errorClass) implements SinkOutcome {
 
         /**
          * Validates.
          *
          * @param reason why, for people and logs
+         * @param status the HTTP status the receiver answered, when there was an answer
+         * @param errorClass the class of the failure
          */
         public Dead {
             Objects.requireNonNull(reason, "reason");
+            Objects.requireNonNull(status, "status");
+            Objects.requireNonNull(errorClass, "errorClass");
+        }
+
+        /**
+         * A permanent failure with no status and the class {@link AttemptErrorClass#OTHER}.
+         *
+         * @param reason why, for people and logs
+         */
+        public Dead(String reason) {
+            this(reason, OptionalInt.empty(), AttemptErrorClass.OTHER);
         }
     }
 
@@ -162,6 +275,17 @@ public sealed interface SinkOutcome {
         public EndpointGone {
             Objects.requireNonNull(reason, "reason");
         }
+
+        /** {@return 410, what the endpoint answered} */
+        @Override
+        public OptionalInt status() {
+            return OptionalInt.of(410);
+        }
+
+        @Override
+        public AttemptErrorClass errorClass() {
+            return AttemptErrorClass.HTTP_4XX;
+        }
     }
 
     /**
@@ -179,6 +303,11 @@ public sealed interface SinkOutcome {
          */
         public EndpointDisabled {
             Objects.requireNonNull(reason, "reason");
+        }
+
+        @Override
+        public AttemptErrorClass errorClass() {
+            return AttemptErrorClass.ENDPOINT_DISABLED;
         }
     }
 }

@@ -15,6 +15,8 @@ public final class Prefixes {
     public static final byte ACTIVE = 'A';
     /** Quarantined deliveries by tenant: {@code ?Q}. */
     public static final byte QUARANTINE = 'Q';
+    /** The attempt history by tenant, by hook and per-delivery slots: {@code ?H}. */
+    public static final byte ATTEMPTS = 'H';
     /** Archive obligations (and, in the audit family, audit entries): {@code ?a}. */
     public static final byte ARCHIVE = 'a';
     /** Cleared markers: {@code ?c}. */

@@ -1,5 +1,7 @@
 package io.ankusa.queue;
 
+import io.ankusa.api.AttemptPage;
+import io.ankusa.api.AttemptQuery;
 import io.ankusa.api.AuditEntry;
 import io.ankusa.api.DeadLetterPage;
 import io.ankusa.api.DeadLetterQuery;
@@ -221,6 +223,18 @@ public interface Queue extends AutoCloseable {
      * @return how many deliveries were deleted, and their bytes
      */
     QuarantineResult purgeQuarantine(String tenant);
+
+    /**
+     * A page of the attempt history, newest first: a tenant's attempts (every hook and sink) or one
+     * hook's (every sink), each one range scan. Each settled attempt is recorded in the batch that
+     * settled it, with its start time, HTTP status, latency, error class and reason; at most
+     * {@code attempts.per-delivery} per delivery and for {@code attempts.retention} (docs/delivery.md,
+     * "Attempt history"). An unknown tenant has an empty page.
+     *
+     * @param query whose attempts, how many, and from where to continue
+     * @return the page, with the position to ask for the next one
+     */
+    AttemptPage attempts(AttemptQuery query);
 
     /**
      * Erases {@code tenant}: its hooks, delivery rows, due, inflight and dead index rows, active

@@ -1,5 +1,6 @@
 package io.ankusa.api.events;
 
+import io.ankusa.api.AttemptErrorClass;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.OptionalInt;
@@ -12,13 +13,14 @@ import java.util.OptionalInt;
  * @param sink    the sink (endpoint) index of the delivery
  * @param attempt the attempt number, 1 for the first
  * @param outcome how it ended
- * @param status  the HTTP status the receiver answered, when the sink is the built-in HTTP sink and
- *                a response came back; empty otherwise
+ * @param status  the HTTP status the receiver answered, when the sink reports one (the built-in HTTP
+ *                sink does whenever a response came back, 2xx included); empty otherwise
  * @param reason  the sink's reason, empty when delivered
  * @param latency from handing the delivery to the sink until its outcome (or the sink deadline)
+ * @param errorClass the class of the failure, {@link AttemptErrorClass#NONE} when delivered
  */
 public record AttemptFinished(String tenant, String hookId, int sink, int attempt, AttemptOutcome outcome,
-        OptionalInt status, String reason, Duration latency) {
+        OptionalInt status, String reason, Duration latency, AttemptErrorClass errorClass) {
 
     /**
      * Validates.
@@ -31,6 +33,7 @@ public record AttemptFinished(String tenant, String hookId, int sink, int attemp
      * @param status the HTTP status the receiver answered, when the sink is the built-in HTTP sink and a response came back; empty otherwise
      * @param reason the sink's reason, empty when delivered
      * @param latency from handing the delivery to the sink until its outcome (or the sink deadline)
+     * @param errorClass the class of the failure, {@link AttemptErrorClass#NONE} when delivered
      */
     public AttemptFinished {
         Objects.requireNonNull(tenant, "tenant");
@@ -39,5 +42,25 @@ public record AttemptFinished(String tenant, String hookId, int sink, int attemp
         Objects.requireNonNull(status, "status");
         Objects.requireNonNull(reason, "reason");
         Objects.requireNonNull(latency, "latency");
+        Objects.requireNonNull(errorClass, "errorClass");
+    }
+
+    /**
+     * An attempt whose failure class is not known ({@link AttemptErrorClass#NONE} when delivered,
+     * else {@link AttemptErrorClass#OTHER}).
+     *
+     * @param tenant the hook's tenant
+     * @param hookId the hook's id
+     * @param sink the sink (endpoint) index of the delivery
+     * @param attempt the attempt number, 1 for the first
+     * @param outcome how it ended
+     * @param status the HTTP status the receiver answered, when there was one
+     * @param reason the sink's reason, empty when delivered
+     * @param latency from handing the delivery to the sink until its outcome (or the sink deadline)
+     */
+    public AttemptFinished(String tenant, String hookId, int sink, int attempt, AttemptOutcome outcome,
+            OptionalInt status, String reason, Duration latency) {
+        this(tenant, hookId, sink, attempt, outcome, status, reason, latency,
+                outcome == AttemptOutcome.DELIVERED ? AttemptErrorClass.NONE : AttemptErrorClass.OTHER);
     }
 }

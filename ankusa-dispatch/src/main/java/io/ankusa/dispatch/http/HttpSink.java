@@ -1,5 +1,6 @@
 package io.ankusa.dispatch.http;
 
+import io.ankusa.api.AttemptErrorClass;
 import io.ankusa.dispatch.Delivery;
 import io.ankusa.dispatch.Sink;
 import io.ankusa.dispatch.SinkOutcome;
@@ -141,24 +142,25 @@ public final class HttpSink implements Sink, AutoCloseable {
         try {
             return send(delivery);
         } catch (RuntimeException e) {
-            return CompletableFuture.completedStage(SinkOutcome.retry("unexpected failure: " + e));
+            return CompletableFuture.completedStage(SinkOutcome.retry("unexpected failure: " + e, AttemptErrorClass.OTHER));
         }
     }
 
     private CompletionStage<SinkOutcome> send(Delivery delivery) {
         String id = delivery.hookId();
         if (!signable(id)) {
-            return done(SinkOutcome.dead("unsignable hook id: printable ASCII without spaces or full stops is needed"));
+            return done(SinkOutcome.dead("unsignable hook id: printable ASCII without spaces or full stops is needed",
+                    AttemptErrorClass.INVALID_REQUEST));
         }
         Optional<Endpoint> found;
         try {
             found = endpoints.endpoint(delivery.tenantId(), delivery.sink());
         } catch (RuntimeException e) {
-            return done(SinkOutcome.retry(ENDPOINT_LOOKUP_FAILED + ": " + e));
+            return done(SinkOutcome.retry(ENDPOINT_LOOKUP_FAILED + ": " + e, AttemptErrorClass.ENDPOINT_LOOKUP));
         }
         if (found.isEmpty()) {
             return done(SinkOutcome.dead(UNKNOWN_ENDPOINT + ": no endpoint for tenant " + delivery.tenantId()
-                    + ", sink " + delivery.sink()));
+                    + ", sink " + delivery.sink(), AttemptErrorClass.ENDPOINT_UNKNOWN));
         }
         Endpoint endpoint = found.get();
         if (!endpoint.enabled()) {
@@ -167,16 +169,17 @@ public final class HttpSink implements Sink, AutoCloseable {
         }
         Optional<String> refused = client.guard().refusal(endpoint.url());
         if (refused.isPresent()) {
-            return done(SinkOutcome.dead(refused.get()));
+            return done(SinkOutcome.dead(refused.get(), AttemptErrorClass.SSRF_REFUSED));
         }
         if (endpoint.url().getHost() == null) {
-            return done(SinkOutcome.dead("invalid request: the endpoint's host is not understood: " + endpoint.url()));
+            return done(SinkOutcome.dead("invalid request: the endpoint's host is not understood: " + endpoint.url(),
+                    AttemptErrorClass.INVALID_REQUEST));
         }
         AsyncRequestProducer request;
         try {
             request = request(delivery, endpoint, id);
         } catch (IllegalArgumentException e) {
-            return done(SinkOutcome.dead("invalid request: " + e.getMessage()));
+            return done(SinkOutcome.dead("invalid request: " + e.getMessage(), AttemptErrorClass.INVALID_REQUEST));
         }
         return client.send(request, new HeadOnlyConsumer(DRAINED_BODY_LIMIT), requestTimeout)
                 .handle((head, failure) -> failure == null

@@ -2,6 +2,7 @@ package io.ankusa.dispatch.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ankusa.api.AttemptErrorClass;
 import io.ankusa.dispatch.SinkOutcome;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -10,6 +11,7 @@ import java.net.UnknownHostException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.CompletionException;
 import org.apache.hc.client5.http.ConnectTimeoutException;
@@ -33,7 +35,7 @@ class HttpOutcomesTest {
     void every_2xx_is_delivered() {
         for (int status = 200; status <= 299; status++) {
             assertThat(outcomes.ofResponse(head(status), NOW)).as("status %d", status)
-                    .isEqualTo(SinkOutcome.delivered());
+                    .isEqualTo(SinkOutcome.delivered(status));
         }
     }
 
@@ -56,18 +58,18 @@ class HttpOutcomesTest {
     @Test
     void configured_statuses_are_dead_at_once() {
         var strict = new HttpOutcomes(Set.of(400, 422), Duration.ofSeconds(5), Duration.ofSeconds(15));
-        assertThat(strict.ofResponse(head(422), NOW)).isEqualTo(SinkOutcome.dead("http 422 (configured as permanent)"));
-        assertThat(strict.ofResponse(head(404), NOW)).isEqualTo(SinkOutcome.retry("http 404"));
+        assertThat(strict.ofResponse(head(422), NOW)).isEqualTo(new SinkOutcome.Dead("http 422 (configured as permanent)", OptionalInt.of(422), AttemptErrorClass.HTTP_4XX));
+        assertThat(strict.ofResponse(head(404), NOW)).isEqualTo(http(404, Optional.empty(), "http 404"));
     }
 
     @Test
     void a_5xx_or_3xx_is_retried_and_a_retry_after_becomes_the_hint() {
-        assertThat(outcomes.ofResponse(head(500), NOW)).isEqualTo(SinkOutcome.retry("http 500"));
+        assertThat(outcomes.ofResponse(head(500), NOW)).isEqualTo(http(500, Optional.empty(), "http 500"));
         assertThat(outcomes.ofResponse(head(502, "7"), NOW))
-                .isEqualTo(SinkOutcome.retryAfter(Duration.ofSeconds(7), "http 502 (retry-after PT7S)"));
+                .isEqualTo(http(502, Optional.of(Duration.ofSeconds(7)), "http 502 (retry-after PT7S)"));
         assertThat(outcomes.ofResponse(head(503, "Wed, 04 Mar 2026 05:07:07 GMT"), NOW))
-                .isEqualTo(SinkOutcome.retryAfter(Duration.ofSeconds(60), "http 503 (retry-after PT1M)"));
-        assertThat(outcomes.ofResponse(head(503, "later"), NOW)).isEqualTo(SinkOutcome.retry("http 503"));
+                .isEqualTo(http(503, Optional.of(Duration.ofSeconds(60)), "http 503 (retry-after PT1M)"));
+        assertThat(outcomes.ofResponse(head(503, "later"), NOW)).isEqualTo(http(503, Optional.empty(), "http 503"));
         SinkOutcome redirect = outcomes.ofResponse(
                 new ResponseHead(301, Optional.empty(), Optional.of("https://new.example/hooks")), NOW);
         assertThat(redirect).isInstanceOf(SinkOutcome.Retry.class);
@@ -89,7 +91,25 @@ class HttpOutcomesTest {
         assertThat(reason(outcomes.ofFailure(new IllegalStateException("odd"))))
                 .isEqualTo("unexpected failure: IllegalStateException odd");
         assertThat(outcomes.ofFailure(new CompletionException(new AddressRefusedException("ssrf_refused: x is private"))))
-                .isEqualTo(SinkOutcome.dead("ssrf_refused: x is private"));
+                .isEqualTo(SinkOutcome.dead("ssrf_refused: x is private", AttemptErrorClass.SSRF_REFUSED));
+    }
+
+    @Test
+    void every_failure_has_its_class_and_every_answer_its_status() {
+        assertThat(outcomes.ofResponse(head(301), NOW).errorClass()).isEqualTo(AttemptErrorClass.HTTP_3XX);
+        assertThat(outcomes.ofResponse(head(429), NOW).errorClass()).isEqualTo(AttemptErrorClass.HTTP_4XX);
+        assertThat(outcomes.ofResponse(head(410), NOW).status()).hasValue(410);
+        assertThat(outcomes.ofResponse(head(599), NOW).status()).hasValue(599);
+        assertThat(outcomes.ofResponse(head(101), NOW).errorClass()).isEqualTo(AttemptErrorClass.HTTP_OTHER);
+        assertThat(outcomes.ofFailure(new UnknownHostException("nowhere.example")).errorClass()).isEqualTo(AttemptErrorClass.DNS);
+        assertThat(outcomes.ofFailure(new SocketTimeoutException()).errorClass()).isEqualTo(AttemptErrorClass.TIMEOUT);
+        assertThat(outcomes.ofFailure(new ConnectException("refused")).errorClass()).isEqualTo(AttemptErrorClass.CONNECT);
+        assertThat(outcomes.ofFailure(new IOException("reset")).errorClass()).isEqualTo(AttemptErrorClass.IO);
+        assertThat(outcomes.ofFailure(new IOException("reset")).status()).isEmpty();
+    }
+
+    private static SinkOutcome http(int status, Optional<Duration> after, String reason) {
+        return new SinkOutcome.Retry(after, reason, OptionalInt.of(status), AttemptErrorClass.ofStatus(status));
     }
 
     private static String reason(SinkOutcome outcome) {

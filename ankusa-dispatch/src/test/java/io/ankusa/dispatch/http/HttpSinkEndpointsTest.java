@@ -121,7 +121,7 @@ class HttpSinkEndpointsTest {
             for (String url : List.of("http://127.0.0.1:" + port + "/a", "http://[::ffff:127.0.0.1]:" + port + "/b",
                     "http://localhost:" + port + "/c")) {
                 HttpSink sink = HttpSink.builder(URI.create(url), OLD).client(client).clock(InstantSource.fixed(NOW)).build();
-                assertThat(deliver(sink, delivery("acme"))).as(url).isEqualTo(SinkOutcome.delivered());
+                assertThat(deliver(sink, delivery("acme"))).as(url).isEqualTo(SinkOutcome.delivered(204));
             }
             HttpSink other = HttpSink.builder(URI.create("http://10.0.0.1/"), OLD).client(client).build();
             assertThat(deliver(other, delivery("acme")).reason()).as("only what is allowed")
@@ -148,7 +148,7 @@ class HttpSinkEndpointsTest {
         WebhookSecret next = WebhookSecret.generate();
         Endpoint endpoint = Endpoint.of(URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/in"), OLD, next);
         try (HttpSink sink = loopbackSink(EndpointResolver.fixed(endpoint)).clock(InstantSource.system()).build()) {
-            assertThat(deliver(sink, delivery("acme"))).isEqualTo(SinkOutcome.delivered());
+            assertThat(deliver(sink, delivery("acme"))).isEqualTo(SinkOutcome.delivered(204));
         }
         Received request = received.poll(30, TimeUnit.SECONDS);
         assertThat(request).isNotNull();
@@ -171,8 +171,8 @@ class HttpSinkEndpointsTest {
             return Optional.ofNullable(registry.get(tenant));
         };
         try (HttpSink sink = loopbackSink(resolver).build()) {
-            assertThat(deliver(sink, delivery("acme"))).isEqualTo(SinkOutcome.delivered());
-            assertThat(deliver(sink, delivery("acme"))).isEqualTo(SinkOutcome.delivered());
+            assertThat(deliver(sink, delivery("acme"))).isEqualTo(SinkOutcome.delivered(204));
+            assertThat(deliver(sink, delivery("acme"))).isEqualTo(SinkOutcome.delivered(204));
             SinkOutcome disabled = deliver(sink, delivery("globex"));
             assertThat(disabled).isInstanceOf(SinkOutcome.EndpointDisabled.class);
             assertThat(disabled.reason()).startsWith(SinkOutcome.ENDPOINT_DISABLED);
@@ -182,12 +182,12 @@ class HttpSinkEndpointsTest {
             assertThat(lookups).as("one lookup per tenant, then the cache").hasValue(3);
 
             registry.put("acme", Endpoint.of(URI.create(base + "/acme-v2"), OLD));
-            assertThat(deliver(sink, delivery("acme"))).isEqualTo(SinkOutcome.delivered());
+            assertThat(deliver(sink, delivery("acme"))).isEqualTo(SinkOutcome.delivered(204));
             sink.invalidate("acme");
-            assertThat(deliver(sink, delivery("acme"))).isEqualTo(SinkOutcome.delivered());
+            assertThat(deliver(sink, delivery("acme"))).isEqualTo(SinkOutcome.delivered(204));
             registry.put("globex", registry.get("globex").withEnabled(true));
             sink.invalidateAll();
-            assertThat(deliver(sink, delivery("globex"))).isEqualTo(SinkOutcome.delivered());
+            assertThat(deliver(sink, delivery("globex"))).isEqualTo(SinkOutcome.delivered(204));
         }
         assertThat(received).extracting(Received::path).containsExactly("/acme", "/acme", "/acme", "/acme-v2", "/globex");
         assertThat(received.peek().headers().getFirst("x-customer")).isEqualTo("acme");

@@ -2,6 +2,7 @@ package io.ankusa.dispatch.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ankusa.api.AttemptErrorClass;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.ankusa.dispatch.Delivery;
@@ -22,6 +23,8 @@ import java.time.format.DateTimeFormatter;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
@@ -108,7 +111,7 @@ class HttpSinkTest {
 
         SinkOutcome outcome = deliver(sink("/ok").build(), delivery);
 
-        assertThat(outcome).isEqualTo(SinkOutcome.delivered());
+        assertThat(outcome).isEqualTo(SinkOutcome.delivered(200));
         Received request = received.poll(WAIT.toSeconds(), TimeUnit.SECONDS);
         assertThat(request).isNotNull();
         assertThat(request.method()).isEqualTo("POST");
@@ -145,7 +148,7 @@ class HttpSinkTest {
 
         SinkOutcome outcome = deliver(sink("/ok").build(), delivery);
 
-        assertThat(outcome).isEqualTo(SinkOutcome.delivered());
+        assertThat(outcome).isEqualTo(SinkOutcome.delivered(200));
         Received request = received.poll(WAIT.toSeconds(), TimeUnit.SECONDS);
         assertThat(request).isNotNull();
         assertThat(request.headers().getFirst("host")).isEqualTo("127.0.0.1:" + server.getAddress().getPort());
@@ -193,15 +196,15 @@ class HttpSinkTest {
     void a_500_is_retried_without_a_hint() throws Exception {
         SinkOutcome outcome = deliver(sink("/error").build(), delivery("msg_1", Map.of(), "{}"));
 
-        assertThat(outcome).isEqualTo(SinkOutcome.retry("http 500"));
+        assertThat(outcome).isEqualTo(http(500, "http 500"));
     }
 
     @Test
     void a_4xx_is_retried_unless_configured_as_permanent() throws Exception {
         assertThat(deliver(sink("/missing").build(), delivery("msg_1", Map.of(), "{}")))
-                .isEqualTo(SinkOutcome.retry("http 404"));
+                .isEqualTo(http(404, "http 404"));
         assertThat(deliver(sink("/missing").deadStatuses(Set.of(404)).build(), delivery("msg_1", Map.of(), "{}")))
-                .isEqualTo(SinkOutcome.dead("http 404 (configured as permanent)"));
+                .isEqualTo(new SinkOutcome.Dead("http 404 (configured as permanent)", OptionalInt.of(404), AttemptErrorClass.HTTP_4XX));
     }
 
     @Test
@@ -224,8 +227,8 @@ class HttpSinkTest {
             var queued = sink("/ok").client(limited).build().deliver(delivery("msg_2", Map.of(), "{}")).toCompletableFuture();
             release.countDown();
 
-            assertThat(held.get(WAIT.toSeconds(), TimeUnit.SECONDS)).isEqualTo(SinkOutcome.delivered());
-            assertThat(queued.get(WAIT.toSeconds(), TimeUnit.SECONDS)).isEqualTo(SinkOutcome.delivered());
+            assertThat(held.get(WAIT.toSeconds(), TimeUnit.SECONDS)).isEqualTo(SinkOutcome.delivered(200));
+            assertThat(queued.get(WAIT.toSeconds(), TimeUnit.SECONDS)).isEqualTo(SinkOutcome.delivered(200));
             assertThat(clientPorts.get("/ok")).as("the second request came over the first one's connection")
                     .isEqualTo(clientPorts.get("/slow"));
         }
@@ -236,7 +239,7 @@ class HttpSinkTest {
         HttpSink sink = sink("/stalled-body").requestTimeout(Duration.ofSeconds(20)).build();
 
         // The stage completes although the body never ends while the test runs.
-        assertThat(deliver(sink, delivery("msg_1", Map.of(), "{}"))).isEqualTo(SinkOutcome.delivered());
+        assertThat(deliver(sink, delivery("msg_1", Map.of(), "{}"))).isEqualTo(SinkOutcome.delivered(200));
     }
 
     @Test
@@ -371,4 +374,9 @@ class HttpSinkTest {
         }
     }
 
+
+    /** A retry for a non-2xx answer, as the sink reports it: typed status and error class. */
+    private static SinkOutcome http(int status, String reason) {
+        return new SinkOutcome.Retry(Optional.empty(), reason, OptionalInt.of(status), AttemptErrorClass.ofStatus(status));
+    }
 }

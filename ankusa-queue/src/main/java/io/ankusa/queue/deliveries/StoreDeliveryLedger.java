@@ -14,6 +14,7 @@ import io.ankusa.keys.InflightKey;
 import io.ankusa.keys.KeySpan;
 import io.ankusa.keys.Ordinals;
 import io.ankusa.queue.ledger.ActiveTenant;
+import io.ankusa.queue.ledger.AttemptRecord;
 import io.ankusa.queue.ledger.Claim;
 import io.ankusa.queue.ledger.ClaimedDelivery;
 import io.ankusa.queue.ledger.DeadEntry;
@@ -71,12 +72,19 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
     private final Store store;
     private final TenantStripes stripes;
     private final QueueClock clock;
+    private final AttemptHistory history;
 
-    /** A ledger over {@code store}. */
+    /** A ledger over {@code store}, with an attempt history of the default bound (20 per delivery). */
     public StoreDeliveryLedger(Store store, TenantStripes stripes, QueueClock clock) {
+        this(store, stripes, clock, new AttemptHistory(store, stripes, 20));
+    }
+
+    /** A ledger over {@code store} that records attempts in {@code history}. */
+    public StoreDeliveryLedger(Store store, TenantStripes stripes, QueueClock clock, AttemptHistory history) {
         this.store = Objects.requireNonNull(store, "store");
         this.stripes = Objects.requireNonNull(stripes, "stripes");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.history = Objects.requireNonNull(history, "history");
     }
 
     @Override
@@ -374,6 +382,11 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
 
     @Override
     public void settle(List<Settlement> settlements) {
+        settle(settlements, List.of());
+    }
+
+    @Override
+    public void settle(List<Settlement> settlements, List<AttemptRecord> attempts) {
         if (settlements.isEmpty()) {
             return;
         }
@@ -406,6 +419,9 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
                             now, d.delivery().sourceId(), d.delivery().hookId());
                 }
             }
+            // The history of attempts whose rows this batch settles rides in the same batch.
+            history.recordOps(batch, attempts.stream()
+                    .filter(a -> settled.contains(new InflightKey(a.row().ord(), a.row().seq(), a.row().sink()))).toList());
             if (!batch.isEmpty()) {
                 batch.commit(store, Durability.SYNC);
             }

@@ -54,7 +54,8 @@ import java.util.Optional;
  * <li>{@link Step#FINISH the end}, one batch under the tenant's stripe: what its counters still
  *     hold is taken off the aggregate (merges), its six counter rows and
  *     {@link io.ankusa.keys.OrdByTenantKey ?n} row are deleted,
- *     {@link io.ankusa.keys.TenantByOrdKey ?t} becomes a tombstone and the erase marker goes.</li>
+ *     {@link io.ankusa.keys.TenantByOrdKey ?t} becomes a tombstone, the tenant's attempt history
+ *     ({@link io.ankusa.keys.AttemptKey ?H}) is range-deleted and the erase marker goes.</li>
  * </ol>
  *
  * <p><b>Resumable.</b> The erase marker {@code m:erasing:<ord>} (default family) holds the tenant id,
@@ -465,6 +466,10 @@ public final class TenantErasure {
             batch.delete(ColumnFamilies.TENANTS, new OrdByTenantKey(at.tenant()).encode());
             batch.put(ColumnFamilies.TENANTS, new TenantByOrdKey(ord).encode(), new byte[0]);
             batch.delete(ColumnFamilies.DEFAULT, markerKey(ord));
+            // The attempt history (?H, led by the ordinal): one range delete. No settle writes it any
+            // more: the inflight step dropped the tenant's rows, and a settle records only rows it settles.
+            KeySpan history = AttemptHistory.tenantAll(ord);
+            batch.deleteRange(ColumnFamilies.INDEX, history.from(), history.to());
             store.commit(batch, Durability.SYNC);
             return null;
         });

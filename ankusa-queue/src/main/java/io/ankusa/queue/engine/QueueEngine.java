@@ -1,5 +1,7 @@
 package io.ankusa.queue.engine;
 
+import io.ankusa.api.AttemptPage;
+import io.ankusa.api.AttemptQuery;
 import io.ankusa.api.AuditAction;
 import io.ankusa.api.AuditEntry;
 import io.ankusa.api.DeadLetterPage;
@@ -23,6 +25,7 @@ import io.ankusa.queue.upkeep.AuditLog;
 import io.ankusa.queue.deliveries.Counters;
 import io.ankusa.queue.intake.IdempotencyKeys;
 import io.ankusa.queue.deliveries.ArchiveObligations;
+import io.ankusa.queue.deliveries.AttemptHistory;
 import io.ankusa.queue.deliveries.Expansion;
 import io.ankusa.queue.deliveries.Quarantine;
 import io.ankusa.queue.deliveries.StoreDeliveryLedger;
@@ -87,6 +90,7 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
     private final TenantOrdinals ordinals;
     private final TenantStripes stripes;
     private final StoreDeliveryLedger ledger;
+    private final AttemptHistory history;
     private final TenantPurge purge;
     private final ArchiveObligations archive;
     private final Expansion expansion;
@@ -169,7 +173,8 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
         this.tenantPolicies = new PolicyCache(config.tenantPolicies());
         this.ordinals = TenantOrdinals.load(store, config.tenantsMax());
         this.stripes = new TenantStripes(TenantStripes.DEFAULT_STRIPES);
-        this.ledger = new StoreDeliveryLedger(store, stripes, clock);
+        this.history = new AttemptHistory(store, stripes, config.attemptsPerDelivery());
+        this.ledger = new StoreDeliveryLedger(store, stripes, clock, history);
         this.purge = new TenantPurge(store, stripes);
         this.archive = new ArchiveObligations(store, stripes);
         this.expansion = new Expansion(store, stripes, ordinals::ord, clock);
@@ -193,7 +198,7 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
                 tenant -> writer.submitChore(() -> idempotencyKeys.eraseTenant(tenant)).join()), audit);
         auditedErasure.fenceUnfinished();
         this.housekeeping = new Housekeeping(reclaimer, writer, idempotencyKeys, audit, clock, config.auditRetention(),
-                fault);
+                fault, history, config.attemptsRetention());
         if (!config.housekeepingInterval().isZero()) {
             housekeeping.start(config.housekeepingInterval());
         }
@@ -383,6 +388,16 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
     }
 
     /** See {@code Queue}. */
+    public AttemptPage attempts(AttemptQuery query) {
+        Objects.requireNonNull(query, "query");
+        OptionalLong ord = ordinals.ord(query.tenant());
+        if (ord.isEmpty()) {
+            return new AttemptPage(List.of(), false);
+        }
+        return history.page(ord.getAsLong(), query.tenant(), query.hookId(), query.cursor(), query.limit());
+    }
+
+    /** See {@code Queue}. */
     public ErasureResult eraseTenant(String tenant) {
         return auditedErasure.erase(tenant);
     }
@@ -505,7 +520,12 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
         return events.dropped();
     }
 
-    /** Housekeeping: reclaim, dedupe sweep, audit retention. */
+    /** The attempt history. */
+    public AttemptHistory attemptHistory() {
+        return history;
+    }
+
+    /** Housekeeping: reclaim, dedupe sweep, audit retention, attempt history retention. */
     public Housekeeping housekeeping() {
         return housekeeping;
     }

@@ -130,6 +130,18 @@ public interface DeliveryLedger {
     /** Commits the outcome of many inflight deliveries in one synced batch; rows no longer inflight are skipped. */
     void settle(List<Settlement> settlements);
 
+    /**
+     * {@link #settle(List)}, and records each of {@code attempts} whose row this batch settles in
+     * the attempt history, in the same batch (an attempt of a row no longer inflight is not
+     * recorded). A ledger without a history settles only.
+     *
+     * @param settlements the outcomes to commit
+     * @param attempts    the attempts that led to them
+     */
+    default void settle(List<Settlement> settlements, List<AttemptRecord> attempts) {
+        settle(settlements);
+    }
+
     /** The sink took it. */
     default void delivered(InflightRow row) {
         settle(List.of(new Settlement.Delivered(row)));

@@ -2,6 +2,7 @@ package io.ankusa.queue.migration;
 
 import io.ankusa.api.QueueConfig;
 import io.ankusa.api.StoreFormatNewerException;
+import io.ankusa.keys.AttemptKey;
 import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.keys.KeyFamilies;
 import io.ankusa.keys.KeyFamily;
@@ -89,7 +90,7 @@ public final class FormatGuard {
     }
 
     /** Families added to format 3 after it shipped; their sentinels are written when missing. */
-    private static final List<KeyFamily> ADDED = List.of(QuarantineKey.FAMILY);
+    private static final List<KeyFamily> ADDED = List.of(QuarantineKey.FAMILY, AttemptKey.FAMILY);
 
     private static void addFamilies(Store store) {
         WriteBatch batch = new WriteBatch();

@@ -1,5 +1,6 @@
 package io.ankusa.queue.upkeep;
 
+import io.ankusa.queue.deliveries.AttemptHistory;
 import io.ankusa.queue.intake.IdempotencyKeys;
 import io.ankusa.queue.intake.IngestWriter;
 import io.ankusa.queue.ledger.QueueFault;
@@ -17,7 +18,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What keeps the store from growing forever: reclaim of hooks nobody owes, the sweep of expired
- * dedupe keys and the pruning of audit entries past their retention. Each runs in batches
+ * dedupe keys, the pruning of audit entries past their retention and of attempt history past its own. Each runs in batches
  * (reclaim {@value #RECLAIM_BATCH} markers, the others {@value #BATCH} keys), repeated while
  * batches come back full, at most {@value #MAX_BATCHES} per task per round, so a round is bounded
  * and a backlog drains over a few rounds. Reclaim's batch is smaller because it holds the stripes
@@ -50,8 +51,20 @@ public final class Housekeeping implements AutoCloseable {
      * @param hooksReclaimed   hooks removed by reclaim
      * @param dedupeKeysSwept  expired dedupe expiry keys removed
      * @param auditPruned      audit entries removed
+     * @param attemptsPruned   attempt history entries removed by the retention
      */
-    public record Report(int hooksReclaimed, int dedupeKeysSwept, int auditPruned) {
+    public record Report(int hooksReclaimed, int dedupeKeysSwept, int auditPruned, int attemptsPruned) {
+
+        /**
+         * A round that pruned no attempt history.
+         *
+         * @param hooksReclaimed  hooks removed by reclaim
+         * @param dedupeKeysSwept expired dedupe expiry keys removed
+         * @param auditPruned     audit entries removed
+         */
+        public Report(int hooksReclaimed, int dedupeKeysSwept, int auditPruned) {
+            this(hooksReclaimed, dedupeKeysSwept, auditPruned, 0);
+        }
     }
 
     private final HookReclaimer reclaimer;
@@ -61,13 +74,18 @@ public final class Housekeeping implements AutoCloseable {
     private final InstantSource clock;
     private final Duration auditRetention;
     private final QueueFault fault;
+    private final AttemptHistory attempts;
+    private final Duration attemptsRetention;
     /** Set once by {@link #start}; volatile because a failing round shuts it down without the lock
      *  (taking it there would deadlock with {@link #close()}, which waits for the round). */
     private volatile ScheduledExecutorService thread;
 
     /** Housekeeping over the queue's parts; a round that dies of an {@code Error} is recorded in {@code fault}. */
     public Housekeeping(HookReclaimer reclaimer, IngestWriter writer, IdempotencyKeys idempotencyKeys, AuditLog audit,
-            InstantSource clock, Duration auditRetention, QueueFault fault) {
+            InstantSource clock, Duration auditRetention, QueueFault fault, AttemptHistory attempts,
+            Duration attemptsRetention) {
+        this.attempts = Objects.requireNonNull(attempts, "attempts");
+        this.attemptsRetention = Objects.requireNonNull(attemptsRetention, "attemptsRetention");
         this.fault = Objects.requireNonNull(fault, "fault");
         this.reclaimer = Objects.requireNonNull(reclaimer, "reclaimer");
         this.writer = Objects.requireNonNull(writer, "writer");
@@ -112,7 +130,7 @@ public final class Housekeeping implements AutoCloseable {
      * persistence on the writer's).
      */
     public Report runOnce() {
-        Report report = new Report(reclaim(), sweepDedupe(), pruneAudit());
+        Report report = new Report(reclaim(), sweepDedupe(), pruneAudit(), pruneAttempts());
         persistClock();
         return report;
     }
@@ -158,6 +176,12 @@ public final class Housekeeping implements AutoCloseable {
     public int pruneAudit() {
         long cutoff = clock.millis() - auditRetention.toMillis();
         return repeat(() -> audit.prune(cutoff, BATCH));
+    }
+
+    /** Removes attempt history entries older than the attempt retention; entries removed. */
+    public int pruneAttempts() {
+        long cutoff = clock.millis() - attemptsRetention.toMillis();
+        return repeat(() -> attempts.prune(cutoff, BATCH));
     }
 
     private static int repeat(IntSupplier batch) {

@@ -13,6 +13,7 @@ import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 import io.ankusa.keys.ActiveKey;
+import io.ankusa.keys.AttemptKey;
 import io.ankusa.keys.DeadByTenantKey;
 import io.ankusa.keys.DueKey;
 import io.ankusa.keys.InflightKey;
@@ -44,6 +45,27 @@ class KeyOwnershipTest {
             .should().callCodeUnitWhere(A_TENANT_INDEX_KEY_CONSTRUCTOR)
             .because("only the deliveries package builds a ?D, ?F, ?X, ?A or ?Q key, so no due row is written without its marker and "
                     + "no index row changes without its counter deltas (TEN-1 §3, §9)");
+
+    /** Builders of an attempt history key ({@code ?H}): constructor, encoders, slot keys and ranges. */
+    private static final DescribedPredicate<JavaCall<?>> AN_ATTEMPT_HISTORY_KEY_BUILDER = DescribedPredicate.describe(
+            "a constructor, encoder or range builder of AttemptKey",
+            call -> call.getTargetOwner().getName().equals(AttemptKey.class.getName())
+                    && Set.of("<init>", "encodeByTenant", "encodeByHook", "slotKey", "tenantRange", "hookRange", "tenantAll",
+                            "tenantsAfter").contains(call.getTarget().getName()));
+
+    @ArchTest
+    static final ArchRule only_deliveries_builds_attempt_history_keys = noClasses()
+            .that().resideOutsideOfPackages("io.ankusa.queue.deliveries..", "io.ankusa.keys..")
+            .should().callCodeUnitWhere(AN_ATTEMPT_HISTORY_KEY_BUILDER)
+            .because("only the attempt history in the deliveries package writes ?H keys, so its three keys of an entry "
+                    + "(by tenant, by hook, the delivery's slot) change together");
+
+    @ArchTest
+    static void the_attempt_history_rule_sees_real_calls(JavaClasses classes) {
+        assertThat(classes.get("io.ankusa.queue.deliveries.AttemptHistory").getCodeUnits().stream()
+                .flatMap(u -> u.getCallsFromSelf().stream())
+                .filter(AN_ATTEMPT_HISTORY_KEY_BUILDER)).isNotEmpty();
+    }
 
     @ArchTest
     static final ArchRule only_the_migration_touches_the_format_2_layout = noClasses()

@@ -48,7 +48,8 @@ class QueueEventsTest {
         String kind = hookId.substring(0, hookId.indexOf('-'));
         return switch (kind) {
             case "ok" -> SinkOutcome.delivered();
-            case "busy" -> SinkOutcome.retry("http 503");
+            case "busy" -> new SinkOutcome.Retry(java.util.Optional.empty(), "http 503", OptionalInt.of(503),
+                    io.ankusa.api.AttemptErrorClass.HTTP_5XX);
             case "bad" -> SinkOutcome.dead("http 400 (configured as permanent)");
             case "gone" -> SinkOutcome.endpointGone("http 410: the endpoint asked not to be sent more");
             default -> throw new AssertionError(kind);
@@ -106,6 +107,8 @@ class QueueEventsTest {
             assertThat(busy.outcome()).isEqualTo(AttemptOutcome.RETRY);
             assertThat(busy.status()).isEqualTo(OptionalInt.of(503));
             assertThat(busy.reason()).isEqualTo("http 503");
+            assertThat(busy.errorClass()).isEqualTo(io.ankusa.api.AttemptErrorClass.HTTP_5XX);
+            assertThat(ok.errorClass()).isEqualTo(io.ankusa.api.AttemptErrorClass.NONE);
         }
     }
 

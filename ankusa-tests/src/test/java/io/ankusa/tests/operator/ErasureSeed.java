@@ -11,7 +11,7 @@ import java.util.Set;
 
 /**
  * The store an erase is tested on: two tenants with due, delivered, dead and inflight rows,
- * archive obligations and idempotency keys (open the queue with {@code archive(true)}); and how
+ * attempt history (of the delivered rows), archive obligations and idempotency keys (open the queue with {@code archive(true)}); and how
  * to read it back. Deterministic: two stores seeded alike on the same backend are byte-identical.
  */
 public final class ErasureSeed {
@@ -52,7 +52,7 @@ public final class ErasureSeed {
                 seeded.ordOfName.put(tenant, q.ord(tenant).orElseThrow());
                 seeded.ownerOfSeq.put(r.seq(), seeded.ordOfName.get(tenant));
             }
-            Operations.deliver(q, tenant, 3);
+            Operations.deliverWithHistory(q, tenant, 3);
             Operations.deadLetter(q, tenant, 3);
             Operations.claim(q, tenant, 2);
         }

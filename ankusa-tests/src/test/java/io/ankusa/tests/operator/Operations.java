@@ -36,4 +36,19 @@ final class Operations {
         claimed.forEach(d -> q.ledger().delivered(d.row()));
         return claimed.size();
     }
+
+    /**
+     * Claims and delivers up to {@code n} of {@code tenant}'s due rows, recording each attempt in the
+     * attempt history (a 200, 1.5 ms) in its settle batch; returns how many.
+     */
+    static int deliverWithHistory(QueueUnderTest q, String tenant, int n) {
+        List<ClaimedDelivery> claimed = claim(q, tenant, n);
+        for (ClaimedDelivery d : claimed) {
+            q.ledger().settle(List.of(new io.ankusa.queue.ledger.Settlement.Delivered(d.row())),
+                    List.of(new io.ankusa.queue.ledger.AttemptRecord(d.row(), d.hookId(), d.attempt(), q.clock().millis(),
+                            io.ankusa.api.events.AttemptOutcome.DELIVERED, java.util.OptionalInt.of(200), 1_500,
+                            io.ankusa.api.AttemptErrorClass.NONE, "")));
+        }
+        return claimed.size();
+    }
 }

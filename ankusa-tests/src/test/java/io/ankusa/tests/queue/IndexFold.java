@@ -75,7 +75,7 @@ public final class IndexFold {
                     last = key;
                 }
             }
-            if (first == null && family.equals(QuarantineKey.FAMILY)) {
+            if (first == null && (family.equals(QuarantineKey.FAMILY) || family.equals(io.ankusa.keys.AttemptKey.FAMILY))) {
                 continue; // added to format 3 later: a store written before has none until an open writes them
             }
             if (first == null || !Arrays.equals(first, family.lo()) || !Arrays.equals(last, family.hi())) {

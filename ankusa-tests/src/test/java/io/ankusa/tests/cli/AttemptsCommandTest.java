@@ -1,0 +1,79 @@
+package io.ankusa.tests.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ankusa.api.AttemptErrorClass;
+import io.ankusa.cli.command.AnkusaCommand;
+import io.ankusa.dispatch.Pipeline;
+import io.ankusa.dispatch.SinkOutcome;
+import io.ankusa.tests.queue.QueueUnderTest;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** {@code ankusa attempts}: a tenant's or a hook's attempt history, newest first, as a table or JSON. */
+class AttemptsCommandTest {
+
+    @TempDir
+    Path dir;
+
+    private record Run(int exit, String out, String err) {
+    }
+
+    private Run run(String backend, String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        String[] all = Arrays.copyOf(args, args.length + 4);
+        all[args.length] = "--store";
+        all[args.length + 1] = dir.toString();
+        all[args.length + 2] = "--backend";
+        all[args.length + 3] = backend;
+        int exit = AnkusaCommand.execute(new PrintWriter(out, true), new PrintWriter(err, true), all);
+        return new Run(exit, out.toString(), err.toString());
+    }
+
+    /** Tenant "acme": hook "h-1" answered 503 on sink 0 and delivered on sink 1; hook "h-2" delivered. */
+    private void storeWithHistory(String backend) {
+        try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
+            q.ingest(QueueUnderTest.hook("h-1", "acme", 0, 1));
+            q.ingest(QueueUnderTest.hook("h-2", "acme", 1));
+            try (Pipeline pipeline = Pipeline.builder(q.queue(), d -> CompletableFuture.completedFuture(d.sink() == 0
+                    ? new SinkOutcome.Retry(Optional.empty(), "http 503", OptionalInt.of(503), AttemptErrorClass.HTTP_5XX)
+                    : SinkOutcome.delivered(200))).build()) {
+                pipeline.tick().toCompletableFuture().join();
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @DisplayName("ankusa attempts lists a tenant's and a hook's attempts")
+    void listsATenantsAndAHooksAttempts(String backend) {
+        storeWithHistory(backend);
+
+        Run tenant = run(backend, "attempts", "--tenant", "acme");
+        Run hook = run(backend, "attempts", "--tenant", "acme", "--hook", "h-1", "--json");
+        Run paged = run(backend, "attempts", "--tenant", "acme", "--limit", "1");
+        Run unknown = run(backend, "attempts", "--tenant", "nobody");
+
+        assertThat(tenant.exit()).as(tenant.err()).isZero();
+        assertThat(tenant.out()).contains("h-1", "h-2", "http_5xx", "503", "200", "retry", "delivered")
+                .contains("3 attempts; no more");
+        assertThat(hook.exit()).as(hook.err()).isZero();
+        assertThat(hook.out().lines().count()).isEqualTo(1);
+        assertThat(hook.out()).contains("\"hook\":\"h-1\"").doesNotContain("h-2")
+                .contains("\"status\":503").contains("\"errorClass\":\"http_5xx\"").contains("\"status\":200")
+                .contains("\"next\":null");
+        assertThat(paged.out()).contains("1 attempts; next page: --after ");
+        assertThat(unknown.exit()).isEqualTo(6);
+        assertThat(unknown.err()).contains("unknown tenant 'nobody'");
+    }
+}
