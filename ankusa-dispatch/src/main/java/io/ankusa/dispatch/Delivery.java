@@ -1,5 +1,6 @@
 package io.ankusa.dispatch;
 
+import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Collections;
@@ -12,7 +13,8 @@ import java.util.Objects;
  *
  * <p>The same hook reaches a sink again after a retry, a replay or a crash (delivery is at least
  * once), always with the same {@link #hookId()}: receivers deduplicate on it. The payload is copied
- * on the way in and on the way out, so a sink cannot change what a later attempt sends.
+ * on the way in and by {@link #payload()} on the way out, so a sink cannot change what a later
+ * attempt sends; {@link #payloadBuffer()} reads it without a copy.
  *
  * @param hookId      the hook's id; the Standard Webhooks {@code webhook-id}, stable across attempts
  * @param sourceId    the id of the source that sent the hook
@@ -78,6 +80,16 @@ public record Delivery(
     @Override
     public byte[] payload() {
         return payload.clone();
+    }
+
+    /**
+     * The payload as a read-only view, without copying it: what a sink that only reads or sends
+     * the bytes should use ({@link #payload()} copies on every call).
+     *
+     * @return a read-only buffer over the hook's payload, positioned at 0, its limit the payload's length
+     */
+    public ByteBuffer payloadBuffer() {
+        return ByteBuffer.wrap(payload).asReadOnlyBuffer();
     }
 
     /**

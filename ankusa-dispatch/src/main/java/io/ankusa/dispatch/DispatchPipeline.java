@@ -79,7 +79,8 @@ final class DispatchPipeline implements Pipeline {
     private final QueueFault fault;
     private final Object lifecycle = new Object();
     private volatile boolean closed;
-    private volatile boolean slotLimited;
+    /** Free slots the tick loop waits for; {@link Integer#MAX_VALUE} while it does not wait. */
+    private volatile int slotsWanted = Integer.MAX_VALUE;
     private Thread loop;
     private ScheduledExecutorService gaugeSchedule;
 
@@ -176,13 +177,23 @@ final class DispatchPipeline implements Pipeline {
         }
     }
 
+    /**
+     * The tick loop: a tick claims at most {@link #loopTickRows} rows, at once again while ticks
+     * find more due rows than that, after the tick interval once they do not. Before a tick it
+     * waits (up to the tick interval) for that many free slots, so that each tick claims a full
+     * share rather than the few slots the last settles gave back; with at most half the slots per
+     * tick, one tick's claim overlaps the settle commit of the tick before.
+     */
     private void loop() {
+        int tickRows = loopTickRows(settings.rowsPerTick(), settings.concurrency());
+        long interval = settings.tickInterval().toNanos();
         while (!closed && fault.failure() == null) {
             boolean again = false;
             try {
-                Tick.Run run = tick.run();
-                slotLimited = run.rowBudget() < settings.rowsPerTick();
-                again = run.rowBudget() > 0 && run.claimed() >= run.rowBudget();
+                awaitSlots(tickRows, interval);
+                Tick.Run run = tick.run(tickRows);
+                // Every slot still busy after the wait: wait for slots again rather than for work.
+                again = run.rowBudget() == 0 || run.claimed() >= run.rowBudget();
             } catch (RuntimeException e) {
                 if (closed) {
                     return;
@@ -190,15 +201,47 @@ final class DispatchPipeline implements Pipeline {
                 LOG.error("dispatch tick failed; trying again after the tick interval", e);
             }
             if (!again && !closed) {
-                LockSupport.parkNanos(this, settings.tickInterval().toNanos());
+                LockSupport.parkNanos(this, interval);
             }
         }
     }
 
-    /** A settled row gave its slot back: a tick held back by busy slots can claim again. */
+    /**
+     * Rows the tick loop claims per tick: the row limit, and at most half the concurrency, so that
+     * the other half of the slots can be settling while a tick claims (at least 1).
+     *
+     * @param rowsPerTick the builder's row limit
+     * @param concurrency the builder's concurrency
+     * @return the most rows one tick of the loop claims
+     */
+    static int loopTickRows(int rowsPerTick, int concurrency) {
+        return Math.max(1, Math.min(rowsPerTick, concurrency / 2));
+    }
+
+    /** Parks until {@code wanted} slots are free, the pipeline closes, or {@code maxNanos} passed. */
+    private void awaitSlots(int wanted, long maxNanos) {
+        if (attempts.freeSlots() >= wanted) {
+            return;
+        }
+        slotsWanted = wanted;
+        try {
+            long deadline = System.nanoTime() + maxNanos;
+            while (!closed && attempts.freeSlots() < wanted) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return;
+                }
+                LockSupport.parkNanos(this, left);
+            }
+        } finally {
+            slotsWanted = Integer.MAX_VALUE;
+        }
+    }
+
+    /** A settled row gave its slot back: wakes the tick loop once as many slots are free as it waits for. */
     private void slotFreed() {
         Thread t = loop;
-        if (slotLimited && t != null) {
+        if (t != null && attempts.freeSlots() >= slotsWanted) {
             LockSupport.unpark(t);
         }
     }

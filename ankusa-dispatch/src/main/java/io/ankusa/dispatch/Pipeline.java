@@ -22,7 +22,8 @@ import java.util.random.RandomGenerator;
  * with attempts still running, leaves rows inflight, and opening the queue returns them to due.
  *
  * <p>{@link #start()} runs ticks on a thread of the pipeline's own (again at once while a tick
- * fills its row limit, otherwise after the tick interval) and reports {@link Gauges} to the
+ * fills its row limit, otherwise after the tick interval; each of these ticks claims at most half
+ * of the concurrency, so that its claim overlaps the previous tick's settle) and reports {@link Gauges} to the
  * listeners every gauge interval. {@link #tick()} runs one tick on the calling thread, which is
  * how tests drive a pipeline with a hand-moved clock (the queue's: a pipeline reads "now" from
  * its queue's clock, which due times are stamped with); ticks never overlap. The pipeline does not
@@ -165,7 +166,9 @@ public interface Pipeline extends AutoCloseable {
         }
 
         /**
-         * Most rows one tick claims; at least 1.
+         * Most rows one tick claims; at least 1. A started pipeline's ticks also claim no more than
+         * half of {@link #concurrency(int)} (at least 1), so that one tick claims while the rows of
+         * the tick before settle.
          *
          * @param rows the most rows a tick claims, at least 1
          * @return this builder

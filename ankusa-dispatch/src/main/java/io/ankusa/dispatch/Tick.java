@@ -39,7 +39,8 @@ import java.util.function.Supplier;
  *       {@code dueForTenant} from its scan floor up to now, in due-time order, as many rows as its
  *       turn, its limits and the tick's row limit (never more than the free sink slots) and byte
  *       budget allow. The tenants visited are what {@code dispatchActiveTenants} reports.</li>
- *   <li>One claim of every tenant's rows (one synced batch, under the tenants' stripes); the
+ *   <li>One claim of every tenant's rows (one unsynced batch, under the tenants' stripes: it is
+ *       made durable by the next synced commit, at the latest the settle of its rows); the
  *       scheduler counts them in flight and takes their tokens.</li>
  *   <li>Marker cleanup for every visited tenant (after the claim; the stale markers of all of them
  *       deleted in one unsynced batch), which also gives each tenant's next scan floor, or evicts
@@ -109,19 +110,28 @@ final class Tick {
 
     /** Runs one tick now, on the calling thread, up to the hand-over to the sinks. */
     Run run() {
+        return run(rowLimit);
+    }
+
+    /**
+     * {@link #run()} claiming at most {@code maxRows} rows (and never more than the row limit): the
+     * tick loop claims part of the slots per tick, so that one tick's claim overlaps the previous
+     * tick's settle.
+     */
+    Run run(int maxRows) {
         lock.lock();
         try {
-            return runLocked();
+            return runLocked(Math.min(rowLimit, maxRows));
         } finally {
             lock.unlock();
         }
     }
 
-    private Run runLocked() {
+    private Run runLocked(int maxRows) {
         long startNanos = System.nanoTime();
         long now = clock.millis();
         Instant startedAt = Instant.ofEpochMilli(now);
-        int rowBudget = Math.min(rowLimit, attempts.freeSlots());
+        int rowBudget = Math.min(maxRows, attempts.freeSlots());
         if (rowBudget == 0) {
             // Every slot is busy: nothing visited, and the last real tick's count stands.
             return new Run(0, 0, CompletableFuture.completedFuture(new TickReport(startedAt, 0, 0, 0, 0, 0, 0)));

@@ -48,6 +48,16 @@ class DeliveryTest {
     }
 
     @Test
+    void the_payload_buffer_is_a_read_only_view_of_the_payload() {
+        Delivery delivery = delivery(Map.of(), "hello".getBytes(StandardCharsets.UTF_8));
+        java.nio.ByteBuffer view = delivery.payloadBuffer();
+        assertThat(view.isReadOnly()).isTrue();
+        assertThat(view.remaining()).isEqualTo(5);
+        assertThat(StandardCharsets.UTF_8.decode(view).toString()).isEqualTo("hello");
+        assertThat(delivery.payloadBuffer().position()).as("each call a fresh view").isZero();
+    }
+
+    @Test
     void equality_compares_the_payload_by_content() {
         Delivery one = delivery(Map.of("a", "1"), new byte[] {1, 2, 3});
         Delivery same = delivery(Map.of("a", "1"), new byte[] {1, 2, 3});

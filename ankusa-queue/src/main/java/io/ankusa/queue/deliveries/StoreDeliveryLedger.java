@@ -296,10 +296,17 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
     }
 
     /**
-     * Moves the still-due rows among {@code unique} to inflight in one synced batch; the caller
+     * Moves the still-due rows among {@code unique} to inflight in one unsynced batch; the caller
      * holds their tenants' stripes. A row whose hook (or delivery row) is stored but does not decode
      * is moved aside into the quarantine in the same batch instead: never claimed, never deleted,
      * and it no longer blocks its tenant (the claim of every other row goes ahead).
+     *
+     * <p>Why unsynced is enough: a claim only says "being sent". Lost in a power failure, it leaves
+     * its rows due (with their counters: the batch is whole or absent), and they are sent again,
+     * which at-least-once allows. It rides the next synced commit of the store — the settle of its
+     * own rows at the latest, since both backends make a synced commit durable together with every
+     * commit before it — so a settled row's claim is never lost. A process that dies (kill -9)
+     * loses nothing: the claim is in the OS page cache.
      */
     private Claim claimLocked(Map<DueKey, DueRow> unique) {
         List<byte[]> keys = unique.keySet().stream().map(DueKey::encode).toList();
@@ -343,7 +350,7 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
                     envelope.hook().sourceId(), envelope.hook().headers(), envelope.hook().payload(),
                     envelope.receivedAt(), attempts.getAsInt() + 1));
         }
-        batch.commit(store, Durability.SYNC);
+        batch.commit(store, Durability.ASYNC);
         return new Claim(claimed, orphans, quarantined);
     }
 

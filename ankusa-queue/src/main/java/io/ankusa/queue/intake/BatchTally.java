@@ -5,7 +5,11 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
-/** What became of each hook of one ingest batch, for the {@link IngestCommitted} event. Writer thread only. */
+/**
+ * What became of each hook of one ingest batch, for the {@link IngestCommitted} event. Filled in on
+ * the writer thread, finished on the sync thread once the batch is durable (handed over through a
+ * blocking queue).
+ */
 final class BatchTally {
 
     private final int batchSize;
@@ -40,6 +44,12 @@ final class BatchTally {
 
     void accepted(int count) {
         accepted += count;
+    }
+
+    /** The batch's sync failed: none of its hooks (repeats included) was acknowledged. */
+    void notDurable() {
+        accepted = 0;
+        duplicates = 0;
     }
 
     /** The batch ended; whatever is not accounted for failed. */

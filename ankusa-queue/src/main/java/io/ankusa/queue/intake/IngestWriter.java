@@ -49,13 +49,16 @@ import org.slf4j.LoggerFactory;
  *
  * <p>What it guarantees, and why:
  * <ul>
- * <li><b>A receipt means durable.</b> A caller's future completes only after the synced commit
- *     that holds its hook returned. A crash before that loses the batch whole (the store's batch
+ * <li><b>A receipt means durable.</b> A caller's future completes only after a synced commit
+ *     that covers its hook returned. A crash before that loses the batch whole (the store's batch
  *     is atomic), and no caller was told otherwise.</li>
- * <li><b>Group commit.</b> The thread takes the first waiting hook, then drains more while the
- *     batch stays within {@code batchMaxHooks} and {@code batchMaxBytes} (a single larger hook
- *     commits alone). One fsync is shared by the whole batch; under load batches grow by
- *     themselves, idle latency is one commit.</li>
+ * <li><b>Group commit, overlapped with the fsync.</b> The thread takes the first waiting hook,
+ *     then drains more while the batch stays within {@code batchMaxHooks} and
+ *     {@code batchMaxBytes} (a single larger hook commits alone), writes the batch unsynced and
+ *     hands its receipts to {@link DurableReceipts}, whose thread syncs every batch handed over so
+ *     far with one fsync and then completes their receipts. Meanwhile this thread assembles and
+ *     writes the next batch: assembly overlaps the fsync. Under load batches grow by themselves,
+ *     idle latency is one commit and one sync.</li>
  * <li><b>seq is commit order, never reused.</b> Only this thread assigns seq, in batch order; the
  *     highest is written as {@code m:last_seq} in every batch and recovered at open. After a
  *     failed commit the seqs it used are skipped, not reused, because the failure may have
@@ -108,6 +111,7 @@ public final class IngestWriter implements AutoCloseable {
     private final Set<String> erasing = ConcurrentHashMap.newKeySet();
     private final Queue<Chore<?>> chores = new ConcurrentLinkedQueue<>();
     private final BlockingQueue<Pending> queue;
+    private final DurableReceipts receipts;
     private final Thread thread;
     private volatile boolean closing;
     private volatile long lastSeq;
@@ -171,6 +175,7 @@ public final class IngestWriter implements AutoCloseable {
         // Exactly the hooks allowed to wait: a full queue refuses (or holds a waiting producer);
         // WAKE is dropped when full (the writer runs chores after every take), STOP waits for room.
         this.queue = new ArrayBlockingQueue<>(limits.capacity());
+        this.receipts = new DurableReceipts(store, events, fault);
         this.thread = new Thread(this::run, "ankusa-ingest-writer");
         this.thread.setDaemon(true);
     }
@@ -189,7 +194,7 @@ public final class IngestWriter implements AutoCloseable {
         return writer;
     }
 
-    /** Queues {@code hook}; the future completes after its synced commit, or fails with the refusal. */
+    /** Queues {@code hook}; the future completes once its batch is durable, or fails with the refusal. */
     public CompletableFuture<Receipt> submit(Hook hook) {
         return submit(hook, Duration.ZERO);
     }
@@ -309,6 +314,9 @@ public final class IngestWriter implements AutoCloseable {
             QueueFailedException failed = fault.fail("ingest writer", e);
             batch.forEach(p -> p.future().completeExceptionally(failed));
             drain(failed);
+        } finally {
+            // What was written before the writer stopped is synced and acknowledged.
+            receipts.close();
         }
     }
 
@@ -343,13 +351,17 @@ public final class IngestWriter implements AutoCloseable {
                 bytes += next.envelope().length;
             }
             BatchTally tally = new BatchTally(batch.size(), System.nanoTime());
+            List<DurableReceipts.Due> due = new ArrayList<>(batch.size());
             try {
-                commit(batch, tally);
+                commit(batch, tally, due);
             } catch (RuntimeException e) {
                 LOG.error("ingest batch of {} hooks failed", batch.size(), e);
                 batch.forEach(p -> p.future().completeExceptionally(e));
             }
-            if (events.active()) {
+            if (!due.isEmpty()) {
+                // Receipts and the batch's event follow the sync that makes it durable.
+                receipts.written(new DurableReceipts.Written(due, tally));
+            } else if (events.active()) {
                 IngestCommitted committed = tally.finish(System.nanoTime());
                 events.publish(listener -> listener.onIngestCommitted(committed));
             }
@@ -359,7 +371,12 @@ public final class IngestWriter implements AutoCloseable {
         }
     }
 
-    private void commit(List<Pending> all, BatchTally tally) {
+    /**
+     * Screens, admits and writes (unsynced) one batch; adds to {@code due} the receipts that may
+     * complete once it is synced: its accepted hooks' and its repeats' (which may name a batch
+     * not yet synced).
+     */
+    private void commit(List<Pending> all, BatchTally tally, List<DurableReceipts.Due> due) {
         long now = clock.millis();
         if (now < 0) {
             // Every stored time is unsigned: refuse the batch before a seq or an ordinal is taken.
@@ -375,7 +392,7 @@ public final class IngestWriter implements AutoCloseable {
             Pending p = all.get(i);
             IdempotencyKeys.Verdict verdict = verdicts.get(i);
             if (verdict instanceof IdempotencyKeys.Repeat repeat) {
-                p.future().complete(repeat.receipt());
+                due.add(new DurableReceipts.Due(p.future(), repeat.receipt()));
                 tally.duplicate();
             } else if (verdict instanceof IdempotencyKeys.Follows follows) {
                 tally.duplicate();
@@ -401,7 +418,7 @@ public final class IngestWriter implements AutoCloseable {
         DeliveryBatch ops = new DeliveryBatch();
         resolution.writeTo(ops);
         List<Pending> accepted = new ArrayList<>(batch.size());
-        List<Receipt> receipts = new ArrayList<>(batch.size());
+        List<Receipt> issued = new ArrayList<>(batch.size());
         for (int i = 0; i < batch.size(); i++) {
             Pending p = batch.get(i);
             OptionalLong ord = resolution.ord(p.hook().tenant());
@@ -418,7 +435,7 @@ public final class IngestWriter implements AutoCloseable {
                 idempotencyKeys.writeTo(ops, fresh, seq, p.hook().id(), now);
             }
             accepted.add(p);
-            receipts.add(new Receipt(p.hook().id(), p.hook().tenant(), seq));
+            issued.add(new Receipt(p.hook().id(), p.hook().tenant(), seq));
         }
         if (accepted.isEmpty()) {
             return;
@@ -426,7 +443,7 @@ public final class IngestWriter implements AutoCloseable {
         ops.put(ColumnFamilies.DEFAULT, MetaKeys.LAST_SEQ, MetaKeys.u64Value(lastSeq));
         ops.put(ColumnFamilies.DEFAULT, MetaKeys.CLOCK, MetaKeys.u64Value(Math.max(now, persistedClock)));
         try {
-            ops.commit(store, Durability.SYNC);
+            ops.commit(store, Durability.ASYNC);
         } catch (RuntimeException e) {
             ordinals.abandoned(resolution);
             admission.forget();
@@ -438,7 +455,7 @@ public final class IngestWriter implements AutoCloseable {
         tally.accepted(accepted.size());
         persistedClock = Math.max(now, persistedClock);
         for (int i = 0; i < accepted.size(); i++) {
-            accepted.get(i).future().complete(receipts.get(i));
+            due.add(new DurableReceipts.Due(accepted.get(i).future(), issued.get(i)));
         }
     }
 

@@ -116,12 +116,14 @@ public interface DeliveryLedger {
 
     /**
      * Moves those of {@code rows} (all of tenant {@code ord}) that are still due to inflight, under
-     * the tenant's stripe, in one synced batch; rows gone meanwhile are skipped.
+     * the tenant's stripe, in one batch; rows gone meanwhile are skipped. The batch is not synced:
+     * it becomes durable with the next synced commit (at the latest the settle of its rows). A claim
+     * lost to a power failure leaves its rows due, and they are sent again (at least once).
      */
     Claim claim(long ord, List<DueRow> rows);
 
     /**
-     * {@link #claim} for many tenants in one synced batch: holds the stripes of every tenant of
+     * {@link #claim} for many tenants in one (unsynced) batch: holds the stripes of every tenant of
      * {@code rowsByTenant} (taken in stripe order) from reading the rows to the commit. Each key's
      * rows must be of that tenant.
      */

@@ -29,7 +29,8 @@ import java.util.stream.Collectors;
  *
  * <p>Protocol (one line each, flushed): {@code ready}; {@code ack <hook id> <tenant> <seq>
  * <sink,sink,…> .} after a hook's future completed (the final dot tells a whole line from one cut
- * by the kill); {@code settled <n>} after a pipeline tick's rows were settled; {@code error <text>}
+ * by the kill); {@code sent <hook id> <sink>} when the sink is called with a delivery; {@code settled <n>}
+ * after n deliveries were settled; {@code error <text>}
  * when something fails that should not. It never exits by itself while its parent lives: the
  * parent kills it with SIGKILL. When stdin closes (the parent died) it halts.
  *
@@ -68,15 +69,8 @@ public final class AckingQueueProcess {
         Queue queue = Queue.open(QueueConfig.builder(directory).backend(backend)
                 .housekeepingInterval(Duration.ZERO).build());
         if (dispatch) {
-            Thread dispatcher = new Thread(() -> {
-                try {
-                    new PipelineDispatcher(queue, seed, n -> emit("settled " + n)).runForever();
-                } catch (RuntimeException e) {
-                    emit("error dispatcher: " + e);
-                }
-            }, "dispatcher");
-            dispatcher.setDaemon(true);
-            dispatcher.start();
+            new PipelineDispatcher(queue, seed, d -> emit("sent " + d.hookId() + " " + d.sink()),
+                    n -> emit("settled " + n)).start();
         }
         emit("ready");
         List<Thread> producers = new ArrayList<>();

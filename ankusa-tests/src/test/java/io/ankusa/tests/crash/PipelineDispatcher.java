@@ -1,9 +1,10 @@
 package io.ankusa.tests.crash;
 
+import io.ankusa.api.events.DeliverySettled;
+import io.ankusa.api.events.QueueListener;
 import io.ankusa.dispatch.Delivery;
 import io.ankusa.dispatch.Pipeline;
 import io.ankusa.dispatch.SinkOutcome;
-import io.ankusa.dispatch.TickReport;
 import io.ankusa.queue.Queue;
 import java.time.Duration;
 import java.util.SplittableRandom;
@@ -12,30 +13,40 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 
 /**
- * The crash test child's dispatcher: the real {@link Pipeline}, ticked in a loop on one thread,
- * over a sink that answers each attempt after 0–15 ms with a random outcome (delivered 60 %, retry
- * in 0–50 ms 25 %, dead 15 %). While the answers are outstanding the claimed rows are inflight,
- * which is where a kill leaves them; each tick's stage completes once its rows are settled, and
- * the number settled is reported to {@code settled}.
+ * The crash test child's dispatcher: the real {@link Pipeline}, started (its own tick loop, claims
+ * of half its {@value #CONCURRENCY} slots per tick overlapping the previous tick's settle), over a
+ * sink that reports each attempt to {@code sent} and answers it after 0–15 ms with a random outcome
+ * (delivered 60 %, retry in 0–50 ms 25 %, dead 15 %). While the answers are outstanding the claimed
+ * rows are inflight, which is where a kill leaves them; each settled delivery is reported to
+ * {@code settled} (through the pipeline's events).
  */
 final class PipelineDispatcher {
 
-    private final Pipeline pipeline;
-    private final IntConsumer settled;
+    /** Deliveries claimed and unsettled at once: what a crash can send again. */
+    static final int CONCURRENCY = 64;
 
-    PipelineDispatcher(Queue queue, long seed, IntConsumer settled) {
+    private final Pipeline pipeline;
+
+    PipelineDispatcher(Queue queue, long seed, Consumer<Delivery> sent, IntConsumer settled) {
         SplittableRandom random = new SplittableRandom(seed);
         ScheduledExecutorService answers = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "sink-answers");
             t.setDaemon(true);
             return t;
         });
-        this.pipeline = Pipeline.builder(queue, delivery -> answer(delivery, random, answers))
-                .rowsPerTick(48).concurrency(48).build();
-        this.settled = settled;
+        this.pipeline = Pipeline.builder(queue, delivery -> {
+            sent.accept(delivery);
+            return answer(delivery, random, answers);
+        }).concurrency(CONCURRENCY).tickInterval(Duration.ofMillis(5)).listener(new QueueListener() {
+            @Override
+            public void onSettled(DeliverySettled event) {
+                settled.accept(1);
+            }
+        }).build();
     }
 
     private static CompletionStage<SinkOutcome> answer(Delivery delivery, SplittableRandom shared,
@@ -56,14 +67,8 @@ final class PipelineDispatcher {
         return answer;
     }
 
-    /** Ticks until the process dies. */
-    void runForever() {
-        while (!Thread.currentThread().isInterrupted()) {
-            TickReport report = pipeline.tick().toCompletableFuture().join();
-            int done = report.delivered() + report.retried() + report.dead() + report.dropped();
-            if (done > 0) {
-                settled.accept(done);
-            }
-        }
+    /** Starts the pipeline; it runs until the process dies. */
+    void start() {
+        pipeline.start();
     }
 }
