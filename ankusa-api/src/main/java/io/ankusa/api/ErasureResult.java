@@ -15,9 +15,10 @@ import java.util.Objects;
  * @param bytes      row bytes (as the {@code bytes} counter counts them)
  * @param hooks      stored hooks
  * @param dedupeKeys idempotency keys and their expiry entries
+ * @param quarantined quarantined deliveries (their bytes are in {@code bytes})
  */
 public record ErasureResult(String tenant, boolean erased, long pending, long scheduled, long inflight, long dead,
-        long bytes, long hooks, long dedupeKeys) {
+        long bytes, long hooks, long dedupeKeys, long quarantined) {
 
     /**
      * Checks the tenant.
@@ -31,6 +32,7 @@ public record ErasureResult(String tenant, boolean erased, long pending, long sc
      * @param bytes      row bytes
      * @param hooks      stored hooks
      * @param dedupeKeys idempotency keys and their expiry entries
+     * @param quarantined quarantined deliveries
      */
     public ErasureResult {
         Objects.requireNonNull(tenant, "tenant");
@@ -43,6 +45,6 @@ public record ErasureResult(String tenant, boolean erased, long pending, long sc
      * @return a result with nothing erased
      */
     public static ErasureResult none(String tenant) {
-        return new ErasureResult(tenant, false, 0, 0, 0, 0, 0, 0, 0);
+        return new ErasureResult(tenant, false, 0, 0, 0, 0, 0, 0, 0, 0);
     }
 }

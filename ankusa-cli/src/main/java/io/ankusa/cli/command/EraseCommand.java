@@ -62,6 +62,7 @@ final class EraseCommand implements Callable<Integer> {
                     .row("bytes", Figures.bytes(result.bytes()))
                     .row("hooks", Figures.count(result.hooks()))
                     .row("idempotency keys", Figures.count(result.dedupeKeys()))
+                    .row("quarantined", Figures.count(result.quarantined()))
                     .render());
         }
         return ExitCode.OK.code();

@@ -158,6 +158,7 @@ class OperatorCommandsTest {
         assertThat(erase.exitCode()).as(erase.err()).isZero();
         assertThat(number(erase.out(), "dead")).isEqualTo(number(dry.out(), "dead"));
         assertThat(number(erase.out(), "hooks")).isPositive();
+        assertThat(number(erase.out(), "quarantined")).as("the fixture has no quarantined delivery").isZero();
 
         CommandRun again = CommandRun.of("erase", "--store", store.toString(), "--tenant", "tenant-2", "--yes");
         assertThat(again.exitCode()).as("the tenant is gone").isEqualTo(ExitCode.UNKNOWN_TENANT.code());

@@ -40,7 +40,8 @@ import java.util.Optional;
  * <ol>
  * <li>{@link Step#DUE due} rows, {@link Step#INFLIGHT inflight} rows and {@link Step#DEAD dead}
  *     rows (and, in the dead step, quarantined rows), from the tenant's own ranges, with the ops and counter deltas of purge (inflight rows
- *     as an orphan drop), each leaving a {@link io.ankusa.keys.ClearedKey ?c} marker;</li>
+ *     as an orphan drop), each leaving a {@link io.ankusa.keys.ClearedKey ?c} marker (a quarantined row's hook,
+ *     which may not decode, goes with its last row instead);</li>
  * <li>{@link Step#ARCHIVE archive obligations} and {@link Step#ACTIVE active markers}: these
  *     families are not keyed by tenant, so they are walked whole, chunk by chunk, from a cursor;</li>
  * <li>{@link Step#DEDUPE dedupe keys and their expiry keys}: erased by the {@link DedupeEraser} the
@@ -182,12 +183,13 @@ public final class TenantErasure {
      * @param markers    active markers
      * @param dedupeKeys dedupe and dedupe expiry keys
      * @param hooks      hooks
+     * @param quarantined quarantined rows ({@link io.ankusa.keys.QuarantineKey ?Q})
      */
     public record Erased(long pending, long scheduled, long inflight, long dead, long bytes, long archive, long markers,
-            long dedupeKeys, long hooks) {
+            long dedupeKeys, long hooks, long quarantined) {
 
         /** Nothing. */
-        public static final Erased NONE = new Erased(0, 0, 0, 0, 0, 0, 0, 0, 0);
+        public static final Erased NONE = new Erased(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
         /** The counts by name, for the audit entry. */
         public Map<String, Long> counts() {
@@ -201,6 +203,7 @@ public final class TenantErasure {
             counts.put("markers", markers);
             counts.put("dedupe_keys", dedupeKeys);
             counts.put("hooks", hooks);
+            counts.put("quarantined", quarantined);
             return counts;
         }
     }
@@ -287,12 +290,12 @@ public final class TenantErasure {
                         tally.dead += rows.dead();
                         tally.bytes += rows.bytes();
                     } while (rows.rows() > 0);
-                    // Quarantined rows (?Q, keyed by tenant) go in the same step, with their counters:
-                    // their bytes are tallied; their count is not a field of the erasure's result yet.
-                    List<QuarantinedRow> quarantined;
-                    while (!(quarantined = quarantine.purgeChunk(ord, CHUNK)).isEmpty()) {
-                        tally.bytes += quarantined.stream().mapToLong(QuarantinedRow::size).sum();
-                    }
+                    // Quarantined rows (?Q, keyed by tenant) go in the same step, with their counters and
+                    // their hooks.
+                    long quarantined;
+                    do {
+                        quarantined = eraseQuarantineChunk(ord, tally);
+                    } while (quarantined > 0);
                 }
                 case ARCHIVE -> at = walk(at, ArchiveKey.FAMILY.between(), this::archiveOps, tally);
                 case ACTIVE -> at = walk(at, ActiveKey.FAMILY.between(), this::markerOps, tally);
@@ -321,9 +324,10 @@ public final class TenantErasure {
         long markers;
         long dedupeKeys;
         long hooks;
+        long quarantined;
 
         Erased erased() {
-            return new Erased(pending, scheduled, inflight, dead, bytes, archive, markers, dedupeKeys, hooks);
+            return new Erased(pending, scheduled, inflight, dead, bytes, archive, markers, dedupeKeys, hooks, quarantined);
         }
     }
 
@@ -347,6 +351,60 @@ public final class TenantErasure {
             tally.bytes += rows.stream().mapToLong(InflightRow::size).sum();
             return (long) rows.size();
         });
+    }
+
+    /**
+     * One chunk of the tenant's quarantined rows, purged with their counters; returns how many. A
+     * quarantined row's hook is the tenant's by its {@code ?Q} key even when it does not decode (the
+     * hooks step cannot tell whose such a hook is), so it goes in the same batch once no delivery
+     * row of it is left: by this step the tenant has no due, inflight or dead row, so the only rows a
+     * hook of it can still have are quarantined ones, and a hook whose rows straddle two chunks goes
+     * with the later one; so does its archive obligation.
+     */
+    private long eraseQuarantineChunk(long ord, Tally tally) {
+        return stripes.locked(ord, () -> {
+            List<QuarantinedRow> rows = quarantine.tenantRows(ord, CHUNK);
+            if (rows.isEmpty()) {
+                return 0L;
+            }
+            DeliveryBatch batch = new DeliveryBatch();
+            Map<Long, Long> rowsOfSeq = new LinkedHashMap<>();
+            for (QuarantinedRow q : rows) {
+                Deliveries.purgeQuarantinedOps(batch, q);
+                rowsOfSeq.merge(q.seq(), 1L, Long::sum);
+                tally.bytes += q.size();
+            }
+            rowsOfSeq.forEach((seq, purged) -> {
+                if (deliveryRows(seq) == purged && store.get(ColumnFamilies.HOOKS, new HookKey(seq).encode()).isPresent()) {
+                    // Its archive obligation too (an undecodable hook cannot be archived): the archive
+                    // step would otherwise leave a ?c marker for a hook that is already gone.
+                    Optional<byte[]> obligation = store.get(ColumnFamilies.INDEX, new ArchiveKey(seq).encode());
+                    if (obligation.isPresent()) {
+                        Deliveries.archiveDropOps(batch, seq, ArchiveKey.decodeValue(obligation.get()));
+                        tally.archive++;
+                    }
+                    batch.delete(ColumnFamilies.HOOKS, new HookKey(seq).encode());
+                    batch.delete(ColumnFamilies.INDEX, new ClearedKey(seq).encode());
+                    tally.hooks++;
+                }
+            });
+            batch.commit(store, Durability.SYNC);
+            tally.quarantined += rows.size();
+            return (long) rows.size();
+        });
+    }
+
+    /** How many delivery rows hook {@code seq} has. */
+    private long deliveryRows(long seq) {
+        long n = 0;
+        try (Scan scan = store.scan(ColumnFamilies.DELIVERIES, KeyRange.of(new DeliveryKey(seq, 0).encode(),
+                new DeliveryKey(seq + 1, 0).encode()))) {
+            while (scan.hasNext()) {
+                scan.next();
+                n++;
+            }
+        }
+        return n;
     }
 
     /** Adds to {@code batch} what erasing entry {@code kv} of a walked family takes; true when it took something. */
@@ -418,7 +476,8 @@ public final class TenantErasure {
     /**
      * A chunk of {@link io.ankusa.keys.ClearedKey ?c} markers: the hooks among them that are the tenant's go with their
      * marker. By now the tenant has no delivery row and no obligation left, so nothing needs them.
-     * A hook that does not decode is left to reclaim (it cannot be told to be the tenant's).
+     * A hook that does not decode is left to reclaim (it cannot be told to be the tenant's), unless it
+     * was quarantined: those went with their {@code ?Q} rows in the dead step.
      */
     private void hookOps(DeliveryBatch batch, Progress at, List<KeyValue> markers, Tally tally) {
         List<Long> seqs = markers.stream().map(kv -> ClearedKey.decode(kv.key()).seq()).toList();

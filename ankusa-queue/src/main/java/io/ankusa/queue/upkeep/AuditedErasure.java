@@ -67,7 +67,7 @@ public final class AuditedErasure {
         }
         audit.append(AuditAction.ERASE, tenant, counts);
         return new ErasureResult(tenant, true, erased.pending(), erased.scheduled(), erased.inflight(), erased.dead(),
-                erased.bytes(), erased.hooks(), erased.dedupeKeys());
+                erased.bytes(), erased.hooks(), erased.dedupeKeys(), erased.quarantined());
     }
 
     private static <T> T await(CompletableFuture<T> future) {

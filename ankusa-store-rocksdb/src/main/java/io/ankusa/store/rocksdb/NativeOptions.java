@@ -22,6 +22,7 @@ import org.rocksdb.MergeOperator;
 import org.rocksdb.RocksDB;
 import org.rocksdb.UInt64AddOperator;
 import org.rocksdb.WALRecoveryMode;
+import org.rocksdb.WriteBufferManager;
 import org.rocksdb.WriteOptions;
 
 /**
@@ -36,7 +37,9 @@ import org.rocksdb.WriteOptions;
  * keeps RocksDB's default (64 MiB). Every family shares one LRU block cache and a 10-bit Bloom
  * filter. RocksDB's own {@code default} family is always opened (RocksDB requires it); it is
  * reachable only when declared (with a 1 MiB write buffer when it is not). The live write-ahead log is capped by
- * {@link RocksSettings#maxTotalWalBytes()}, which bounds the replay at the next open.
+ * {@link RocksSettings#maxTotalWalBytes()}, which bounds the replay at the next open. The memtables of
+ * all families together are bounded by {@link RocksSettings#memtableBytes()} through a write buffer
+ * manager charged to the block cache (so memtables and cached blocks share its capacity).
  */
 final class NativeOptions implements AutoCloseable {
 
@@ -101,6 +104,9 @@ final class NativeOptions implements AutoCloseable {
             descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, family));
         }
 
+        // Charged to the block cache: memtables and cached blocks share one budget, and past
+        // memtableBytes RocksDB flushes a family (no stall: allowStall false).
+        WriteBufferManager memtables = own(new WriteBufferManager(settings.memtableBytes(), cache));
         recoveryWatch = own(new ErrorRecoveryWatch());
         db = own(new DBOptions())
                 .setCreateIfMissing(options.createIfMissing())
@@ -119,6 +125,7 @@ final class NativeOptions implements AutoCloseable {
                 // Once the live log files pass this, RocksDB flushes the families pinning the oldest
                 // one: a rarely written family no longer keeps every log file alive.
                 .setMaxTotalWalSize(settings.maxTotalWalBytes())
+                .setWriteBufferManager(memtables)
                 .setKeepLogFileNum(4);
         syncWrite = own(new WriteOptions()).setSync(true);
         asyncWrite = own(new WriteOptions()).setSync(false);

@@ -29,6 +29,9 @@ import java.util.List;
  *   <tr><td>{@code rocksdb.maxTotalWalBytes}</td><td>16777216 (16 MiB)</td>
  *       <td>the live write-ahead log: past it, the families pinning the oldest log file are flushed;
  *       bounds the log replayed at the next open (at least 1 MiB)</td></tr>
+ *   <tr><td>{@code rocksdb.memtableBytes}</td><td>8388608 (8 MiB)</td>
+ *       <td>the memtables of every family together, charged to the block cache: past it a family is
+ *       flushed (at least 1 MiB)</td></tr>
  * </table>
  */
 public final class RocksStoreProvider implements StoreProvider {

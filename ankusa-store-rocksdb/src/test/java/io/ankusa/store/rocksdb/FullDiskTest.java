@@ -97,7 +97,9 @@ class FullDiskTest {
         Path storeDir = tiny.root().resolve("store");
         Path filler = tiny.root().resolve("filler");
         List<String> acked = new ArrayList<>();
-        try (RocksStore store = create(storeDir)) {
+        // Memtables large enough that the 8 MiB stay in the log (the default bound would flush them).
+        try (RocksStore store = open(StoreOptions.create(storeDir, FAMILIES)
+                .with(RocksSettings.MEMTABLE_BYTES, Long.toString(64L << 20)))) {
             for (int i = 0; i < 128; i++) {
                 commit(store, "k" + i, acked);
             }

@@ -32,6 +32,7 @@ public final class BenchSuite {
     static final List<String> BENCHES = List.of(
             "io.ankusa.tests.bench.StoreBench",
             "io.ankusa.tests.queue.IngestBench",
+            "io.ankusa.queue.intake.AdmissionCostBench",
             "io.ankusa.tests.dispatch.PipelineBench",
             "io.ankusa.tests.bench.ThroughputBench",
             "io.ankusa.tests.bench.outbox.PostgresOutboxBench",

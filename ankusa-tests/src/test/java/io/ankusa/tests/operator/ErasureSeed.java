@@ -2,16 +2,24 @@ package io.ankusa.tests.operator;
 
 import io.ankusa.api.Hook;
 import io.ankusa.api.Receipt;
+import io.ankusa.keys.ColumnFamilies;
+import io.ankusa.keys.HookKey;
+import io.ankusa.queue.ledger.Claim;
+import io.ankusa.queue.ledger.DueRow;
+import io.ankusa.store.Durability;
+import io.ankusa.store.WriteBatch;
 import io.ankusa.tests.queue.QueueUnderTest;
 import io.ankusa.tests.queue.StoreSnapshot;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * The store an erase is tested on: two tenants with due, delivered, dead and inflight rows,
- * attempt history (of the delivered rows), archive obligations and idempotency keys (open the queue with {@code archive(true)}); and how
+ * The store an erase is tested on: two tenants with due, delivered, dead, inflight and quarantined
+ * rows, attempt history (of the delivered rows), archive obligations and idempotency keys (open the
+ * queue with {@code archive(true)}); and how
  * to read it back. Deterministic: two stores seeded alike on the same backend are byte-identical.
  */
 public final class ErasureSeed {
@@ -37,7 +45,8 @@ public final class ErasureSeed {
 
     /**
      * Both tenants with due, retry-free first attempts, delivered (cleared markers, hooks waiting for
-     * reclaim), dead and inflight rows, archive obligations and idempotency keys.
+     * reclaim), dead and inflight rows, one quarantined row ({@code ?Q}: a hook whose stored bytes
+     * do not decode, moved aside by its claim), archive obligations and idempotency keys.
      */
     public static Seeded seed(QueueUnderTest q) {
         Seeded seeded = new Seeded();
@@ -55,8 +64,28 @@ public final class ErasureSeed {
             Operations.deliverWithHistory(q, tenant, 3);
             Operations.deadLetter(q, tenant, 3);
             Operations.claim(q, tenant, 2);
+            Receipt damaged = q.ingest(Hook.builder().id(tenant + "-undecodable").sourceId("src").tenantId(tenant)
+                    .payload("{\"n\":" + n + "}").sinks(0).build());
+            n++;
+            seeded.ownerOfSeq.put(damaged.seq(), seeded.ordOfName.get(tenant));
+            quarantine(q, tenant, damaged.seq());
         }
         return seeded;
+    }
+
+    /** Damages hook {@code seq}'s stored bytes (same length, undecodable) and claims its row: the claim quarantines it. */
+    private static void quarantine(QueueUnderTest q, String tenant, long seq) {
+        byte[] key = new HookKey(seq).encode();
+        byte[] garbage = new byte[q.store().get(ColumnFamilies.HOOKS, key).orElseThrow().length];
+        Arrays.fill(garbage, (byte) 0xFF);
+        q.store().commit(new WriteBatch().put(ColumnFamilies.HOOKS, key, garbage), Durability.SYNC);
+        long ord = q.ord(tenant).orElseThrow();
+        List<DueRow> row = q.ledger().dueForTenant(ord, q.clock().millis(), 0, Integer.MAX_VALUE, Long.MAX_VALUE).stream()
+                .filter(r -> r.seq() == seq).toList();
+        Claim claim = q.ledger().claim(ord, row);
+        if (claim.quarantined().size() != 1 || !claim.claimed().isEmpty()) {
+            throw new IllegalStateException("the damaged hook " + seq + " was not quarantined: " + claim);
+        }
     }
 
     /** Every entry of the store, family by family, that carries tenant {@code ord} (keys and values, hex). */

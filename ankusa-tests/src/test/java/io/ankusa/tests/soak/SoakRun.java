@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -28,7 +29,14 @@ import java.util.function.ToDoubleFunction;
  * the warm-up it fits a least-squares line per measure and prints its slope per minute with the
  * noise of the series ({@link Trend}: residual standard deviation and the slope's standard error)
  * and whether it is flat: the line's rise over the window at most twice the residual standard
- * deviation. On RocksDB it also prints the block cache's usage from RocksDB's periodic stats dumps.
+ * deviation, or at most a floor when that is larger ({@value #MEMORY_FLOOR_MIB} MiB for memory; for
+ * the store 64 KiB or 1 % of its level: a series constant but for one page step has a residual sd
+ * near zero, and one step must not read as growth). Where memory goes is sampled too: the
+ * anonymous resident set, the JVM's own native memory by Native Memory Tracking (the child runs
+ * with {@code -XX:NativeMemoryTracking=summary}; a {@code summary.diff} against the end of the
+ * warm-up is printed at the end), what is resident outside the JVM (the difference), and on
+ * RocksDB its memtables, table readers and block cache ({@link NativeMemoryProbe}), per column
+ * family at the end. On RocksDB it also prints the block cache's usage from RocksDB's periodic stats dumps.
  * At the end it stops ingest, lets the backlog drain, closes, and times a reopen (the restart
  * time: RocksDB replays its live log). Exits 1 when the store size or the resident set is not
  * flat, the store-size slope exceeds {@value #STORE_SLOPE_LIMIT_MIB} MiB/min, the resident-set
@@ -55,8 +63,28 @@ public final class SoakRun {
     private static final int TICKS_PER_SECOND = 10;
     private static final double MIB = 1 << 20;
 
+    /** The floor of "flat" for the resident set and the other memory series: 2 MiB over the window (class comment). */
+    static final double MEMORY_FLOOR_MIB = 2.0;
+    /** The floor of "flat" for the store size: 64 KiB over the window, or 1 % of the level when that is more. */
+    static final double STORE_FLOOR_MIB = 64.0 / 1024;
+    /** The store-size floor as a share of the store's level after the warm-up. */
+    static final double STORE_FLOOR_SHARE = 0.01;
+
+    /**
+     * One sample. Memory beyond the resident set: {@code residentAnon} ({@code RssAnon}), the JVM's
+     * own native memory by NMT ({@code nmtCommitted}, -1 without NMT), and on RocksDB its
+     * memtables (active, then all including immutable and pinned ones), table readers, block cache
+     * usage and its pinned part (0 on LMDB).
+     */
     private record Sample(double minute, long storeBytes, long logFiles, long logBytes, long residentBytes,
-            long heapAfterGc, long openFiles, long threads, long ingested, long delivered) {
+            long heapAfterGc, long openFiles, long threads, long ingested, long delivered, long residentAnon,
+            long nmtCommitted, long memtables, long memtablesAll, long tableReaders, long blockCache,
+            long blockCachePinned) {
+
+        /** Anonymous resident memory the JVM does not account for: native libraries' mallocs (RocksDB's) and glibc's overhead. */
+        long outsideJvm() {
+            return nmtCommitted < 0 ? -1 : residentAnon - nmtCommitted;
+        }
     }
 
     private SoakRun() {
@@ -121,18 +149,47 @@ public final class SoakRun {
                 long start = System.nanoTime();
                 long end = start + (long) (minutes * 60e9);
                 long step = (long) (sampleSeconds * 1e9);
-                System.out.println("minute,storeMiB,logFiles,logMiB,rssMiB,heapAfterGcMiB,openFiles,threads,ingested,delivered");
+                NativeMemoryProbe memory = NativeMemoryProbe.of(queue);
+                System.out.println("minute,storeMiB,logFiles,logMiB,rssMiB,heapAfterGcMiB,openFiles,threads,ingested,delivered,"
+                        + "rssAnonMiB,nmtCommittedMiB,outsideJvmMiB,memtablesMiB,memtablesAllMiB,tableReadersMiB,"
+                        + "blockCacheMiB,blockCachePinnedMiB");
+                boolean baseline = false;
                 for (long next = start + step; next <= end; next += step) {
                     // Pacing a program, not synchronising a test: the samples are 10 s apart by design.
                     LockSupport.parkNanos(next - System.nanoTime());
-                    Sample s = new Sample((System.nanoTime() - start) / 60e9, ProcessProbe.directoryBytes(dir),
+                    double minute = (System.nanoTime() - start) / 60e9;
+                    if (!baseline && minute >= warmUp) {
+                        // NMT's baseline at the end of the warm-up: the diff at the end is the steady window's growth.
+                        NativeMemoryProbe.nativeMemory("baseline");
+                        baseline = true;
+                    }
+                    long[] split = NativeMemoryProbe.residentSplit();
+                    Map<String, Long> rocks = memory.rocksTotals();
+                    Sample s = new Sample(minute, ProcessProbe.directoryBytes(dir),
                             ProcessProbe.fileCount(dir, ".log"), ProcessProbe.fileBytes(dir, ".log"),
                             ProcessProbe.residentBytes(), ProcessProbe.heapAfterGc(), ProcessProbe.openFiles(),
-                            ProcessProbe.threads(), ingested.get(), delivered.get());
+                            ProcessProbe.threads(), ingested.get(), delivered.get(), split[0],
+                            NativeMemoryProbe.nmtCommitted(), rocks.getOrDefault("rocksdb.cur-size-all-mem-tables", 0L),
+                            rocks.getOrDefault("rocksdb.size-all-mem-tables", 0L),
+                            rocks.getOrDefault("rocksdb.estimate-table-readers-mem", 0L),
+                            rocks.getOrDefault("rocksdb.block-cache-usage", 0L),
+                            rocks.getOrDefault("rocksdb.block-cache-pinned-usage", 0L));
                     samples.add(s);
-                    System.out.printf(Locale.ROOT, "%.2f,%.2f,%d,%.2f,%.1f,%.1f,%d,%d,%d,%d%n", s.minute(),
-                            s.storeBytes() / MIB, s.logFiles(), s.logBytes() / MIB, s.residentBytes() / MIB,
-                            s.heapAfterGc() / MIB, s.openFiles(), s.threads(), s.ingested(), s.delivered());
+                    System.out.printf(Locale.ROOT, "%.2f,%.2f,%d,%.2f,%.1f,%.1f,%d,%d,%d,%d,%.1f,%.1f,%.1f,%.2f,%.2f,%.3f,%.2f,%.2f%n",
+                            s.minute(), s.storeBytes() / MIB, s.logFiles(), s.logBytes() / MIB, s.residentBytes() / MIB,
+                            s.heapAfterGc() / MIB, s.openFiles(), s.threads(), s.ingested(), s.delivered(),
+                            s.residentAnon() / MIB, s.nmtCommitted() / MIB, s.outsideJvm() / MIB, s.memtables() / MIB,
+                            s.memtablesAll() / MIB, s.tableReaders() / MIB, s.blockCache() / MIB,
+                            s.blockCachePinned() / MIB);
+                }
+                System.out.println();
+                System.out.println("## NMT summary.diff against the end of the warm-up");
+                System.out.println(baseline ? NativeMemoryProbe.nativeMemory("summary.diff") : "(no baseline)");
+                if (memory.rocks()) {
+                    System.out.println("## RocksDB per family at the end: cur-size-all-mem-tables, size-all-mem-tables, "
+                            + "estimate-table-readers-mem (bytes)");
+                    memory.rocksByFamily().forEach((family, values) -> System.out.printf(Locale.ROOT,
+                            "%s: %d, %d, %d%n", family, values[0], values[1], values[2]));
                 }
             } finally {
                 producer.shutdown();
@@ -170,17 +227,41 @@ public final class SoakRun {
         } else {
             double window = steady.get(steady.size() - 1).minute() - steady.get(0).minute();
             System.out.printf(Locale.ROOT, "steady window: %.1f min, %d samples; flat = the line's rise over the window "
-                    + "is at most 2 residual sd (the scatter of single samples)%n%n", window, steady.size());
+                    + "is at most 2 residual sd (the scatter of single samples) or its floor, whichever is larger%n%n", window, steady.size());
             System.out.println("| backend | measure | after warm-up | at end | slope /min | slope s.e. | residual sd "
-                    + "| rise over window | flat (rise <= 2 sd) | smallest flagged /min | limit /min |");
-            System.out.println("|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|");
-            row(backend, "store size (MiB)", steady, s -> s.storeBytes() / MIB, STORE_SLOPE_LIMIT_MIB, true, failures);
-            row(backend, "resident set (MiB)", steady, s -> s.residentBytes() / MIB, RSS_SLOPE_LIMIT_MIB, true, failures);
-            row(backend, "heap after GC (MiB)", steady, s -> s.heapAfterGc() / MIB, Double.NaN, false, failures);
-            row(backend, "open files", steady, s -> s.openFiles(), Double.NaN, false, failures);
-            row(backend, "threads", steady, s -> s.threads(), Double.NaN, false, failures);
-            row(backend, "*.log files", steady, s -> s.logFiles(), Double.NaN, false, failures);
-            row(backend, "*.log size (MiB)", steady, s -> s.logBytes() / MIB, Double.NaN, false, failures);
+                    + "| rise over window | floor | flat (rise <= max(2 sd, floor)) | smallest flagged /min | limit /min |");
+            System.out.println("|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|");
+            double storeFloor = Math.max(STORE_FLOOR_MIB, STORE_FLOOR_SHARE * steady.get(0).storeBytes() / MIB);
+            row(backend, "store size (MiB)", steady, s -> s.storeBytes() / MIB, storeFloor, STORE_SLOPE_LIMIT_MIB, true,
+                    failures);
+            row(backend, "resident set (MiB)", steady, s -> s.residentBytes() / MIB, MEMORY_FLOOR_MIB,
+                    RSS_SLOPE_LIMIT_MIB, true, failures);
+            row(backend, "heap after GC (MiB)", steady, s -> s.heapAfterGc() / MIB, MEMORY_FLOOR_MIB, Double.NaN, false,
+                    failures);
+            row(backend, "open files", steady, s -> s.openFiles(), 0, Double.NaN, false, failures);
+            row(backend, "threads", steady, s -> s.threads(), 0, Double.NaN, false, failures);
+            row(backend, "*.log files", steady, s -> s.logFiles(), 0, Double.NaN, false, failures);
+            row(backend, "*.log size (MiB)", steady, s -> s.logBytes() / MIB, storeFloor, Double.NaN, false, failures);
+            row(backend, "anonymous resident (MiB)", steady, s -> s.residentAnon() / MIB, MEMORY_FLOOR_MIB, Double.NaN,
+                    false, failures);
+            if (steady.get(0).nmtCommitted() >= 0) {
+                row(backend, "JVM native, NMT committed (MiB)", steady, s -> s.nmtCommitted() / MIB, MEMORY_FLOOR_MIB,
+                        Double.NaN, false, failures);
+                row(backend, "anonymous outside the JVM (MiB)", steady, s -> s.outsideJvm() / MIB, MEMORY_FLOOR_MIB,
+                        Double.NaN, false, failures);
+            }
+            if (steady.get(0).blockCache() > 0) {
+                row(backend, "memtables, active (MiB)", steady, s -> s.memtables() / MIB, MEMORY_FLOOR_MIB, Double.NaN,
+                        false, failures);
+                row(backend, "memtables, all (MiB)", steady, s -> s.memtablesAll() / MIB, MEMORY_FLOOR_MIB, Double.NaN,
+                        false, failures);
+                row(backend, "table readers (MiB)", steady, s -> s.tableReaders() / MIB, MEMORY_FLOOR_MIB, Double.NaN,
+                        false, failures);
+                row(backend, "block cache usage (MiB)", steady, s -> s.blockCache() / MIB, MEMORY_FLOOR_MIB, Double.NaN,
+                        false, failures);
+                row(backend, "block cache pinned (MiB)", steady, s -> s.blockCachePinned() / MIB, MEMORY_FLOOR_MIB,
+                        Double.NaN, false, failures);
+            }
         }
         if (!cache.isEmpty()) {
             System.out.printf(Locale.ROOT, "%nblock cache at RocksDB's stats dumps (every 10 min, from its LOG): %s%n",
@@ -197,21 +278,21 @@ public final class SoakRun {
     }
 
     private static void row(String backend, String measure, List<Sample> steady, ToDoubleFunction<Sample> value,
-            double limit, boolean mustBeFlat, List<String> failures) {
+            double floor, double limit, boolean mustBeFlat, List<String> failures) {
         double[] minutes = steady.stream().mapToDouble(Sample::minute).toArray();
         double[] values = steady.stream().mapToDouble(value).toArray();
         double window = minutes[minutes.length - 1] - minutes[0];
         Trend trend = Trend.fit(minutes, values);
-        System.out.printf(Locale.ROOT, "| %s | %s | %.2f | %.2f | %+.4f | %.4f | %.3f | %+.2f | %s | %.4f | %s |%n", backend,
-                measure, values[0], values[values.length - 1], trend.slopePerMinute(), trend.slopeStdError(),
-                trend.residualSd(), trend.drift(window), trend.flat(window) ? "yes" : "no", trend.smallestFlagged(window),
+        System.out.printf(Locale.ROOT, "| %s | %s | %.2f | %.2f | %+.4f | %.4f | %.3f | %+.2f | %.3f | %s | %.4f | %s |%n",
+                backend, measure, values[0], values[values.length - 1], trend.slopePerMinute(), trend.slopeStdError(),
+                trend.residualSd(), trend.drift(window), floor, trend.flat(window, floor) ? "yes" : "no", trend.smallestFlagged(window, floor),
                 Double.isNaN(limit) ? "-" : String.format(Locale.ROOT, "%.1f", limit));
         if (!Double.isNaN(limit) && trend.slopePerMinute() > limit) {
             failures.add(measure + " grows " + trend.slopePerMinute() + " per minute, over the limit of " + limit);
         }
-        if (mustBeFlat && !trend.flat(window)) {
+        if (mustBeFlat && !trend.flat(window, floor)) {
             failures.add(measure + " rises " + trend.drift(window) + " over the " + window + " min window, more than twice "
-                    + "its residual sd " + trend.residualSd());
+                    + "its residual sd " + trend.residualSd() + " and more than its floor " + floor);
         }
     }
 }

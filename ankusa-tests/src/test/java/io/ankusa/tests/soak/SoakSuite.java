@@ -38,7 +38,7 @@ public final class SoakSuite {
         for (String backend : backends.split(",")) {
             List<String> command = new ArrayList<>();
             command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            command.addAll(List.of("-Xms256m", "-Xmx256m", "-XX:+AlwaysPreTouch"));
+            command.addAll(List.of("-Xms256m", "-Xmx256m", "-XX:+AlwaysPreTouch", "-XX:NativeMemoryTracking=summary"));
             System.getProperties().stringPropertyNames().stream().filter(k -> k.startsWith("ankusa.soak."))
                     .forEach(k -> command.add("-D" + k + "=" + System.getProperty(k)));
             command.addAll(List.of("-cp", System.getProperty("java.class.path"), SoakRun.class.getName(), backend));

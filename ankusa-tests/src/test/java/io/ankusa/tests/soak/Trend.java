@@ -56,17 +56,26 @@ record Trend(double slopePerMinute, double residualSd, double slopeStdError, int
 
     /**
      * True when the line's rise over the whole window ({@code minutes}) is at most twice the
-     * residual standard deviation: a growth no larger than the scatter of single samples, the
-     * soak's meaning of "within noise". Unlike {@link #withinStandardErrors()}, which flags any
-     * slope however small once there are enough samples, this asks whether the growth matters at
-     * the scale the series moves anyway; the smallest slope it flags is {@link #smallestFlagged}.
+     * residual standard deviation, or at most {@code floor} (in the series' units) when that is
+     * larger: a growth no larger than the scatter of single samples, the soak's meaning of "within
+     * noise". Unlike {@link #withinStandardErrors()}, which flags any slope however small once
+     * there are enough samples, this asks whether the growth matters at the scale the series moves
+     * anyway. The floor is the resolution below which a rise is not read as growth: a series that
+     * is constant but for one step (one 4 KiB page of a store) has a residual sd near zero, and
+     * without a floor that single step would fail it. The smallest slope it flags is
+     * {@link #smallestFlagged}.
      */
-    boolean flat(double minutes) {
-        return Math.abs(drift(minutes)) <= 2 * residualSd;
+    boolean flat(double minutes, double floor) {
+        return Math.abs(drift(minutes)) <= tolerance(floor);
+    }
+
+    /** The largest rise over the window {@link #flat} accepts: {@code max(2 residual sd, floor)}. */
+    double tolerance(double floor) {
+        return Math.max(2 * residualSd, floor);
     }
 
     /** The smallest slope per minute {@link #flat} would flag over {@code minutes}. */
-    double smallestFlagged(double minutes) {
-        return 2 * residualSd / minutes;
+    double smallestFlagged(double minutes, double floor) {
+        return tolerance(floor) / minutes;
     }
 }
