@@ -51,12 +51,15 @@ import java.util.concurrent.Executor;
  *                            hand-off of its own, never on the writer thread (default none)
  * @param eventCapacity       {@code events.capacity}: most events waiting for one listener before new ones
  *                            are dropped and counted (default 8 192)
+ * @param endpoints           {@code endpoint.*}: when an endpoint is disabled for failing, what a disabled
+ *                            endpoint's deliveries do, and per-endpoint back-pressure (default
+ *                            {@link EndpointSettings#DEFAULTS})
  */
 public record QueueConfig(Path directory, String backend, long tenantsMax, int batchMaxHooks, long batchMaxBytes,
         int payloadMaxBytes, int ingestQueueCapacity, boolean archive, InstantSource clock,
         Map<String, String> storeSettings, Duration dedupeWindow, Duration auditRetention,
         Duration housekeepingInterval, TenantPolicies tenantPolicies, Optional<Executor> completionExecutor,
-        long nodeMaxBytes, List<QueueListener> listeners, int eventCapacity) {
+        long nodeMaxBytes, List<QueueListener> listeners, int eventCapacity, EndpointSettings endpoints) {
 
     /** Default {@code tenants.max}. */
     public static final long DEFAULT_TENANTS_MAX = 1_000_000;
@@ -88,8 +91,10 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
      * @param nodeMaxBytes the node-wide limit on row bytes, at least 1 ({@link Long#MAX_VALUE}, the default: no limit)
      * @param listeners who receives the queue's events (default none)
      * @param eventCapacity most events waiting for one listener (default 8 192)
+     * @param endpoints endpoint state and back-pressure settings (default {@link EndpointSettings#DEFAULTS})
      */
     public QueueConfig {
+        Objects.requireNonNull(endpoints, "endpoints");
         Objects.requireNonNull(directory, "directory");
         Objects.requireNonNull(backend, "backend");
         Objects.requireNonNull(clock, "clock");
@@ -178,6 +183,7 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
         private int ingestQueueCapacity = 65_536;
         private boolean archive;
         private InstantSource clock = InstantSource.system();
+        private EndpointSettings endpoints = EndpointSettings.DEFAULTS;
         private final Map<String, String> storeSettings = new LinkedHashMap<>();
         private Duration dedupeWindow = Duration.ofHours(24);
         private Duration auditRetention = Duration.ofDays(90);
@@ -386,6 +392,26 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
         }
 
         /**
+         * Sets the endpoint settings ({@code endpoint.*} keys).
+         *
+         * @param endpoints the settings
+         * @return this builder
+         */
+        public Builder endpoints(EndpointSettings endpoints) {
+            this.endpoints = Objects.requireNonNull(endpoints, "endpoints");
+            return this;
+        }
+
+        /**
+         * The endpoint settings set so far (the {@code endpoint.*} keys change them one at a time).
+         *
+         * @return the settings
+         */
+        EndpointSettings endpoints() {
+            return endpoints;
+        }
+
+        /**
          * Sets the keys in {@code values} (the keys of {@link QueueConfig#fromMap}; a
          * {@code directory} key is ignored, this builder has one).
          *
@@ -403,7 +429,7 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
             return new QueueConfig(directory, backend, tenantsMax, batchMaxHooks, batchMaxBytes, payloadMaxBytes,
                     ingestQueueCapacity, archive, clock, storeSettings, dedupeWindow, auditRetention,
                     housekeepingInterval, tenantPolicies, Optional.ofNullable(completionExecutor), nodeMaxBytes,
-                    listeners, eventCapacity);
+                    listeners, eventCapacity, endpoints);
         }
     }
 }

@@ -23,6 +23,7 @@ public final class KeyFamilies {
             ActiveKey.FAMILY,
             ArchiveKey.FAMILY,
             QuarantineKey.FAMILY,
+            EndpointKey.FAMILY,
             ClearedKey.FAMILY,
             DedupeKey.FAMILY,
             DedupeExpiryKey.FAMILY,

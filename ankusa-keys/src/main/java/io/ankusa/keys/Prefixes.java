@@ -15,6 +15,8 @@ public final class Prefixes {
     public static final byte ACTIVE = 'A';
     /** Quarantined deliveries by tenant: {@code ?Q}. */
     public static final byte QUARANTINE = 'Q';
+    /** Endpoint state by tenant and sink: {@code ?E}. */
+    public static final byte ENDPOINT = 'E';
     /** Archive obligations (and, in the audit family, audit entries): {@code ?a}. */
     public static final byte ARCHIVE = 'a';
     /** Cleared markers: {@code ?c}. */

@@ -20,6 +20,7 @@ import io.ankusa.queue.ledger.DeadEntry;
 import io.ankusa.queue.ledger.DeadRow;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.DueRow;
+import io.ankusa.queue.ledger.EndpointRow;
 import io.ankusa.queue.ledger.InflightRow;
 import io.ankusa.queue.ledger.QuarantinedRow;
 import io.ankusa.queue.ledger.QueueClock;
@@ -374,11 +375,17 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
 
     @Override
     public void settle(List<Settlement> settlements) {
+        settle(settlements, List.of());
+    }
+
+    @Override
+    public List<EndpointRow> settle(List<Settlement> settlements, List<EndpointRow> endpoints) {
         if (settlements.isEmpty()) {
-            return;
+            return List.of();
         }
         Set<Long> ords = new HashSet<>();
         settlements.forEach(s -> ords.add(Ordinals.requireTenant(s.row().ord())));
+        List<EndpointRow> written = new ArrayList<>();
         stripes.lockedAll(ords, () -> {
             List<byte[]> keys = settlements.stream()
                     .map(s -> new InflightKey(s.row().ord(), s.row().seq(), s.row().sink()).encode()).toList();
@@ -406,10 +413,19 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
                             now, d.delivery().sourceId(), d.delivery().hookId());
                 }
             }
+            Set<Long> applied = new HashSet<>();
+            settled.forEach(k -> applied.add(k.ord()));
+            for (EndpointRow endpoint : endpoints) {
+                if (applied.contains(endpoint.ord())) {
+                    Deliveries.endpointOps(batch, endpoint);
+                    written.add(endpoint);
+                }
+            }
             if (!batch.isEmpty()) {
                 batch.commit(store, Durability.SYNC);
             }
         });
+        return written;
     }
 
     @Override

@@ -130,6 +130,17 @@ public interface DeliveryLedger {
     /** Commits the outcome of many inflight deliveries in one synced batch; rows no longer inflight are skipped. */
     void settle(List<Settlement> settlements);
 
+    /**
+     * {@link #settle(List)} with endpoint states written in the same synced batch: each of
+     * {@code endpoints} is written only when a settlement of its tenant in this batch applied (a
+     * tenant whose rows are all gone, erased meanwhile, gets no endpoint row back).
+     *
+     * @param settlements the outcomes
+     * @param endpoints   endpoint states the outcomes changed
+     * @return the endpoint states written
+     */
+    List<EndpointRow> settle(List<Settlement> settlements, List<EndpointRow> endpoints);
+
     /** The sink took it. */
     default void delivered(InflightRow row) {
         settle(List.of(new Settlement.Delivered(row)));

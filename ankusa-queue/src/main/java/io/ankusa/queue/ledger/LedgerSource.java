@@ -11,6 +11,9 @@ public interface LedgerSource {
     /** The queue's cached tenant policies, which the scheduler's admission reads. */
     PolicyCache tenantPolicies();
 
+    /** The queue's endpoint states, which the admission step reads and the settler writes. */
+    EndpointLedger endpointLedger();
+
     /** The queue's failure latch: the settler records its death here. */
     QueueFault queueFault();
 }
