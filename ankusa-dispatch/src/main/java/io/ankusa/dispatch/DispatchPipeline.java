@@ -4,7 +4,8 @@ import io.ankusa.api.events.QueueListener;
 import io.ankusa.dispatch.pipeline.MarkerCleanup;
 import io.ankusa.queue.events.EventHub;
 import io.ankusa.queue.Queue;
-import io.ankusa.queue.admission.PolicyCache;
+import io.ankusa.api.EndpointSettings;
+import io.ankusa.queue.ledger.AuditRecorder;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.LedgerSource;
 import io.ankusa.queue.ledger.QueueClock;
@@ -85,15 +86,20 @@ final class DispatchPipeline implements Pipeline {
         QueueClock clock = ledger.clock();
         this.events = EventHub.start(settings.listeners(), settings.eventCapacity(), "ankusa-dispatch-events");
         this.fault = QueueFault.of(settings.queue());
-        this.settler = new Settler(ledger, settings.retryPolicy(), settings.random(), clock, fault, events);
-        this.attempts = new Attempts(settings.sink(), settings.concurrency(), settings.sinkDeadline(), clock, settler,
-                this::slotFreed, events);
-        // Delivery-rate buckets run on the queue clock's monotonic source (a test's clock drives it too).
+        LedgerSource source = sourceOf(settings.queue());
+        EndpointSettings endpointSettings = source.endpointSettings();
+        this.settler = new Settler(ledger, settings.retryPolicy(), settings.random(), clock, fault, events,
+                new EndpointTransitions(source.endpointLedger(), endpointSettings, AuditRecorder.of(settings.queue())));
+        // Delivery-rate buckets and endpoint pauses run on the queue clock's monotonic source (a test's clock drives it too).
         LongSupplier nanoTime = clock::monotonicNanos;
+        EndpointGate gate = new EndpointAdmission(source.endpointLedger(), endpointSettings);
+        this.attempts = new Attempts(settings.sink(), settings.concurrency(), settings.sinkDeadline(), clock, settler,
+                this::slotFreed, events, gate, nanoTime);
         this.scheduler = new TenantScheduler(ledger, TenantDirectory.of(settings.queue()),
-                policiesOf(settings.queue()), EndpointGate.OPEN);
+                source.tenantPolicies(), gate);
         this.tick = new Tick(ledger, clock, nanoTime, new MarkerCleanup(ledger), scheduler, attempts, settler,
-                new QuarantineAlarm(TenantDirectory.of(settings.queue()), events), settings.rowsPerTick(), settings.bytesPerTick(), events);
+                new QuarantineAlarm(TenantDirectory.of(settings.queue()), events), settings.rowsPerTick(), settings.bytesPerTick(), events,
+                gate);
         this.gauges = new GaugeReader(settings.queue(), ledger, clock, tick::lastVisited);
     }
 
@@ -154,7 +160,8 @@ final class DispatchPipeline implements Pipeline {
             boolean again = false;
             try {
                 Tick.Run run = tick.run();
-                slotLimited = run.rowBudget() < settings.rowsPerTick();
+                // Held back by busy slots (the pipeline's, or an endpoint's): a settle wakes the loop.
+                slotLimited = run.rowBudget() < settings.rowsPerTick() || scheduler.heldByEndpointSlots();
                 again = run.rowBudget() > 0 && run.claimed() >= run.rowBudget();
             } catch (RuntimeException e) {
                 if (closed) {
@@ -229,10 +236,10 @@ final class DispatchPipeline implements Pipeline {
         }
     }
 
-    /** The queue's cached tenant policies; a queue Ankusa did not open has none to offer. */
-    private static PolicyCache policiesOf(Queue queue) {
+    /** The queue's parts the pipeline shares (policies, endpoint states); a queue Ankusa did not open has none. */
+    private static LedgerSource sourceOf(Queue queue) {
         if (queue instanceof LedgerSource source) {
-            return source.tenantPolicies();
+            return source;
         }
         throw new IllegalArgumentException("not an Ankusa queue: " + queue.getClass().getName());
     }

@@ -12,6 +12,9 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -54,6 +57,9 @@ final class TenantScheduler {
     /** How long a tenant whose policy cannot be read waits before the scheduler asks again. */
     static final long POLICY_RETRY_NANOS = 1_000_000_000L;
 
+    /** Most rows refused by the endpoint gate that one visit of a lane reads past. */
+    static final int SCAN_LIMIT = 1024;
+
     private static final Logger LOG = LoggerFactory.getLogger(TenantScheduler.class);
 
     private final DeliveryLedger ledger;
@@ -64,6 +70,9 @@ final class TenantScheduler {
     private final ArrayDeque<TenantLane> ring = new ArrayDeque<>();
     private final PriorityQueue<TenantLane> waitingForTokens = new PriorityQueue<>(Comparator.comparingLong(l -> l.wakeNanos));
     private final ConcurrentLinkedQueue<TenantLane> settledFrom = new ConcurrentLinkedQueue<>();
+    /** Lanes whose every due row the endpoint gate refused ({@link TenantLane.State#BLOCKED}). */
+    private final Set<TenantLane> blocked = new LinkedHashSet<>();
+    private boolean heldBySlots;
 
     /** What one tick plans to claim. */
     record Plan(Map<Long, List<DueRow>> rows, List<TenantLane> visited) {
@@ -79,14 +88,33 @@ final class TenantScheduler {
     /** The feed saw tenant {@code ord}'s markers of {@code buckets}: it has (or had) due work. */
     void offer(long ord, Collection<Long> buckets) {
         TenantLane lane = lanes.computeIfAbsent(ord, TenantLane::new);
+        if (lane.state == TenantLane.State.BLOCKED && offersNewer(lane, buckets)) {
+            blocked.remove(lane);
+            ready(lane);
+        }
         lane.markers.addAll(buckets);
         if (lane.state == TenantLane.State.IDLE) {
             ready(lane);
         }
     }
 
+    /**
+     * Whether {@code buckets} may hold a row the blocked lane has not read: a second it did not know,
+     * or one at or after the last row it read (a row committed into that second since).
+     */
+    private static boolean offersNewer(TenantLane lane, Collection<Long> buckets) {
+        long last = lane.skipAfter == null ? Long.MIN_VALUE : Math.floorDiv(lane.skipAfter.at(), 1000);
+        for (long bucket : buckets) {
+            if (bucket >= last || !lane.markers.contains(bucket)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** A claim of tenant {@code lane} was settled (any thread). */
     void settled(TenantLane lane) {
+        lane.settledSinceSkip = true;
         lane.inflight.decrementAndGet();
         settledFrom.add(lane);
     }
@@ -96,6 +124,19 @@ final class TenantScheduler {
         for (TenantLane lane; (lane = settledFrom.poll()) != null;) {
             if (lane.state == TenantLane.State.AT_INFLIGHT_LIMIT && lane.inflightRoom() > 0) {
                 ready(lane);
+            }
+        }
+        if (!blocked.isEmpty()) {
+            long epoch = gate.epoch();
+            for (Iterator<TenantLane> it = blocked.iterator(); it.hasNext();) {
+                TenantLane lane = it.next();
+                if (lane.state != TenantLane.State.BLOCKED) {
+                    it.remove();
+                } else if (!lane.skipValid(nowNanos, epoch)) {
+                    it.remove();
+                    lane.clearSkip();
+                    ready(lane);
+                }
             }
         }
         while (!waitingForTokens.isEmpty() && waitingForTokens.peek().wakeNanos <= nowNanos) {
@@ -115,6 +156,7 @@ final class TenantScheduler {
     Plan plan(long now, long nowNanos, int rowBudget, long byteBudget, ToLongFunction<TenantLane> floors) {
         Map<Long, List<DueRow>> toClaim = new LinkedHashMap<>();
         Map<Long, TenantLane> visited = new LinkedHashMap<>();
+        heldBySlots = false;
         long[] left = {rowBudget, byteBudget};
         // Passes until the tick is full or a pass took nothing: a tenant that drained early leaves
         // its share of the tick to the others, in the same proportions.
@@ -158,15 +200,9 @@ final class TenantScheduler {
             long may = Math.min(Math.min(lane.deficit, room), tokens);
             int want = (int) Math.min(may, left[0]);
             visited.put(lane.ord, lane);
-            List<DueRow> read = readAfter(lane, now, planned, want, left[1], floors);
-            List<DueRow> admitted = new ArrayList<>(read.size());
-            long bytes = 0;
-            for (DueRow row : read) {
-                if (gate.admits(row, nowNanos)) {
-                    admitted.add(row);
-                    bytes += row.size();
-                }
-            }
+            List<DueRow> admitted = new ArrayList<>();
+            long[] bytes = {0};
+            boolean drained = readAdmitted(lane, now, nowNanos, planned, want, left[1], floors, admitted, bytes);
             if (!admitted.isEmpty()) {
                 List<DueRow> all = new ArrayList<>(planned);
                 all.addAll(admitted);
@@ -174,10 +210,14 @@ final class TenantScheduler {
                 progress = true;
             }
             left[0] -= admitted.size();
-            left[1] -= bytes;
+            left[1] -= bytes[0];
             lane.deficit -= admitted.size();
-            boolean drained = read.size() < want && left[1] > 0;
-            if (drained) {
+            if (drained && lane.skipAfter != null) {
+                // All it has left is refused by the endpoint gate: it leaves the ring until a
+                // refusal may have ended (wake) or the feed brings a newer marker.
+                yieldTurn(lane, TenantLane.State.BLOCKED);
+                blocked.add(lane);
+            } else if (drained) {
                 // Fewer due rows than the lane may take: it yields the rest of its turn and leaves
                 // the ring until the feed brings a marker again (or the cleanup finds a row).
                 yieldTurn(lane, TenantLane.State.IDLE);
@@ -193,6 +233,52 @@ final class TenantScheduler {
             }
         }
         return progress;
+    }
+
+    /**
+     * Reads the lane's due rows and asks the gate about each until {@code want} are admitted (into
+     * {@code admitted}, their bytes added to {@code bytes[0]}) or the rows run out. Rows the gate
+     * refuses are left behind: the lane remembers the last row read ({@link TenantLane#skipAfter})
+     * and reads after it, in this tick and the next ones, while the refusals hold — so refused
+     * rows are not read again every tick, and rows of other endpoints behind them are reached
+     * (at most {@value #SCAN_LIMIT} refused rows per visit; the next visit goes on from there).
+     *
+     * @return whether the lane has no more due rows to offer now (it drained)
+     */
+    private boolean readAdmitted(TenantLane lane, long now, long nowNanos, List<DueRow> planned, int want, long byteBudget,
+            ToLongFunction<TenantLane> floors, List<DueRow> admitted, long[] bytes) {
+        long epoch = gate.epoch();
+        if (lane.skipAfter != null && !lane.skipValid(nowNanos, epoch)) {
+            lane.clearSkip();
+        }
+        int refusedRows = 0;
+        while (true) {
+            int asked = want - admitted.size();
+            long budget = byteBudget - bytes[0];
+            List<DueRow> read = lane.skipAfter != null
+                    ? ledger.dueForTenantAfter(lane.ord, now, lane.skipAfter, asked, budget)
+                    : readAfter(lane, now, planned, asked, budget, floors);
+            boolean refusedAny = false;
+            for (DueRow row : read) {
+                long until = gate.admit(row, nowNanos);
+                if (until == EndpointGate.ADMITTED) {
+                    admitted.add(row);
+                    bytes[0] += row.size();
+                } else {
+                    heldBySlots |= until == EndpointGate.UNTIL_SETTLED;
+                    lane.refused(until, nowNanos, epoch);
+                    refusedAny = true;
+                    refusedRows++;
+                }
+            }
+            if (refusedAny || (lane.skipAfter != null && !read.isEmpty())) {
+                lane.skipAfter = read.get(read.size() - 1);
+            }
+            boolean drained = read.size() < asked && byteBudget - bytes[0] > 0;
+            if (drained || !refusedAny || admitted.size() >= want || refusedRows >= SCAN_LIMIT) {
+                return drained;
+            }
+        }
     }
 
     /**
@@ -250,6 +336,11 @@ final class TenantScheduler {
     /** The lane of tenant {@code ord}, if the scheduler knows it. */
     Optional<TenantLane> lane(long ord) {
         return Optional.ofNullable(lanes.get(ord));
+    }
+
+    /** Whether the last plan left rows due because their endpoint was at its concurrency limit. */
+    boolean heldByEndpointSlots() {
+        return heldBySlots;
     }
 
     /** Lanes the scheduler knows. */

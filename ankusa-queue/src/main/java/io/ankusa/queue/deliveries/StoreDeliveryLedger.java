@@ -130,6 +130,33 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
     }
 
     @Override
+    public List<DueRow> dueForTenantAfter(long ord, long now, DueRow after, int limit, long byteBudget) {
+        Ordinals.requireTenant(ord);
+        requireLimit(limit);
+        if (after.ord() != ord) {
+            throw new IllegalArgumentException("row of tenant " + after.ord() + " as the start of tenant " + ord + "'s rows");
+        }
+        if (now < after.at()) {
+            return List.of();
+        }
+        List<DueRow> out = new ArrayList<>();
+        long bytes = 0;
+        byte[] start = new DueKey(ord, after.at(), after.seq(), after.sink()).encode();
+        try (Scan scan = store.scan(ColumnFamilies.INDEX, Ranges.after(start, DueKey.tenantRange(ord, after.at(), now)))) {
+            while (out.size() < limit && scan.hasNext()) {
+                KeyValue kv = scan.next();
+                DueRow row = DueRows.decode(kv.key(), kv.value());
+                if (!out.isEmpty() && bytes + row.size() > byteBudget) {
+                    break;
+                }
+                bytes += row.size();
+                out.add(row);
+            }
+        }
+        return out;
+    }
+
+    @Override
     public Optional<DueRow> firstDue(long ord) {
         try (Scan scan = store.scan(ColumnFamilies.INDEX, Ranges.of(DueKey.tenantRange(Ordinals.requireTenant(ord))))) {
             if (scan.hasNext()) {

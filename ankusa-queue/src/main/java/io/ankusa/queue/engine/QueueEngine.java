@@ -11,6 +11,7 @@ import io.ankusa.api.InvalidHookException;
 import io.ankusa.api.PurgeKind;
 import io.ankusa.api.QueueFailedException;
 import io.ankusa.api.PurgeResult;
+import io.ankusa.api.EndpointSettings;
 import io.ankusa.api.EndpointStatus;
 import io.ankusa.api.QuarantineResult;
 import io.ankusa.api.events.EndpointState;
@@ -460,6 +461,11 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
     @Override
     public PolicyCache tenantPolicies() {
         return tenantPolicies;
+    }
+
+    @Override
+    public EndpointSettings endpointSettings() {
+        return config.endpoints();
     }
 
     @Override

@@ -60,6 +60,14 @@ public interface DeliveryLedger {
      */
     List<DueRow> dueForTenant(long ord, long now, long floorAt, int limit, long byteBudget);
 
+    /**
+     * Tenant {@code ord}'s due rows after {@code after} (exclusive, in key order: {@code at}, seq,
+     * sink) with {@code at <= now}, until {@code limit} rows or {@code byteBudget} bytes (the first
+     * row is returned even if larger): one seek, so that a reader that left rows behind (refused
+     * by the endpoint gate) does not read them again.
+     */
+    List<DueRow> dueForTenantAfter(long ord, long now, DueRow after, int limit, long byteBudget);
+
     /** Tenant {@code ord}'s earliest due row (one seek). */
     Optional<DueRow> firstDue(long ord);
 
