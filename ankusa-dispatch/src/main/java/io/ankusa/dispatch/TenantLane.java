@@ -65,6 +65,8 @@ final class TenantLane {
     boolean skipOnSettle;
     /** The gate's epoch when {@link #skipAfter} was set. */
     long skipEpoch;
+    /** The second (of the queue clock) the lane was last {@link State#BLOCKED} in. */
+    long blockedAtBucket;
     /** A settle of the lane happened since {@link #skipAfter} was set (written by the settling thread). */
     volatile boolean settledSinceSkip;
 

@@ -100,12 +100,13 @@ final class TenantScheduler {
 
     /**
      * Whether {@code buckets} may hold a row the blocked lane has not read: a second it did not know,
-     * or one at or after the last row it read (a row committed into that second since).
+     * or the second it was blocked in or a later one (a row committed since). The feed offers the
+     * seconds of the parked rows again and again (their markers stay while they wait); those do
+     * not wake the lane.
      */
     private static boolean offersNewer(TenantLane lane, Collection<Long> buckets) {
-        long last = lane.skipAfter == null ? Long.MIN_VALUE : Math.floorDiv(lane.skipAfter.at(), 1000);
         for (long bucket : buckets) {
-            if (bucket >= last || !lane.markers.contains(bucket)) {
+            if (bucket >= lane.blockedAtBucket || !lane.markers.contains(bucket)) {
                 return true;
             }
         }
@@ -216,6 +217,7 @@ final class TenantScheduler {
                 // All it has left is refused by the endpoint gate: it leaves the ring until a
                 // refusal may have ended (wake) or the feed brings a newer marker.
                 yieldTurn(lane, TenantLane.State.BLOCKED);
+                lane.blockedAtBucket = Math.floorDiv(now, 1000);
                 blocked.add(lane);
             } else if (drained) {
                 // Fewer due rows than the lane may take: it yields the rest of its turn and leaves

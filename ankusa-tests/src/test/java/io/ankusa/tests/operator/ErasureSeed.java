@@ -11,7 +11,7 @@ import java.util.Set;
 
 /**
  * The store an erase is tested on: two tenants with due, delivered, dead and inflight rows,
- * archive obligations and idempotency keys (open the queue with {@code archive(true)}); and how
+ * archive obligations, idempotency keys and a disabled endpoint (open the queue with {@code archive(true)}); and how
  * to read it back. Deterministic: two stores seeded alike on the same backend are byte-identical.
  */
 public final class ErasureSeed {
@@ -55,6 +55,8 @@ public final class ErasureSeed {
             Operations.deliver(q, tenant, 3);
             Operations.deadLetter(q, tenant, 3);
             Operations.claim(q, tenant, 2);
+            // A stored endpoint state (?E): erasure removes the victim's, leaves the other's.
+            q.queue().disableEndpoint(tenant, 1);
         }
         return seeded;
     }
