@@ -44,6 +44,14 @@ import org.slf4j.LoggerFactory;
  * while waiting. A lane that drained leaves the ring until the active-index feed offers a marker
  * for it again.
  *
+ * <p>The {@link EndpointGate} refuses rows of endpoints that are disabled, paused, behind an open
+ * breaker or at their concurrency limit. A lane reads past refused rows (at most
+ * {@value #SCAN_LIMIT} a visit) and remembers the last row it read ({@link TenantLane#skipAfter}),
+ * so it does not read them again while the refusals hold; a lane with nothing but refused rows is
+ * {@link TenantLane.State#BLOCKED}: out of the ring, at no store cost, until a refusal may have
+ * ended (its time, a settle of the tenant for a full endpoint, a move of the gate's epoch for a
+ * disabled one) or the feed brings a newer marker.
+ *
  * <p>In-flight counts start at 0 on every pipeline: {@code Queue.open} has moved every inflight row
  * of the last run back to due before a pipeline can exist, so no claim of this pipeline's is
  * outstanding and a count taken over from the store would count rows that are due again.
