@@ -11,7 +11,14 @@ public enum AuditAction {
     /** A tenant's quarantined deliveries were released back to due (the operator restored their hooks). */
     QUARANTINE_RELEASE("quarantine-release"),
     /** A tenant's quarantined deliveries were purged (an operator's explicit decision). */
-    QUARANTINE_PURGE("quarantine-purge");
+    QUARANTINE_PURGE("quarantine-purge"),
+    /**
+     * An endpoint was disabled: counts {@code sink} and one of {@code gone}, {@code failing},
+     * {@code operator} (= 1) saying why.
+     */
+    ENDPOINT_DISABLE("endpoint-disable"),
+    /** An operator enabled an endpoint again: counts {@code sink}. */
+    ENDPOINT_ENABLE("endpoint-enable");
 
     private final String code;
 

@@ -51,6 +51,15 @@ final class ConfigKeys {
         keys.put("attempts.per-delivery", (b, v) -> b.attemptsPerDelivery(
                 (int) count("attempts.per-delivery", v, 0, QueueConfig.ATTEMPTS_PER_DELIVERY_LIMIT)));
         keys.put("attempts.retention", (b, v) -> b.attemptsRetention(duration("attempts.retention", v, Duration.ofMillis(1))));
+        keys.put("endpoint.disable-after",
+                (b, v) -> b.endpoints(b.endpoints().withDisableAfter(duration("endpoint.disable-after", v, Duration.ofMillis(1)))));
+        keys.put("endpoint.disabled-policy", (b, v) -> b.endpoints(b.endpoints().withDisabledPolicy(disabledPolicy(v))));
+        keys.put("endpoint.max-concurrency", (b, v) -> b.endpoints(b.endpoints().withMaxConcurrency(
+                (int) count("endpoint.max-concurrency", v, 1, Integer.MAX_VALUE))));
+        keys.put("endpoint.breaker-failures", (b, v) -> b.endpoints(b.endpoints().withBreaker(
+                (int) count("endpoint.breaker-failures", v, 1, Integer.MAX_VALUE), b.endpoints().breakerInterval())));
+        keys.put("endpoint.breaker-interval", (b, v) -> b.endpoints(b.endpoints().withBreaker(
+                b.endpoints().breakerFailures(), duration("endpoint.breaker-interval", v, Duration.ofMillis(1)))));
         return keys;
     }
 
@@ -102,6 +111,15 @@ final class ConfigKeys {
 
     private static IllegalArgumentException bad(String key, String value, String expected) {
         return new IllegalArgumentException("'" + key + "' = '" + value + "' is not " + expected);
+    }
+
+    private static EndpointSettings.DisabledPolicy disabledPolicy(String value) {
+        for (EndpointSettings.DisabledPolicy policy : EndpointSettings.DisabledPolicy.values()) {
+            if (policy.code().equals(value)) {
+                return policy;
+            }
+        }
+        throw bad("endpoint.disabled-policy", value, "wait or dead-letter");
     }
 
     private static String name(String key, String value) {

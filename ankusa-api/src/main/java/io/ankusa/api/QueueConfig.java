@@ -55,13 +55,16 @@ import java.util.concurrent.Executor;
  *                            delivery, 0..1 000 (default {@value #DEFAULT_ATTEMPTS_PER_DELIVERY}; 0 records no history)
  * @param attemptsRetention   {@code attempts.retention}: how long the attempt history keeps an attempt
  *                            (default 7 days)
+ * @param endpoints           {@code endpoint.*}: when an endpoint is disabled for failing, what a disabled
+ *                            endpoint's deliveries do, and per-endpoint back-pressure (default
+ *                            {@link EndpointSettings#DEFAULTS})
  */
 public record QueueConfig(Path directory, String backend, long tenantsMax, int batchMaxHooks, long batchMaxBytes,
         int payloadMaxBytes, int ingestQueueCapacity, boolean archive, InstantSource clock,
         Map<String, String> storeSettings, Duration dedupeWindow, Duration auditRetention,
         Duration housekeepingInterval, TenantPolicies tenantPolicies, Optional<Executor> completionExecutor,
         long nodeMaxBytes, List<QueueListener> listeners, int eventCapacity, int attemptsPerDelivery,
-        Duration attemptsRetention) {
+        Duration attemptsRetention, EndpointSettings endpoints) {
 
     /** Default {@code tenants.max}. */
     public static final long DEFAULT_TENANTS_MAX = 1_000_000;
@@ -101,8 +104,10 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
      * @param eventCapacity most events waiting for one listener (default 8 192)
      * @param attemptsPerDelivery most attempts the attempt history keeps per delivery, 0..1 000 (default 20; 0 records none)
      * @param attemptsRetention how long the attempt history keeps an attempt, at least 1 ms (default 7 days)
+     * @param endpoints endpoint state and back-pressure settings (default {@link EndpointSettings#DEFAULTS})
      */
     public QueueConfig {
+        Objects.requireNonNull(endpoints, "endpoints");
         Objects.requireNonNull(directory, "directory");
         Objects.requireNonNull(backend, "backend");
         Objects.requireNonNull(clock, "clock");
@@ -199,6 +204,7 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
         private int ingestQueueCapacity = 65_536;
         private boolean archive;
         private InstantSource clock = InstantSource.system();
+        private EndpointSettings endpoints = EndpointSettings.DEFAULTS;
         private final Map<String, String> storeSettings = new LinkedHashMap<>();
         private Duration dedupeWindow = Duration.ofHours(24);
         private Duration auditRetention = Duration.ofDays(90);
@@ -421,6 +427,17 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
         }
 
         /**
+         * Sets the endpoint settings ({@code endpoint.*} keys).
+         *
+         * @param endpoints the settings
+         * @return this builder
+         */
+        public Builder endpoints(EndpointSettings endpoints) {
+            this.endpoints = Objects.requireNonNull(endpoints, "endpoints");
+            return this;
+        }
+
+        /**
          * Sets {@code attempts.retention}: how long the attempt history keeps an attempt
          * (housekeeping removes older ones).
          *
@@ -430,6 +447,15 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
         public Builder attemptsRetention(Duration attemptsRetention) {
             this.attemptsRetention = attemptsRetention;
             return this;
+        }
+
+        /**
+         * The endpoint settings set so far (the {@code endpoint.*} keys change them one at a time).
+         *
+         * @return the settings
+         */
+        EndpointSettings endpoints() {
+            return endpoints;
         }
 
         /**
@@ -450,7 +476,7 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
             return new QueueConfig(directory, backend, tenantsMax, batchMaxHooks, batchMaxBytes, payloadMaxBytes,
                     ingestQueueCapacity, archive, clock, storeSettings, dedupeWindow, auditRetention,
                     housekeepingInterval, tenantPolicies, Optional.ofNullable(completionExecutor), nodeMaxBytes,
-                    listeners, eventCapacity, attemptsPerDelivery, attemptsRetention);
+                    listeners, eventCapacity, attemptsPerDelivery, attemptsRetention, endpoints);
         }
     }
 }

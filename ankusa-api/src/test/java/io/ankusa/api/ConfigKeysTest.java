@@ -64,6 +64,28 @@ class ConfigKeysTest {
     }
 
     @Test
+    void endpointKeysSetTheEndpointSettings() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("directory", "d");
+        m.put("endpoint.disable-after", "3d");
+        m.put("endpoint.disabled-policy", "dead-letter");
+        m.put("endpoint.max-concurrency", "8");
+        m.put("endpoint.breaker-failures", "10");
+        m.put("endpoint.breaker-interval", "1m");
+
+        EndpointSettings e = QueueConfig.fromMap(m).endpoints();
+
+        assertThat(e).isEqualTo(new EndpointSettings(Duration.ofDays(3), EndpointSettings.DisabledPolicy.DEAD_LETTER, 8, 10,
+                Duration.ofMinutes(1)));
+        assertThat(QueueConfig.fromMap(Map.of("directory", "d")).endpoints()).isEqualTo(EndpointSettings.DEFAULTS);
+        assertThat(EndpointSettings.DEFAULTS.disableAfter()).isEqualTo(Duration.ofDays(5));
+        assertThatThrownBy(() -> QueueConfig.fromMap(Map.of("directory", "d", "endpoint.disabled-policy", "drop",
+                "endpoint.max-concurrency", "0")))
+                .hasMessageContaining("'endpoint.disabled-policy' = 'drop' is not wait or dead-letter")
+                .hasMessageContaining("'endpoint.max-concurrency' = '0'");
+    }
+
+    @Test
     void keysNotGivenKeepTheBuilderDefaults() {
         QueueConfig c = QueueConfig.fromMap(Map.of("directory", "d"));
         assertThat(c).usingRecursiveComparison().isEqualTo(QueueConfig.builder(Path.of("d")).build());

@@ -10,12 +10,14 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.LongSupplier;
 
 /**
  * Runs claimed deliveries through the sink with bounded concurrency and a deadline, and hands each
@@ -42,9 +44,13 @@ final class Attempts {
     private final Settler settler;
     private final Runnable onSlotFreed;
     private final EventHub events;
+    private final EndpointGate gate;
+    private final LongSupplier nanoTime;
 
     Attempts(Sink sink, int concurrency, Duration deadline, InstantSource clock, Settler settler, Runnable onSlotFreed,
-            EventHub events) {
+            EventHub events, EndpointGate gate, LongSupplier nanoTime) {
+        this.gate = Objects.requireNonNull(gate, "gate");
+        this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
         this.events = Objects.requireNonNull(events, "events");
         this.sink = Objects.requireNonNull(sink, "sink");
         this.concurrency = concurrency;
@@ -77,8 +83,14 @@ final class Attempts {
         List<CompletableFuture<Settled>> settled = new ArrayList<>(claimed.size());
         for (ClaimedDelivery c : claimed) {
             long startNanos = System.nanoTime();
-            CompletableFuture<Settled> done = outcomeOf(c, attemptedAt).thenCompose(outcome -> {
+            Optional<SinkOutcome> instead = gate.shortCircuit(c.row().ord(), c.sink());
+            CompletableFuture<SinkOutcome> answer = instead.isPresent() ? CompletableFuture.completedFuture(instead.get())
+                    : outcomeOf(c, attemptedAt);
+            CompletableFuture<Settled> done = answer.thenCompose(outcome -> {
                 long nanos = System.nanoTime() - startNanos;
+                // The endpoint's slot goes back and the outcome feeds its pause and breaker before
+                // the settle commits, so the next tick already sees them.
+                gate.answered(c.row().ord(), c.sink(), outcome, nanoTime.getAsLong());
                 if (events.active()) {
                     AttemptFinished finished = AttemptEvents.finished(c, outcome, nanos);
                     events.publish(l -> l.onAttemptFinished(finished));

@@ -4,7 +4,8 @@ import io.ankusa.api.events.QueueListener;
 import io.ankusa.dispatch.pipeline.MarkerCleanup;
 import io.ankusa.queue.events.EventHub;
 import io.ankusa.queue.Queue;
-import io.ankusa.queue.admission.PolicyCache;
+import io.ankusa.api.EndpointSettings;
+import io.ankusa.queue.ledger.AuditRecorder;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.LedgerSource;
 import io.ankusa.queue.ledger.QueueClock;
@@ -81,6 +82,8 @@ final class DispatchPipeline implements Pipeline {
     private volatile boolean closed;
     /** Free slots the tick loop waits for; {@link Integer#MAX_VALUE} while it does not wait. */
     private volatile int slotsWanted = Integer.MAX_VALUE;
+    /** The last tick left rows due because their endpoint was at its concurrency limit. */
+    private volatile boolean slotLimited;
     private Thread loop;
     private ScheduledExecutorService gaugeSchedule;
 
@@ -91,17 +94,21 @@ final class DispatchPipeline implements Pipeline {
         QueueClock clock = ledger.clock();
         this.events = EventHub.start(settings.listeners(), settings.eventCapacity(), "ankusa-dispatch-events");
         this.fault = QueueFault.of(settings.queue());
-        this.settler = new Settler(ledger, settings.retryPolicy(), settings.random(), clock, fault, events);
-        this.attempts = new Attempts(settings.sink(), settings.concurrency(), settings.sinkDeadline(), clock, settler,
-                this::slotFreed, events);
-        // Delivery-rate buckets run on the queue clock's monotonic source (a test's clock drives it too).
+        LedgerSource source = sourceOf(settings.queue());
+        EndpointSettings endpointSettings = source.endpointSettings();
+        this.settler = new Settler(ledger, settings.retryPolicy(), settings.random(), clock, fault, events,
+                new EndpointTransitions(source.endpointLedger(), endpointSettings, AuditRecorder.of(settings.queue())));
+        // Delivery-rate buckets and endpoint pauses run on the queue clock's monotonic source (a test's clock drives it too).
         this.nanoTime = clock::monotonicNanos;
+        EndpointGate gate = new EndpointAdmission(source.endpointLedger(), endpointSettings);
+        this.attempts = new Attempts(settings.sink(), settings.concurrency(), settings.sinkDeadline(), clock, settler,
+                this::slotFreed, events, gate, nanoTime);
         this.directory = TenantDirectory.of(settings.queue());
         PendingLeaders leaders = new PendingLeaders(ledger, directory);
-        this.scheduler = new TenantScheduler(ledger, directory,
-                policiesOf(settings.queue()), EndpointGate.OPEN, leaders);
+        this.scheduler = new TenantScheduler(ledger, directory, source.tenantPolicies(), gate, leaders);
         this.tick = new Tick(ledger, clock, nanoTime, new MarkerCleanup(ledger), scheduler, attempts, settler,
-                new QuarantineAlarm(TenantDirectory.of(settings.queue()), events), settings.rowsPerTick(), settings.bytesPerTick(), events);
+                new QuarantineAlarm(TenantDirectory.of(settings.queue()), events), settings.rowsPerTick(), settings.bytesPerTick(), events,
+                gate);
         this.gauges = new GaugeReader(settings.queue(), ledger, clock, tick::lastVisited, leaders);
     }
 
@@ -192,6 +199,8 @@ final class DispatchPipeline implements Pipeline {
             try {
                 awaitSlots(tickRows, interval);
                 Tick.Run run = tick.run(tickRows);
+                // Held back by an endpoint at its concurrency limit: its next settle wakes the loop.
+                slotLimited = scheduler.heldByEndpointSlots();
                 // Every slot still busy after the wait: wait for slots again rather than for work.
                 again = run.rowBudget() == 0 || run.claimed() >= run.rowBudget();
             } catch (RuntimeException e) {
@@ -238,10 +247,13 @@ final class DispatchPipeline implements Pipeline {
         }
     }
 
-    /** A settled row gave its slot back: wakes the tick loop once as many slots are free as it waits for. */
+    /**
+     * A settled row gave its slot back: wakes the tick loop once as many slots are free as it waits
+     * for, or when the last tick was held back by an endpoint's slots.
+     */
     private void slotFreed() {
         Thread t = loop;
-        if (t != null && attempts.freeSlots() >= slotsWanted) {
+        if (t != null && (slotLimited || attempts.freeSlots() >= slotsWanted)) {
             LockSupport.unpark(t);
         }
     }
@@ -299,10 +311,10 @@ final class DispatchPipeline implements Pipeline {
         }
     }
 
-    /** The queue's cached tenant policies; a queue Ankusa did not open has none to offer. */
-    private static PolicyCache policiesOf(Queue queue) {
+    /** The queue's parts the pipeline shares (policies, endpoint states); a queue Ankusa did not open has none. */
+    private static LedgerSource sourceOf(Queue queue) {
         if (queue instanceof LedgerSource source) {
-            return source.tenantPolicies();
+            return source;
         }
         throw new IllegalArgumentException("not an Ankusa queue: " + queue.getClass().getName());
     }

@@ -1,43 +1,68 @@
 package io.ankusa.dispatch;
 
 import io.ankusa.queue.ledger.DueRow;
-import io.ankusa.queue.ledger.InflightRow;
+import java.util.Optional;
 
 /**
  * The endpoint half of the admission step: asked by the scheduler for each due row it is about to
  * claim, after the tenant's own limits (in-flight, delivery rate) admitted the tenant. A row it
- * refuses stays due, untouched, and is asked about again on the tenant's next turn; the rows after
- * it are still asked, so one paused endpoint does not hold up the tenant's others.
+ * refuses stays due, untouched; the rows after it are still asked, so one held endpoint does not
+ * hold up the tenant's others.
  *
- * <p>This is the seam for endpoint health (issue 15: paused by {@code Retry-After}, per-endpoint
- * concurrency, circuit breaker): an implementation keys its state by {@code (row.ord(), row.sink())}
- * or by the endpoint the sink index resolves to, counts {@link #claimed} against {@link #settled},
- * and refuses while paused or full. {@link #OPEN} admits everything and is what the pipeline uses
- * today. Called on the tick thread ({@link #admits}, {@link #claimed}) and on the settling thread
- * ({@link #settled}); implementations are thread-safe.
+ * <p>A refusal says until when it holds ({@link #admit}): a time on the scheduler's monotonic
+ * clock (a pause, an open breaker), {@link #UNTIL_SETTLED} (the endpoint is at its concurrency
+ * limit: one of the tenant's settles may free it) or {@link #UNTIL_CHANGED} (the endpoint is
+ * disabled: only a move of {@link #epoch()} may change that). The scheduler uses it to park the
+ * refused rows and not read them again while the refusal holds.
+ *
+ * <p>An admitted row holds one of its endpoint's slots until the sink's answer
+ * ({@link #answered}) or until it turns out not to be sent ({@link #unclaimed}: gone before the
+ * claim, quarantined, an orphan). Called on the tick thread ({@link #admit}, {@link #unclaimed},
+ * {@link #shortCircuit}) and on the sinks' threads ({@link #answered}); implementations are
+ * thread-safe.
  */
 interface EndpointGate {
+
+    /** {@link #admit} said yes. */
+    long ADMITTED = Long.MIN_VALUE;
+    /** {@link #admit} said no until one of the endpoint's attempts is answered. */
+    long UNTIL_SETTLED = Long.MAX_VALUE - 1;
+    /** {@link #admit} said no until {@link #epoch()} moves. */
+    long UNTIL_CHANGED = Long.MAX_VALUE;
 
     /** Admits every row; counts nothing. */
     EndpointGate OPEN = new EndpointGate() {
     };
 
     /**
-     * Whether {@code row} may be claimed now.
+     * Whether {@code row} may be claimed now; when it may, one of its endpoint's slots is taken.
      *
      * @param row      a due row of a tenant the tenant limits admitted
      * @param nowNanos the scheduler's monotonic clock
-     * @return {@code false} to leave it due for now
+     * @return {@link #ADMITTED}, or until when the refusal holds
      */
-    default boolean admits(DueRow row, long nowNanos) {
-        return true;
+    default long admit(DueRow row, long nowNanos) {
+        return ADMITTED;
     }
 
-    /** {@code row} was claimed and is in flight. */
-    default void claimed(InflightRow row) {
+    /** A number that moves when a refusal {@link #UNTIL_CHANGED} may have ended. */
+    default long epoch() {
+        return 0;
     }
 
-    /** {@code row} was settled (delivered, retried, dead or dropped). */
-    default void settled(InflightRow row) {
+    /** An admitted row of endpoint {@code (ord, sink)} was not sent after all: its slot goes back. */
+    default void unclaimed(long ord, int sink) {
+    }
+
+    /**
+     * The outcome to settle an admitted row of endpoint {@code (ord, sink)} with instead of sending
+     * it (a disabled endpoint whose deliveries are dead-lettered); empty to send it.
+     */
+    default Optional<SinkOutcome> shortCircuit(long ord, int sink) {
+        return Optional.empty();
+    }
+
+    /** The sink answered an admitted row of endpoint {@code (ord, sink)}: its slot goes back, and the outcome counts. */
+    default void answered(long ord, int sink, SinkOutcome outcome, long nowNanos) {
     }
 }

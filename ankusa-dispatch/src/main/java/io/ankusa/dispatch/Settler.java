@@ -68,13 +68,14 @@ final class Settler implements AutoCloseable {
     private final InstantSource clock;
     private final QueueFault fault;
     private final EventHub events;
-    private final EndpointStates endpoints = new EndpointStates();
+    private final EndpointTransitions endpoints;
     private final LinkedBlockingQueue<Waiting> queue = new LinkedBlockingQueue<>();
     private final Thread thread;
     private volatile boolean closing;
 
     Settler(DeliveryLedger ledger, RetryPolicy policy, RandomGenerator random, InstantSource clock, QueueFault fault,
-            EventHub events) {
+            EventHub events, EndpointTransitions endpoints) {
+        this.endpoints = Objects.requireNonNull(endpoints, "endpoints");
         this.fault = Objects.requireNonNull(fault, "fault");
         this.events = Objects.requireNonNull(events, "events");
         this.ledger = Objects.requireNonNull(ledger, "ledger");
@@ -159,12 +160,16 @@ final class Settler implements AutoCloseable {
 
     private void commit(List<Waiting> batch) {
         List<Pending> pending = new ArrayList<>(batch.size());
+        List<EndpointTransitions.Change> changes;
         try {
             for (Waiting w : batch) {
                 pending.add(decide(w));
             }
-            ledger.settle(pending.stream().map(Pending::settlement).toList(),
-                    batch.stream().map(Waiting::attempt).filter(Objects::nonNull).toList());
+            List<Settlement> settlements = pending.stream().map(Pending::settlement).toList();
+            List<AttemptRecord> attempts = batch.stream().map(Waiting::attempt).filter(Objects::nonNull).toList();
+            changes = endpoints.settle(batch.stream().filter(w -> w.delivery() != null)
+                    .map(w -> new EndpointTransitions.Outcome(w.delivery(), w.outcome())).toList(),
+                    clock.millis(), rows -> ledger.settle(settlements, attempts, rows));
         } catch (RuntimeException e) {
             LOG.error("settling {} deliveries failed; their rows stay inflight until the queue is reopened", batch.size(), e);
             batch.forEach(w -> w.done().completeExceptionally(e));
@@ -173,6 +178,7 @@ final class Settler implements AutoCloseable {
         // Events first: a settle's future (and so a tick's report) completes only once its events
         // are handed off, so what a caller reads after a tick includes them.
         pending.forEach(this::report);
+        endpoints.report(changes, events);
         pending.forEach(p -> p.done().complete(p.result()));
     }
 
@@ -195,8 +201,6 @@ final class Settler implements AutoCloseable {
         if (!events.active()) {
             return;
         }
-        endpoints.observe(d.tenantId(), d.sink(), w.outcome())
-                .ifPresent(changed -> events.publish(l -> l.onEndpointStateChanged(changed)));
         if (p.result() == Settled.RETRIED) {
             RetryScheduled retry = new RetryScheduled(d.tenantId(), d.hookId(), d.sink(), d.attempt(),
                     Instant.ofEpochMilli(p.nextAt()), p.reason());
@@ -219,9 +223,15 @@ final class Settler implements AutoCloseable {
         if (outcome instanceof SinkOutcome.Delivered) {
             return new Pending(new Settlement.Delivered(d.row()), Settled.DELIVERED, w);
         }
+        if (outcome instanceof SinkOutcome.EndpointGone && endpoints.waits()) {
+            // The endpoint is disabled by this outcome (EndpointTransitions): the delivery waits
+            // with the endpoint's others, due now and held by the admission step, not dead.
+            long nextAt = clock.millis();
+            return new Pending(new Settlement.Retry(d, nextAt, outcome.reason()), Settled.RETRIED, w.done(), w, nextAt,
+                    outcome.reason());
+        }
         if (outcome instanceof SinkOutcome.Dead || outcome instanceof SinkOutcome.EndpointGone
                 || outcome instanceof SinkOutcome.EndpointDisabled) {
-            // Endpoint outcomes dead-letter the delivery until endpoint state exists (docs/delivery.md).
             return new Pending(new Settlement.Dead(d, outcome.reason()), Settled.DEAD, w.done(), w, 0, outcome.reason());
         }
         SinkOutcome.Retry retry = (SinkOutcome.Retry) outcome;

@@ -13,10 +13,11 @@ import java.util.OptionalInt;
  * application disabled the endpoint), which say something about the endpoint rather than this
  * delivery.
  *
- * <p>Today the pipeline dead-letters a delivery whose outcome is an endpoint outcome, with the
- * outcome's reason (it starts {@value #ENDPOINT_GONE} or {@value #ENDPOINT_DISABLED}), so it can be
- * replayed once the endpoint is back. They are distinct types because endpoint state is where
- * they lead: a persisted "endpoint disabled" that holds the endpoint's deliveries instead.
+ * <p>{@link EndpointGone} disables the endpoint {@code (tenant, sink)} in the store, in the
+ * settle's own batch, and the delivery waits with the endpoint's others until an operator enables
+ * it ({@code Queue.enableEndpoint}); with {@code endpoint.disabled-policy = dead-letter} it is
+ * dead-lettered instead. {@link EndpointDisabled} (the application's resolver disabled the
+ * endpoint) is dead-lettered with its reason, replayable once the endpoint is back.
  *
  * <p>A retry is a request, not a promise: the {@link RetryPolicy} decides when the next attempt
  * happens and whether there is one.
@@ -108,11 +109,11 @@ public sealed interface SinkOutcome {
     }
 
     /**
-     * The endpoint said it is gone ({@code 410}): no further attempt for this delivery; the reason
-     * is prefixed {@value #ENDPOINT_GONE}.
+     * The endpoint said it is gone ({@code 410}): the endpoint is disabled and the delivery waits
+     * for it to be enabled; the reason is prefixed {@value #ENDPOINT_GONE}.
      *
      * @param detail what the endpoint answered, for people
-     * @return the outcome that dead-letters the delivery as endpoint gone
+     * @return the outcome that disables the endpoint
      */
     static EndpointGone endpointGone(String detail) {
         return new EndpointGone(ENDPOINT_GONE + ": " + detail);
@@ -260,8 +261,8 @@ public sealed interface SinkOutcome {
     }
 
     /**
-     * The endpoint answered {@code 410 Gone}: it asked not to be sent more. Dead-lettered today;
-     * the hook for disabling the endpoint.
+     * The endpoint answered {@code 410 Gone}: it asked not to be sent more. Disables the endpoint
+     * (stored); the delivery waits, or is dead-lettered, as {@code endpoint.disabled-policy} says.
      *
      * @param reason why, starting {@value SinkOutcome#ENDPOINT_GONE}
      */
@@ -289,8 +290,8 @@ public sealed interface SinkOutcome {
     }
 
     /**
-     * The endpoint is disabled, so nothing was sent. Dead-lettered today; the hook for holding the
-     * endpoint's deliveries until it is enabled again.
+     * The endpoint is disabled (by the application's resolver, or by the queue with
+     * {@code endpoint.disabled-policy = dead-letter}), so nothing was sent. Dead-lettered.
      *
      * @param reason why, starting {@value SinkOutcome#ENDPOINT_DISABLED}
      */

@@ -29,7 +29,12 @@ public record TenantDispatch(String tenantId, int weight, int inflight, int maxI
         /** Out of delivery tokens: it waits for its next token. */
         DELIVERY_RATE,
         /** Its policy could not be read: its rows stay due and the scheduler asks again in a second. */
-        POLICY_UNREADABLE
+        POLICY_UNREADABLE,
+        /**
+         * Every due row it has waits on its endpoint (disabled, paused by {@code Retry-After}, breaker
+         * open or at its concurrency limit): it leaves the ring until that may have changed.
+         */
+        ENDPOINTS
     }
 
     /**

@@ -2,6 +2,7 @@ package io.ankusa.dispatch;
 
 import io.ankusa.api.TenantPolicy;
 import io.ankusa.queue.admission.TokenBucket;
+import io.ankusa.queue.ledger.DueRow;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -24,8 +25,16 @@ final class TenantLane {
         /** At its in-flight limit: waits for a settle. */
         AT_INFLIGHT_LIMIT,
         /** Out of delivery tokens (or its policy unreadable): waits until {@link #wakeNanos}. */
-        WAITING_FOR_TOKENS
+        WAITING_FOR_TOKENS,
+        /**
+         * Every due row it has is refused by the endpoint gate: waits until a refusal may have
+         * ended ({@link #skipValid} turns false) or the feed brings a new marker.
+         */
+        BLOCKED
     }
+
+    /** How long rows left behind by the gate are skipped at most, so that a row committed late behind them is read. */
+    static final long SKIP_REFRESH_NANOS = 60_000_000_000L;
 
     final long ord;
     /** Marker buckets (seconds) seen by the feed and not yet cleaned, ascending. */
@@ -47,9 +56,49 @@ final class TenantLane {
     /** The policy cache's generation {@link #policy} was read at; -1 when never read. */
     long policyGeneration = -1;
     TokenBucket tokens;
+    /**
+     * The last row read while the endpoint gate refused some: every due row of the lane up to it
+     * was admitted (and claimed) or refused, so reads start after it while the refusals hold.
+     */
+    DueRow skipAfter;
+    /** When the earliest time-bound refusal behind {@link #skipAfter} ends (monotonic nanos). */
+    long skipWake;
+    /** Whether a refusal behind {@link #skipAfter} waits for one of the lane's settles. */
+    boolean skipOnSettle;
+    /** The gate's epoch when {@link #skipAfter} was set. */
+    long skipEpoch;
+    /** The second (of the queue clock) the lane was last {@link State#BLOCKED} in. */
+    long blockedAtBucket;
+    /** A settle of the lane happened since {@link #skipAfter} was set (written by the settling thread). */
+    volatile boolean settledSinceSkip;
 
     TenantLane(long ord) {
         this.ord = ord;
+    }
+
+    /** Whether the rows up to {@link #skipAfter} are still known to be refused. */
+    boolean skipValid(long nowNanos, long epoch) {
+        return skipAfter != null && epoch == skipEpoch && skipWake - nowNanos > 0 && !(skipOnSettle && settledSinceSkip);
+    }
+
+    /** Forgets the skip: the next read starts from the lane's floor. */
+    void clearSkip() {
+        skipAfter = null;
+    }
+
+    /** The gate refused {@code row} until {@code until} (see {@link EndpointGate#admit}). */
+    void refused(long until, long nowNanos, long epoch) {
+        if (skipAfter == null) {
+            skipWake = nowNanos + SKIP_REFRESH_NANOS;
+            skipOnSettle = false;
+            skipEpoch = epoch;
+            settledSinceSkip = false;
+        }
+        if (until == EndpointGate.UNTIL_SETTLED) {
+            skipOnSettle = true;
+        } else if (until != EndpointGate.UNTIL_CHANGED && until - skipWake < 0) {
+            skipWake = until;
+        }
     }
 
     /** The tenant's in-flight room under its policy (0 when at or over the limit). */

@@ -12,6 +12,10 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,6 +48,14 @@ import org.slf4j.LoggerFactory;
  * while waiting. A lane that drained leaves the ring until the active-index feed offers a marker
  * for it again.
  *
+ * <p>The {@link EndpointGate} refuses rows of endpoints that are disabled, paused, behind an open
+ * breaker or at their concurrency limit. A lane reads past refused rows (at most
+ * {@value #SCAN_LIMIT} a visit) and remembers the last row it read ({@link TenantLane#skipAfter}),
+ * so it does not read them again while the refusals hold; a lane with nothing but refused rows is
+ * {@link TenantLane.State#BLOCKED}: out of the ring, at no store cost, until a refusal may have
+ * ended (its time, a settle of the tenant for a full endpoint, a move of the gate's epoch for a
+ * disabled one) or the feed brings a newer marker.
+ *
  * <p>In-flight counts start at 0 on every pipeline: {@code Queue.open} has moved every inflight row
  * of the last run back to due before a pipeline can exist, so no claim of this pipeline's is
  * outstanding and a count taken over from the store would count rows that are due again.
@@ -56,6 +68,9 @@ final class TenantScheduler {
     static final int QUANTUM = 16;
     /** How long a tenant whose policy cannot be read waits before the scheduler asks again. */
     static final long POLICY_RETRY_NANOS = 1_000_000_000L;
+
+    /** Most rows refused by the endpoint gate that one visit of a lane reads past. */
+    static final int SCAN_LIMIT = 1024;
 
     private static final Logger LOG = LoggerFactory.getLogger(TenantScheduler.class);
 
@@ -70,6 +85,9 @@ final class TenantScheduler {
     private final ConcurrentLinkedQueue<TenantLane> settledFrom = new ConcurrentLinkedQueue<>();
     /** The policy cache's generation at the last {@link #wake}. */
     private long wokenAtGeneration = -1;
+    /** Lanes whose every due row the endpoint gate refused ({@link TenantLane.State#BLOCKED}). */
+    private final Set<TenantLane> blocked = new LinkedHashSet<>();
+    private boolean heldBySlots;
 
     /** What one tick plans to claim. */
     record Plan(Map<Long, List<DueRow>> rows, List<TenantLane> visited) {
@@ -90,14 +108,34 @@ final class TenantScheduler {
             leaders.known(o);
             return new TenantLane(o);
         });
+        if (lane.state == TenantLane.State.BLOCKED && offersNewer(lane, buckets)) {
+            blocked.remove(lane);
+            ready(lane);
+        }
         lane.markers.addAll(buckets);
         if (lane.state == TenantLane.State.IDLE) {
             ready(lane);
         }
     }
 
+    /**
+     * Whether {@code buckets} may hold a row the blocked lane has not read: a second it did not know,
+     * or the second it was blocked in or a later one (a row committed since). The feed offers the
+     * seconds of the parked rows again and again (their markers stay while they wait); those do
+     * not wake the lane.
+     */
+    private static boolean offersNewer(TenantLane lane, Collection<Long> buckets) {
+        for (long bucket : buckets) {
+            if (bucket >= lane.blockedAtBucket || !lane.markers.contains(bucket)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** A claim of tenant {@code lane} was settled (any thread). */
     void settled(TenantLane lane) {
+        lane.settledSinceSkip = true;
         lane.inflight.decrementAndGet();
         settledFrom.add(lane);
     }
@@ -123,6 +161,19 @@ final class TenantScheduler {
                 ready(lane);
             }
         }
+        if (!blocked.isEmpty()) {
+            long epoch = gate.epoch();
+            for (Iterator<TenantLane> it = blocked.iterator(); it.hasNext();) {
+                TenantLane lane = it.next();
+                if (lane.state != TenantLane.State.BLOCKED) {
+                    it.remove();
+                } else if (!lane.skipValid(nowNanos, epoch)) {
+                    it.remove();
+                    lane.clearSkip();
+                    ready(lane);
+                }
+            }
+        }
         while (!waitingForTokens.isEmpty() && waitingForTokens.peek().wakeNanos <= nowNanos) {
             TenantLane lane = waitingForTokens.poll();
             if (lane.state == TenantLane.State.WAITING_FOR_TOKENS) {
@@ -140,6 +191,7 @@ final class TenantScheduler {
     Plan plan(long now, long nowNanos, int rowBudget, long byteBudget, ToLongFunction<TenantLane> floors) {
         Map<Long, List<DueRow>> toClaim = new LinkedHashMap<>();
         Map<Long, TenantLane> visited = new LinkedHashMap<>();
+        heldBySlots = false;
         long[] left = {rowBudget, byteBudget};
         // Passes until the tick is full or a pass took nothing: a tenant that drained early leaves
         // its share of the tick to the others, in the same proportions.
@@ -183,15 +235,9 @@ final class TenantScheduler {
             long may = Math.min(Math.min(lane.deficit, room), tokens);
             int want = (int) Math.min(may, left[0]);
             visited.put(lane.ord, lane);
-            List<DueRow> read = readAfter(lane, now, planned, want, left[1], floors);
-            List<DueRow> admitted = new ArrayList<>(read.size());
-            long bytes = 0;
-            for (DueRow row : read) {
-                if (gate.admits(row, nowNanos)) {
-                    admitted.add(row);
-                    bytes += row.size();
-                }
-            }
+            List<DueRow> admitted = new ArrayList<>();
+            long[] bytes = {0};
+            boolean drained = readAdmitted(lane, now, nowNanos, planned, want, left[1], floors, admitted, bytes);
             if (!admitted.isEmpty()) {
                 List<DueRow> all = new ArrayList<>(planned);
                 all.addAll(admitted);
@@ -199,10 +245,15 @@ final class TenantScheduler {
                 progress = true;
             }
             left[0] -= admitted.size();
-            left[1] -= bytes;
+            left[1] -= bytes[0];
             lane.deficit -= admitted.size();
-            boolean drained = read.size() < want && left[1] > 0;
-            if (drained) {
+            if (drained && lane.skipAfter != null) {
+                // All it has left is refused by the endpoint gate: it leaves the ring until a
+                // refusal may have ended (wake) or the feed brings a newer marker.
+                yieldTurn(lane, TenantLane.State.BLOCKED);
+                lane.blockedAtBucket = Math.floorDiv(now, 1000);
+                blocked.add(lane);
+            } else if (drained) {
                 // Fewer due rows than the lane may take: it yields the rest of its turn and leaves
                 // the ring until the feed brings a marker again (or the cleanup finds a row).
                 yieldTurn(lane, TenantLane.State.IDLE);
@@ -220,6 +271,52 @@ final class TenantScheduler {
             }
         }
         return progress;
+    }
+
+    /**
+     * Reads the lane's due rows and asks the gate about each until {@code want} are admitted (into
+     * {@code admitted}, their bytes added to {@code bytes[0]}) or the rows run out. Rows the gate
+     * refuses are left behind: the lane remembers the last row read ({@link TenantLane#skipAfter})
+     * and reads after it, in this tick and the next ones, while the refusals hold — so refused
+     * rows are not read again every tick, and rows of other endpoints behind them are reached
+     * (at most {@value #SCAN_LIMIT} refused rows per visit; the next visit goes on from there).
+     *
+     * @return whether the lane has no more due rows to offer now (it drained)
+     */
+    private boolean readAdmitted(TenantLane lane, long now, long nowNanos, List<DueRow> planned, int want, long byteBudget,
+            ToLongFunction<TenantLane> floors, List<DueRow> admitted, long[] bytes) {
+        long epoch = gate.epoch();
+        if (lane.skipAfter != null && !lane.skipValid(nowNanos, epoch)) {
+            lane.clearSkip();
+        }
+        int refusedRows = 0;
+        while (true) {
+            int asked = want - admitted.size();
+            long budget = byteBudget - bytes[0];
+            List<DueRow> read = lane.skipAfter != null
+                    ? ledger.dueForTenantAfter(lane.ord, now, lane.skipAfter, asked, budget)
+                    : readAfter(lane, now, planned, asked, budget, floors);
+            boolean refusedAny = false;
+            for (DueRow row : read) {
+                long until = gate.admit(row, nowNanos);
+                if (until == EndpointGate.ADMITTED) {
+                    admitted.add(row);
+                    bytes[0] += row.size();
+                } else {
+                    heldBySlots |= until == EndpointGate.UNTIL_SETTLED;
+                    lane.refused(until, nowNanos, epoch);
+                    refusedAny = true;
+                    refusedRows++;
+                }
+            }
+            if (refusedAny || (lane.skipAfter != null && !read.isEmpty())) {
+                lane.skipAfter = read.get(read.size() - 1);
+            }
+            boolean drained = read.size() < asked && byteBudget - bytes[0] > 0;
+            if (drained || !refusedAny || admitted.size() >= want || refusedRows >= SCAN_LIMIT) {
+                return drained;
+            }
+        }
     }
 
     /**
@@ -322,11 +419,17 @@ final class TenantScheduler {
         long tokens = rate.unlimited() ? Long.MAX_VALUE : lane.tokens == null ? rate.burst() : lane.tokens.available(nowNanos);
         TenantDispatch.Hold hold = switch (lane.state) {
             case AT_INFLIGHT_LIMIT -> TenantDispatch.Hold.IN_FLIGHT_LIMIT;
+            case BLOCKED -> TenantDispatch.Hold.ENDPOINTS;
             case WAITING_FOR_TOKENS -> lane.policyUnreadable ? TenantDispatch.Hold.POLICY_UNREADABLE
                     : TenantDispatch.Hold.DELIVERY_RATE;
             default -> TenantDispatch.Hold.NONE;
         };
         return new TenantDispatch(name, policy.weight(), lane.inflight.get(), policy.maxInflight(), rate, tokens, hold);
+    }
+
+    /** Whether the last plan left rows due because their endpoint was at its concurrency limit. */
+    boolean heldByEndpointSlots() {
+        return heldBySlots;
     }
 
     /** Lanes the scheduler knows. */

@@ -13,11 +13,13 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.locks.ReentrantLock;
@@ -70,6 +72,7 @@ final class Tick {
     private final long byteBudget;
     private final ReentrantLock lock = new ReentrantLock();
     private final EventHub events;
+    private final EndpointGate gate;
     private volatile int lastVisited;
 
     /** What one run claimed, for the loop's pacing; {@code settled} completes with the report. */
@@ -78,8 +81,9 @@ final class Tick {
 
     Tick(DeliveryLedger ledger, InstantSource clock, LongSupplier nanoTime, MarkerCleanup cleanup,
             TenantScheduler scheduler, Attempts attempts, Settler settler, QuarantineAlarm alarm, int rowLimit,
-            long byteBudget, EventHub events) {
+            long byteBudget, EventHub events, EndpointGate gate) {
         this.events = Objects.requireNonNull(events, "events");
+        this.gate = Objects.requireNonNull(gate, "gate");
         this.ledger = Objects.requireNonNull(ledger, "ledger");
         this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
         this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
@@ -143,6 +147,7 @@ final class Tick {
                 lane -> lane.markers.isEmpty() ? 0 : cursors.floor(lane.ord, lane.markers.first()));
         List<TenantLane> visited = plan.visited();
         Claim claim = plan.rows().isEmpty() ? Claim.empty() : ledger.claimAll(plan.rows());
+        releaseUnsent(plan, claim);
         alarm.quarantined(claim.quarantined());
         Map<Long, Integer> claimedByTenant = new HashMap<>();
         claim.claimed().forEach(c -> claimedByTenant.merge(c.row().ord(), 1, Integer::sum));
@@ -187,6 +192,22 @@ final class Tick {
                             counts.getOrDefault(Settled.DEAD, 0), counts.getOrDefault(Settled.DROPPED, 0));
                 });
         return new Run(rowBudget, claimed + claim.orphans().size(), report);
+    }
+
+    /** Rows the endpoint gate admitted that will not be sent (gone, quarantined, orphans) give their endpoint slot back. */
+    private void releaseUnsent(TenantScheduler.Plan plan, Claim claim) {
+        if (plan.rows().isEmpty()) {
+            return;
+        }
+        Set<List<Long>> sent = new HashSet<>();
+        claim.claimed().forEach(c -> sent.add(List.of(c.row().seq(), (long) c.row().sink())));
+        for (List<DueRow> rows : plan.rows().values()) {
+            for (DueRow row : rows) {
+                if (!sent.contains(List.of(row.seq(), (long) row.sink()))) {
+                    gate.unclaimed(row.ord(), row.sink());
+                }
+            }
+        }
     }
 
     /**

@@ -24,6 +24,7 @@ public final class KeyFamilies {
             ArchiveKey.FAMILY,
             QuarantineKey.FAMILY,
             AttemptKey.FAMILY,
+            EndpointKey.FAMILY,
             ClearedKey.FAMILY,
             DedupeKey.FAMILY,
             DedupeExpiryKey.FAMILY,

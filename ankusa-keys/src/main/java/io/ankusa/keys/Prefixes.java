@@ -17,6 +17,8 @@ public final class Prefixes {
     public static final byte QUARANTINE = 'Q';
     /** The attempt history by tenant, by hook and per-delivery slots: {@code ?H}. */
     public static final byte ATTEMPTS = 'H';
+    /** Endpoint state by tenant and sink: {@code ?E}. */
+    public static final byte ENDPOINT = 'E';
     /** Archive obligations (and, in the audit family, audit entries): {@code ?a}. */
     public static final byte ARCHIVE = 'a';
     /** Cleared markers: {@code ?c}. */

@@ -6,6 +6,7 @@ import io.ankusa.api.AuditEntry;
 import io.ankusa.api.DeadLetterPage;
 import io.ankusa.api.DeadLetterQuery;
 import io.ankusa.api.DeadStats;
+import io.ankusa.api.EndpointStatus;
 import io.ankusa.api.ErasureResult;
 import io.ankusa.api.Hook;
 import io.ankusa.api.PurgeKind;
@@ -235,6 +236,52 @@ public interface Queue extends AutoCloseable {
      * @return the page, with the position to ask for the next one
      */
     AttemptPage attempts(AttemptQuery query);
+
+    /**
+     * Up to {@code limit} (1..10 000) endpoints of the node with a stored state — disabled, or
+     * active and failing — by tenant ordinal, then sink (from memory: the state is read from the
+     * store once per open). An endpoint not listed is active and not failing.
+     *
+     * @param limit most endpoints to return
+     * @return the endpoints
+     * @throws IllegalArgumentException when {@code limit} is out of range
+     */
+    List<EndpointStatus> endpoints(int limit);
+
+    /**
+     * Up to {@code limit} (1..10 000) of {@code tenant}'s endpoints with a stored state, by sink;
+     * empty for an unknown tenant.
+     *
+     * @param tenant the tenant
+     * @param limit  most endpoints to return
+     * @return the endpoints
+     * @throws IllegalArgumentException when {@code limit} is out of range
+     */
+    List<EndpointStatus> endpoints(String tenant, int limit);
+
+    /**
+     * Enables endpoint {@code (tenant, sink)} (synced, audited as {@code endpoint-enable} when it was
+     * disabled) and clears its failure history: a running pipeline sends its waiting deliveries on
+     * its next tick. Enabling an active endpoint changes nothing.
+     *
+     * @param tenant the tenant
+     * @param sink   the sink number, 0..65 535
+     * @return its state now (active)
+     * @throws IllegalArgumentException when {@code sink} is out of range
+     */
+    EndpointStatus enableEndpoint(String tenant, int sink);
+
+    /**
+     * Disables endpoint {@code (tenant, sink)} by an operator's decision (synced, audited as
+     * {@code endpoint-disable}); its deliveries wait, or are dead-lettered, as
+     * {@code endpoint.disabled-policy} says. One already disabled keeps its reason.
+     *
+     * @param tenant the tenant
+     * @param sink   the sink number, 0..65 535
+     * @return its state now (disabled)
+     * @throws IllegalArgumentException for an unknown tenant or a sink out of range
+     */
+    EndpointStatus disableEndpoint(String tenant, int sink);
 
     /**
      * Erases {@code tenant}: its hooks, delivery rows, due, inflight and dead index rows, active

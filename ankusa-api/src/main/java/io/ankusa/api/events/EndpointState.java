@@ -1,15 +1,15 @@
 package io.ankusa.api.events;
 
 /**
- * An endpoint's state as the pipeline observed it: the endpoint of a delivery is its
- * {@code (tenant, sink)}. Not persisted: a restarted pipeline starts every endpoint
- * {@link #ACTIVE}.
+ * An endpoint's state: the endpoint of a delivery is its {@code (tenant, sink)}. The state is
+ * stored (it survives a restart); see {@link io.ankusa.api.EndpointStatus}.
  */
 public enum EndpointState {
-    /** Taking deliveries (the state before anything else was seen, and after a delivery succeeded again). */
+    /** Taking deliveries (every endpoint starts so, and is so again once re-enabled). */
     ACTIVE,
-    /** The receiver answered {@code 410 Gone}; its deliveries are dead-lettered. */
-    GONE,
-    /** The application disabled it; its deliveries are dead-lettered without an attempt. */
+    /**
+     * Disabled ({@link io.ankusa.api.EndpointDisableReason gone, failing or by an operator}): its
+     * deliveries wait, or are dead-lettered when the queue is configured so, until it is enabled.
+     */
     DISABLED
 }

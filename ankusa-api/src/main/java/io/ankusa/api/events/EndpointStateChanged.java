@@ -3,16 +3,16 @@ package io.ankusa.api.events;
 import java.util.Objects;
 
 /**
- * An endpoint's observed state changed: published the first time an attempt of {@code (tenant,
- * sink)} ends {@link AttemptOutcome#ENDPOINT_GONE} or {@link AttemptOutcome#ENDPOINT_DISABLED},
- * and again ({@link EndpointState#ACTIVE}) when a later attempt of the same endpoint is delivered.
- * Repeats of the same state publish nothing.
+ * An endpoint's stored state changed, after the change was committed: {@code (tenant, sink)} was
+ * disabled by a {@code 410} ({@link AttemptOutcome#ENDPOINT_GONE}; reason {@code gone: …}), by
+ * failing for {@code endpoint.disable-after} ({@code failing: …}) or by an operator
+ * ({@code operator}), or enabled again by an operator. Doing what is already so publishes nothing.
  *
  * @param tenant   the tenant
  * @param sink     the sink index
  * @param previous the state before
  * @param state    the state now
- * @param reason   the attempt's reason that changed it (empty for {@code ACTIVE})
+ * @param reason   why: the reason code and the attempt's reason that changed it
  */
 public record EndpointStateChanged(String tenant, int sink, EndpointState previous, EndpointState state, String reason) {
 
@@ -23,7 +23,7 @@ public record EndpointStateChanged(String tenant, int sink, EndpointState previo
      * @param sink the sink index
      * @param previous the state before
      * @param state the state now
-     * @param reason the attempt's reason that changed it (empty for {@code ACTIVE})
+     * @param reason why: the reason code and the attempt's reason that changed it
      */
     public EndpointStateChanged {
         Objects.requireNonNull(tenant, "tenant");

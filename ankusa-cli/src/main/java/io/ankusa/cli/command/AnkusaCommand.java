@@ -26,7 +26,7 @@ import picocli.CommandLine;
         mixinStandardHelpOptions = true,
         versionProvider = ModuleVersion.class,
         description = "Ankusa, the embeddable multi-tenant webhook delivery queue: demo and operator commands.",
-        subcommands = {DemoCommand.class, StatsCommand.class, TenantsCommand.class, DlqCommand.class, AttemptsCommand.class, PurgeCommand.class, QuarantineCommand.class, EraseCommand.class,
+        subcommands = {DemoCommand.class, StatsCommand.class, TenantsCommand.class, DlqCommand.class, AttemptsCommand.class, PurgeCommand.class, QuarantineCommand.class, EndpointsCommand.class, EraseCommand.class,
             ReplayCommand.class, MigrateCommand.class, CheckpointCommand.class, CompletionCommand.class,
             FixtureCommand.class},
         exitCodeListHeading = "%nExit codes:%n",

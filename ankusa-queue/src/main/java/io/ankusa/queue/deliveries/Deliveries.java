@@ -8,20 +8,24 @@ import io.ankusa.keys.DeadByTenantKey;
 import io.ankusa.keys.DeadKey;
 import io.ankusa.keys.DeliveryKey;
 import io.ankusa.keys.DueKey;
+import io.ankusa.keys.EndpointKey;
 import io.ankusa.keys.InflightKey;
 import io.ankusa.keys.QuarantineKey;
 import io.ankusa.queue.ledger.DeadRow;
 import io.ankusa.queue.ledger.DueKind;
 import io.ankusa.queue.ledger.DueRow;
+import io.ankusa.queue.ledger.EndpointRow;
 import io.ankusa.queue.ledger.InflightRow;
 import io.ankusa.queue.ledger.QuarantinedRow;
+import io.ankusa.api.EndpointDisableReason;
 import java.util.Collection;
+import java.util.Optional;
 
 /**
  * The op builders: the only code that builds {@link io.ankusa.keys.DueKey ?D}
  * {@link io.ankusa.keys.InflightKey ?F} {@link io.ankusa.keys.DeadByTenantKey ?X}
  * {@link io.ankusa.keys.ActiveKey ?A}
- * {@link io.ankusa.keys.QuarantineKey ?Q} keys, and the only way to put or
+ * {@link io.ankusa.keys.QuarantineKey ?Q} {@link io.ankusa.keys.EndpointKey ?E} keys, and the only way to put or
  * delete a {@link io.ankusa.keys.DueKey ?D} {@link io.ankusa.keys.InflightKey ?F}
  * {@link io.ankusa.keys.DeadKey ?x} {@link io.ankusa.keys.DeadByTenantKey ?X}
  * {@link io.ankusa.keys.ArchiveKey ?a}
@@ -171,6 +175,43 @@ public final class Deliveries {
         QuarantineKey.Value v = QuarantineKey.decodeValue(value);
         return new QuarantinedRow(k.ord(), k.seq(), k.sink(), v.size(), v.reason() == QuarantineKey.REASON_HOOK
                 ? QuarantinedRow.Reason.HOOK_UNDECODABLE : QuarantinedRow.Reason.DELIVERY_ROW_UNDECODABLE, v.quarantinedAt());
+    }
+
+    /**
+     * Writes endpoint {@code row}'s state: its {@link EndpointKey ?E} key put, or deleted when the
+     * endpoint is active and not failing. Not counted.
+     */
+    public static void endpointOps(DeliveryBatch b, EndpointRow row) {
+        byte[] key = new EndpointKey(row.ord(), row.sink()).encode();
+        if (!row.stored()) {
+            b.deleteIndex(key);
+            return;
+        }
+        EndpointKey.Value value = row.disabledBy()
+                .map(r -> new EndpointKey.Value(EndpointKey.STATE_DISABLED, reasonCode(r), row.since(), row.failingSince()))
+                .orElseGet(() -> new EndpointKey.Value(EndpointKey.STATE_ACTIVE, EndpointKey.REASON_NONE, 0, row.failingSince()));
+        b.putIndex(key, value.encode());
+    }
+
+    /** An endpoint row from its key and value as stored. */
+    public static EndpointRow endpointRow(byte[] key, byte[] value) {
+        EndpointKey k = EndpointKey.decode(key);
+        EndpointKey.Value v = EndpointKey.decodeValue(value);
+        Optional<EndpointDisableReason> reason = switch (v.reason()) {
+            case EndpointKey.REASON_GONE -> Optional.of(EndpointDisableReason.GONE);
+            case EndpointKey.REASON_FAILING -> Optional.of(EndpointDisableReason.FAILING);
+            case EndpointKey.REASON_OPERATOR -> Optional.of(EndpointDisableReason.OPERATOR);
+            default -> Optional.empty();
+        };
+        return new EndpointRow(k.ord(), k.sink(), reason, reason.isPresent() ? v.since() : 0, v.failingSince());
+    }
+
+    private static int reasonCode(EndpointDisableReason reason) {
+        return switch (reason) {
+            case GONE -> EndpointKey.REASON_GONE;
+            case FAILING -> EndpointKey.REASON_FAILING;
+            case OPERATOR -> EndpointKey.REASON_OPERATOR;
+        };
     }
 
     /** Inflight back to due as a retry at {@code nextAt}, with the delivery row updated. */

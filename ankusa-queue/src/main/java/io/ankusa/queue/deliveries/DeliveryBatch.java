@@ -20,7 +20,7 @@ import java.util.Set;
  * {@link io.ankusa.keys.InflightKey ?F} {@link io.ankusa.keys.DeadKey ?x}
  * {@link io.ankusa.keys.DeadByTenantKey ?X} {@link io.ankusa.keys.ArchiveKey ?a}
  * {@link io.ankusa.keys.ActiveKey ?A}
- * {@link io.ankusa.keys.QuarantineKey ?Q}) can only be written
+ * {@link io.ankusa.keys.QuarantineKey ?Q} {@link io.ankusa.keys.EndpointKey ?E}) can only be written
  * through {@link Deliveries}: {@link #put} and {@link #delete} refuse them, and the counters
  * family takes no direct write at all. That is the structural half of the rule "a batch that
  * changes one of those keys without its deltas is a bug"; the property test is the other half.
@@ -127,7 +127,7 @@ public final class DeliveryBatch {
         if (family.equals(ColumnFamilies.INDEX) && key.length > 0) {
             byte p = key[0];
             if (p == Prefixes.DUE || p == Prefixes.INFLIGHT || p == Prefixes.DEAD || p == Prefixes.DEAD_BY_TENANT
-                    || p == Prefixes.ARCHIVE || p == Prefixes.ACTIVE || p == Prefixes.QUARANTINE) {
+                    || p == Prefixes.ARCHIVE || p == Prefixes.ACTIVE || p == Prefixes.QUARANTINE || p == Prefixes.ENDPOINT) {
                 throw new IllegalArgumentException("index key with prefix '" + (char) p
                         + "' must be written through the Deliveries op builders (it carries counter deltas)");
             }

@@ -21,6 +21,7 @@ import io.ankusa.queue.ledger.DeadEntry;
 import io.ankusa.queue.ledger.DeadRow;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.DueRow;
+import io.ankusa.queue.ledger.EndpointRow;
 import io.ankusa.queue.ledger.InflightRow;
 import io.ankusa.queue.ledger.QuarantinedRow;
 import io.ankusa.queue.ledger.QueueClock;
@@ -123,6 +124,33 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
         List<DueRow> out = new ArrayList<>();
         long bytes = 0;
         try (Scan scan = store.scan(ColumnFamilies.INDEX, Ranges.of(DueKey.tenantRange(ord, Math.max(0, floorAt), now)))) {
+            while (out.size() < limit && scan.hasNext()) {
+                KeyValue kv = scan.next();
+                DueRow row = DueRows.decode(kv.key(), kv.value());
+                if (!out.isEmpty() && bytes + row.size() > byteBudget) {
+                    break;
+                }
+                bytes += row.size();
+                out.add(row);
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public List<DueRow> dueForTenantAfter(long ord, long now, DueRow after, int limit, long byteBudget) {
+        Ordinals.requireTenant(ord);
+        requireLimit(limit);
+        if (after.ord() != ord) {
+            throw new IllegalArgumentException("row of tenant " + after.ord() + " as the start of tenant " + ord + "'s rows");
+        }
+        if (now < after.at()) {
+            return List.of();
+        }
+        List<DueRow> out = new ArrayList<>();
+        long bytes = 0;
+        byte[] start = new DueKey(ord, after.at(), after.seq(), after.sink()).encode();
+        try (Scan scan = store.scan(ColumnFamilies.INDEX, Ranges.after(start, DueKey.tenantRange(ord, after.at(), now)))) {
             while (out.size() < limit && scan.hasNext()) {
                 KeyValue kv = scan.next();
                 DueRow row = DueRows.decode(kv.key(), kv.value());
@@ -389,16 +417,17 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
 
     @Override
     public void settle(List<Settlement> settlements) {
-        settle(settlements, List.of());
+        settle(settlements, List.of(), List.of());
     }
 
     @Override
-    public void settle(List<Settlement> settlements, List<AttemptRecord> attempts) {
+    public List<EndpointRow> settle(List<Settlement> settlements, List<AttemptRecord> attempts, List<EndpointRow> endpoints) {
         if (settlements.isEmpty()) {
-            return;
+            return List.of();
         }
         Set<Long> ords = new HashSet<>();
         settlements.forEach(s -> ords.add(Ordinals.requireTenant(s.row().ord())));
+        List<EndpointRow> written = new ArrayList<>();
         stripes.lockedAll(ords, () -> {
             List<byte[]> keys = settlements.stream()
                     .map(s -> new InflightKey(s.row().ord(), s.row().seq(), s.row().sink()).encode()).toList();
@@ -429,10 +458,19 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
             // The history of attempts whose rows this batch settles rides in the same batch.
             history.recordOps(batch, attempts.stream()
                     .filter(a -> settled.contains(new InflightKey(a.row().ord(), a.row().seq(), a.row().sink()))).toList());
+            Set<Long> applied = new HashSet<>();
+            settled.forEach(k -> applied.add(k.ord()));
+            for (EndpointRow endpoint : endpoints) {
+                if (applied.contains(endpoint.ord())) {
+                    Deliveries.endpointOps(batch, endpoint);
+                    written.add(endpoint);
+                }
+            }
             if (!batch.isEmpty()) {
                 batch.commit(store, Durability.SYNC);
             }
         });
+        return written;
     }
 
     @Override

@@ -6,6 +6,7 @@ import io.ankusa.keys.ClearedKey;
 import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.keys.CounterKey;
 import io.ankusa.keys.DeliveryKey;
+import io.ankusa.keys.EndpointKey;
 import io.ankusa.keys.HookKey;
 import io.ankusa.keys.InflightKey;
 import io.ankusa.keys.KeySpan;
@@ -56,7 +57,8 @@ import java.util.Optional;
  *     hold is taken off the aggregate (merges), its six counter rows and
  *     {@link io.ankusa.keys.OrdByTenantKey ?n} row are deleted,
  *     {@link io.ankusa.keys.TenantByOrdKey ?t} becomes a tombstone, the tenant's attempt history
- *     ({@link io.ankusa.keys.AttemptKey ?H}) is range-deleted and the erase marker goes.</li>
+ *     ({@link io.ankusa.keys.AttemptKey ?H}) and endpoint states ({@link io.ankusa.keys.EndpointKey ?E})
+ *     are range-deleted and the erase marker goes.</li>
  * </ol>
  *
  * <p><b>Resumable.</b> The erase marker {@code m:erasing:<ord>} (default family) holds the tenant id,
@@ -523,6 +525,10 @@ public final class TenantErasure {
                 batch.delete(ColumnFamilies.COUNTERS, new CounterKey(ord, field.number()).encode());
             }
             batch.delete(ColumnFamilies.TENANTS, new OrdByTenantKey(at.tenant()).encode());
+            // The tenant's endpoint states (?E): settles write them only for rows still inflight,
+            // under this stripe, and none is left now.
+            KeySpan endpoints = EndpointKey.tenantRange(ord);
+            batch.deleteRange(ColumnFamilies.INDEX, endpoints.from(), endpoints.to());
             batch.put(ColumnFamilies.TENANTS, new TenantByOrdKey(ord).encode(), new byte[0]);
             batch.delete(ColumnFamilies.DEFAULT, markerKey(ord));
             // The attempt history (?H, led by the ordinal): one range delete. No settle writes it any

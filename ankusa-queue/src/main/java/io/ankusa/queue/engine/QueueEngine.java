@@ -13,7 +13,10 @@ import io.ankusa.api.InvalidHookException;
 import io.ankusa.api.PurgeKind;
 import io.ankusa.api.QueueFailedException;
 import io.ankusa.api.PurgeResult;
+import io.ankusa.api.EndpointSettings;
+import io.ankusa.api.EndpointStatus;
 import io.ankusa.api.QuarantineResult;
+import io.ankusa.api.events.EndpointState;
 import io.ankusa.api.QuarantinedDelivery;
 import io.ankusa.api.QueueConfig;
 import io.ankusa.api.QueueHealth;
@@ -27,6 +30,7 @@ import io.ankusa.queue.intake.IdempotencyKeys;
 import io.ankusa.queue.deliveries.ArchiveObligations;
 import io.ankusa.queue.deliveries.AttemptHistory;
 import io.ankusa.queue.deliveries.Expansion;
+import io.ankusa.queue.deliveries.EndpointBook;
 import io.ankusa.queue.deliveries.Quarantine;
 import io.ankusa.queue.deliveries.StoreDeliveryLedger;
 import io.ankusa.queue.deliveries.TenantErasure;
@@ -41,6 +45,8 @@ import io.ankusa.queue.intake.PersistedClock;
 import io.ankusa.queue.intake.ReceiptRelay;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.AuditRecorder;
+import io.ankusa.queue.ledger.EndpointLedger;
+import io.ankusa.queue.ledger.EndpointRow;
 import io.ankusa.queue.admission.PolicyCache;
 import io.ankusa.queue.ledger.LedgerSource;
 import io.ankusa.queue.ledger.QuarantinedRow;
@@ -49,6 +55,7 @@ import io.ankusa.queue.ledger.QueueFault;
 import io.ankusa.queue.ledger.TenantDirectory;
 import io.ankusa.queue.deliveries.TenantStripes;
 import io.ankusa.queue.migration.Migrations;
+import io.ankusa.queue.upkeep.AuditedEndpoints;
 import io.ankusa.queue.upkeep.AuditedErasure;
 import io.ankusa.queue.upkeep.AuditedPurge;
 import io.ankusa.queue.upkeep.AuditedQuarantine;
@@ -107,6 +114,8 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
     private final Quarantine quarantine;
     private final AuditedQuarantine auditedQuarantine;
     private final PolicyCache tenantPolicies;
+    private final EndpointBook endpointBook;
+    private final AuditedEndpoints auditedEndpoints;
     private final QueueFault fault = new QueueFault();
     private volatile boolean closed;
 
@@ -190,6 +199,8 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
         this.events = EventHub.start(config.listeners(), config.eventCapacity(), "ankusa-queue-events");
         this.quarantine = new Quarantine(store, stripes, clock);
         this.auditedQuarantine = new AuditedQuarantine(ordinals, quarantine, audit);
+        this.endpointBook = new EndpointBook(store, stripes);
+        this.auditedEndpoints = new AuditedEndpoints(ordinals, endpointBook, audit, events, clock);
         this.writer = IngestWriter.start(store, ordinals, clock, new IngestWriter.Limits(config.batchMaxHooks(),
                 config.batchMaxBytes(), config.ingestQueueCapacity(), config.archive()), idempotencyKeys, fault,
                 LastSeq.recover(store), new IngestWriter.Admission(tenantPolicies, monotonicNanos, config.nodeMaxBytes()), events);
@@ -399,7 +410,47 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
 
     /** See {@code Queue}. */
     public ErasureResult eraseTenant(String tenant) {
-        return auditedErasure.erase(tenant);
+        OptionalLong ord = ordinals.ord(Objects.requireNonNull(tenant, "tenant"));
+        ErasureResult erased = auditedErasure.erase(tenant);
+        ord.ifPresent(endpointBook::forget);
+        return erased;
+    }
+
+    /** See {@code Queue}. */
+    public List<EndpointStatus> endpoints(int limit) {
+        return endpointBook.list(requireListLimit(limit)).stream().map(this::endpointStatus).toList();
+    }
+
+    /** See {@code Queue}. */
+    public List<EndpointStatus> endpoints(String tenant, int limit) {
+        requireListLimit(limit);
+        OptionalLong ord = ordinals.ord(Objects.requireNonNull(tenant, "tenant"));
+        if (ord.isEmpty()) {
+            return List.of();
+        }
+        return endpointBook.tenant(ord.getAsLong(), limit).stream().map(this::endpointStatus).toList();
+    }
+
+    /** See {@code Queue}. */
+    public EndpointStatus enableEndpoint(String tenant, int sink) {
+        fault.check();
+        return endpointStatus(tenant, auditedEndpoints.enable(tenant, sink));
+    }
+
+    /** See {@code Queue}. */
+    public EndpointStatus disableEndpoint(String tenant, int sink) {
+        fault.check();
+        return endpointStatus(tenant, auditedEndpoints.disable(tenant, sink));
+    }
+
+    private EndpointStatus endpointStatus(EndpointRow row) {
+        return endpointStatus(ordinals.name(row.ord()).filter(n -> !n.isEmpty()).orElse("#" + row.ord()), row);
+    }
+
+    private static EndpointStatus endpointStatus(String tenant, EndpointRow row) {
+        return new EndpointStatus(tenant, row.sink(), row.disabled() ? EndpointState.DISABLED : EndpointState.ACTIVE,
+                row.disabledBy(), row.disabled() ? Optional.of(Instant.ofEpochMilli(row.since())) : Optional.empty(),
+                row.failingSince() > 0 ? Optional.of(Instant.ofEpochMilli(row.failingSince())) : Optional.empty());
     }
 
     /** See {@code Queue}. */
@@ -425,6 +476,16 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
     @Override
     public PolicyCache tenantPolicies() {
         return tenantPolicies;
+    }
+
+    @Override
+    public EndpointSettings endpointSettings() {
+        return config.endpoints();
+    }
+
+    @Override
+    public EndpointLedger endpointLedger() {
+        return endpointBook;
     }
 
     @Override

@@ -60,6 +60,14 @@ public interface DeliveryLedger {
      */
     List<DueRow> dueForTenant(long ord, long now, long floorAt, int limit, long byteBudget);
 
+    /**
+     * Tenant {@code ord}'s due rows after {@code after} (exclusive, in key order: {@code at}, seq,
+     * sink) with {@code at <= now}, until {@code limit} rows or {@code byteBudget} bytes (the first
+     * row is returned even if larger): one seek, so that a reader that left rows behind (refused
+     * by the endpoint gate) does not read them again.
+     */
+    List<DueRow> dueForTenantAfter(long ord, long now, DueRow after, int limit, long byteBudget);
+
     /** Tenant {@code ord}'s earliest due row (one seek). */
     Optional<DueRow> firstDue(long ord);
 
@@ -135,14 +143,26 @@ public interface DeliveryLedger {
     /**
      * {@link #settle(List)}, and records each of {@code attempts} whose row this batch settles in
      * the attempt history, in the same batch (an attempt of a row no longer inflight is not
-     * recorded). A ledger without a history settles only.
+     * recorded).
      *
      * @param settlements the outcomes to commit
      * @param attempts    the attempts that led to them
      */
     default void settle(List<Settlement> settlements, List<AttemptRecord> attempts) {
-        settle(settlements);
+        settle(settlements, attempts, List.of());
     }
+
+    /**
+     * {@link #settle(List, List)} with endpoint states written in the same synced batch: each of
+     * {@code endpoints} is written only when a settlement of its tenant in this batch applied (a
+     * tenant whose rows are all gone, erased meanwhile, gets no endpoint row back).
+     *
+     * @param settlements the outcomes
+     * @param attempts    the attempts that led to them (recorded in the attempt history)
+     * @param endpoints   endpoint states the outcomes changed
+     * @return the endpoint states written
+     */
+    List<EndpointRow> settle(List<Settlement> settlements, List<AttemptRecord> attempts, List<EndpointRow> endpoints);
 
     /** The sink took it. */
     default void delivered(InflightRow row) {

@@ -17,6 +17,7 @@ import io.ankusa.keys.AttemptKey;
 import io.ankusa.keys.DeadByTenantKey;
 import io.ankusa.keys.DueKey;
 import io.ankusa.keys.InflightKey;
+import io.ankusa.keys.EndpointKey;
 import io.ankusa.keys.QuarantineKey;
 import java.util.Set;
 
@@ -29,13 +30,14 @@ import java.util.Set;
 class KeyOwnershipTest {
 
     private static final Set<String> KEY_BUILDERS = Set.of(DueKey.class.getName(), InflightKey.class.getName(),
-            DeadByTenantKey.class.getName(), ActiveKey.class.getName(), QuarantineKey.class.getName());
+            DeadByTenantKey.class.getName(), ActiveKey.class.getName(), QuarantineKey.class.getName(),
+            EndpointKey.class.getName());
 
     /** Builders of a ?D ?F ?X ?A key: their constructors, encode(), and the static factories and ranges. */
     private static final Set<String> BUILDING_MEMBERS = Set.of("<init>", "encode", "forDue", "tenantRange", "upTo");
 
     private static final DescribedPredicate<JavaCall<?>> A_TENANT_INDEX_KEY_CONSTRUCTOR = DescribedPredicate.describe(
-            "a constructor, encoder or range builder of DueKey, InflightKey, DeadByTenantKey, ActiveKey or QuarantineKey",
+            "a constructor, encoder or range builder of DueKey, InflightKey, DeadByTenantKey, ActiveKey, QuarantineKey or EndpointKey",
             call -> KEY_BUILDERS.contains(call.getTargetOwner().getName())
                     && BUILDING_MEMBERS.contains(call.getTarget().getName()));
 
@@ -43,7 +45,7 @@ class KeyOwnershipTest {
     static final ArchRule only_deliveries_builds_due_inflight_dead_by_tenant_and_active_keys = noClasses()
             .that().resideOutsideOfPackages("io.ankusa.queue.deliveries..", "io.ankusa.keys..")
             .should().callCodeUnitWhere(A_TENANT_INDEX_KEY_CONSTRUCTOR)
-            .because("only the deliveries package builds a ?D, ?F, ?X, ?A or ?Q key, so no due row is written without its marker and "
+            .because("only the deliveries package builds a ?D, ?F, ?X, ?A, ?Q or ?E key, so no due row is written without its marker and "
                     + "no index row changes without its counter deltas (TEN-1 §3, §9)");
 
     /** Builders of an attempt history key ({@code ?H}): constructor, encoders, slot keys and ranges. */
@@ -87,7 +89,7 @@ class KeyOwnershipTest {
                         "io.ankusa.keys", "io.ankusa.keys.v2", "io.ankusa.dispatch")
                 .noneMatch(name -> name.startsWith("io.ankusa.tests"));
         assertThat(classes.stream().filter(c -> KEY_BUILDERS.contains(c.getName())).map(HasName::getName))
-                .as("the guarded key classes").hasSize(5);
+                .as("the guarded key classes").hasSize(6);
         // The rule sees real calls: Deliveries itself calls the guarded constructors.
         assertThat(classes.get("io.ankusa.queue.deliveries.Deliveries").getCodeUnits().stream()
                 .flatMap(u -> u.getCallsFromSelf().stream())

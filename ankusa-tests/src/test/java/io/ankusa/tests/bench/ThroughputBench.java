@@ -145,7 +145,9 @@ public final class ThroughputBench {
             throws Exception {
         List<Cell> out = new ArrayList<>();
         CommitLog[] log = new CommitLog[1];
-        QueueConfig config = QueueConfig.builder(dir.resolve("queue")).backend(backend).build();
+        // The sink is in-process: no per-endpoint limit (its default, 16, is the HTTP client's per-host pool).
+        QueueConfig config = QueueConfig.builder(dir.resolve("queue")).backend(backend)
+                .endpoints(io.ankusa.api.EndpointSettings.DEFAULTS.withMaxConcurrency(Integer.MAX_VALUE)).build();
         try (Queue queue = TestQueue.open(config, Migrations.NONE, s -> log[0] = new CommitLog(s))) {
             CommitLog store = log[0];
             ingest(queue, 0, WARM_UP, tenants);

@@ -1,5 +1,6 @@
 package io.ankusa.tests.dispatch;
 
+import io.ankusa.api.EndpointSettings;
 import io.ankusa.api.Hook;
 import io.ankusa.api.QueueConfig;
 import io.ankusa.api.Receipt;
@@ -67,11 +68,17 @@ final class DispatchFixture implements AutoCloseable {
         return open(backend, directory, b -> b);
     }
 
-    /** A fixture on {@code backend} in {@code directory}, with the queue's defaults changed by {@code tweak}. */
+    /**
+     * A fixture on {@code backend} in {@code directory}, with the queue's defaults changed by {@code tweak}.
+     * Its endpoints have no concurrency limit unless {@code tweak} sets one: the dispatch tests send
+     * many rows to one in-process endpoint per tenant and are about the tenants' shares, not the
+     * endpoint's limit ({@code EndpointStateTest} tests the limit).
+     */
     static DispatchFixture open(String backend, Path directory, UnaryOperator<QueueConfig.Builder> tweak) {
         MutableClock clock = new MutableClock(QueueUnderTest.EPOCH);
-        return new DispatchFixture(tweak.apply(QueueConfig.builder(directory).backend(backend).clock(clock)).build(), clock,
-                false);
+        QueueConfig.Builder builder = QueueConfig.builder(directory).backend(backend).clock(clock)
+                .endpoints(EndpointSettings.DEFAULTS.withMaxConcurrency(Integer.MAX_VALUE));
+        return new DispatchFixture(tweak.apply(builder).build(), clock, false);
     }
 
     Queue queue() {

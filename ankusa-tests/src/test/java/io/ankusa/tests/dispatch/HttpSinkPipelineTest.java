@@ -146,24 +146,24 @@ class HttpSinkPipelineTest {
                     .isSubsetOf("/ok", "/busy", "/gone", "/error", "/slow");
             assertThat(verified.values().stream().flatMap(List::stream)).as("the receiver verified every signature").containsOnly(true);
             assertThat(tick.delivered()).as("2xx").isEqualTo(1);
-            assertThat(tick.dead()).as("410").isEqualTo(1);
-            assertThat(tick.retried()).as("429, 500, timeout").isEqualTo(3);
+            assertThat(tick.dead()).as("nothing: a 410 disables the endpoint and its delivery waits").isZero();
+            assertThat(tick.retried()).as("429, 410 (waits), 500, timeout").isEqualTo(4);
 
             long ord = f.ord("acme");
             Map<Integer, DueRow> due = f.ledger().dueForTenant(ord, Long.MAX_VALUE - 1, 0, 10, Long.MAX_VALUE).stream()
                     .collect(Collectors.toMap(DueRow::sink, r -> r));
-            assertThat(due.keySet()).containsExactlyInAnyOrder(1, 3, 4);
+            assertThat(due.keySet()).containsExactlyInAnyOrder(1, 2, 3, 4);
             assertThat(due.values()).extracting(DueRow::kind).containsOnly(DueKind.RETRY);
+            assertThat(due.get(2).at()).as("410: due now, held by the disabled endpoint").isEqualTo(f.now());
+            assertThat(f.queue().endpoints("acme", 10)).filteredOn(e -> e.sink() == 2).singleElement()
+                    .satisfies(e -> assertThat(e.reason()).contains(io.ankusa.api.EndpointDisableReason.GONE));
             assertThat(due.get(1).at()).as("429 retried after its Retry-After of 30 s").isEqualTo(f.now() + 30_000);
             assertThat(due.get(3).at()).as("500 retried on the schedule (5 s ± 20 % after the first attempt)")
                     .isBetween(f.now() + 4_000, f.now() + 6_000);
             assertThat(due.get(4).at()).as("timeout retried on the schedule").isBetween(f.now() + 4_000, f.now() + 6_000);
             assertThat(lastError(f, seq, 4)).startsWith("timeout");
             assertThat(lastError(f, seq, 3)).isEqualTo("http 500");
-            assertThat(f.ledger().deadEntries(ord, Optional.empty(), 10)).singleElement().satisfies((DeadEntry d) -> {
-                assertThat(d.row().sink()).isEqualTo(2);
-                assertThat(d.hookId()).isEqualTo("msg_2WxY");
-            });
+            assertThat(f.ledger().deadEntries(ord, Optional.empty(), 10)).isEmpty();
             assertThat(lastError(f, seq, 2)).startsWith("endpoint_gone: http 410");
             assertThat(f.store().get(ColumnFamilies.DELIVERIES, new DeliveryKey(seq, 0).encode())).as("delivered: row gone").isEmpty();
             f.assertConsistent();

@@ -132,7 +132,9 @@ public final class PipelineBench {
         // to a registry whose gauges are read once per second, as a scrape would.
         AnkusaMetrics binder = AnkusaMetrics.create();
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        QueueConfig.Builder config = QueueConfig.builder(dir).backend(backend);
+        // The sink is in-process: no per-endpoint limit (its default, 16, is the HTTP client's per-host pool).
+        QueueConfig.Builder config = QueueConfig.builder(dir).backend(backend)
+                .endpoints(io.ankusa.api.EndpointSettings.DEFAULTS.withMaxConcurrency(Integer.MAX_VALUE));
         if (metrics) {
             config.listener(binder);
         }

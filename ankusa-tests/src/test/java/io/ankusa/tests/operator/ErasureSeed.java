@@ -18,8 +18,8 @@ import java.util.Set;
 
 /**
  * The store an erase is tested on: two tenants with due, delivered, dead, inflight and quarantined
- * rows, attempt history (of the delivered rows), archive obligations and idempotency keys (open the
- * queue with {@code archive(true)}); and how
+ * rows, attempt history (of the delivered rows), archive obligations, idempotency keys and a
+ * disabled endpoint (open the queue with {@code archive(true)}); and how
  * to read it back. Deterministic: two stores seeded alike on the same backend are byte-identical.
  */
 public final class ErasureSeed {
@@ -69,6 +69,8 @@ public final class ErasureSeed {
             n++;
             seeded.ownerOfSeq.put(damaged.seq(), seeded.ordOfName.get(tenant));
             quarantine(q, tenant, damaged.seq());
+            // A stored endpoint state (?E): erasure removes the victim's, leaves the other's.
+            q.queue().disableEndpoint(tenant, 1);
         }
         return seeded;
     }

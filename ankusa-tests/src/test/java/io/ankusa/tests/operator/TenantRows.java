@@ -99,6 +99,7 @@ final class TenantRows {
             case Prefixes.ACTIVE -> OptionalLong.of(ActiveKey.decode(key).ord());
             case Prefixes.QUARANTINE -> OptionalLong.of(io.ankusa.keys.QuarantineKey.decode(key).ord());
             case Prefixes.ATTEMPTS -> OptionalLong.of(io.ankusa.keys.AttemptKey.ordOf(key));
+            case Prefixes.ENDPOINT -> OptionalLong.of(io.ankusa.keys.EndpointKey.decode(key).ord());
             case Prefixes.ARCHIVE -> OptionalLong.of(ArchiveKey.decodeValue(kv.value()).ord());
             case Prefixes.CLEARED -> OptionalLong.of(ownerOfSeq.apply(ClearedKey.decode(key).seq()));
             case Prefixes.DEDUPE -> OptionalLong.of(ordOfName.get(DedupeKey.decode(key).tenant()));

@@ -15,6 +15,7 @@ import io.ankusa.keys.KeyFamilies;
 import io.ankusa.keys.KeyFamily;
 import io.ankusa.keys.KeySpan;
 import io.ankusa.keys.Prefixes;
+import io.ankusa.keys.EndpointKey;
 import io.ankusa.keys.QuarantineKey;
 import io.ankusa.queue.deliveries.DeliveryRow;
 import io.ankusa.store.KeyRange;
@@ -75,7 +76,7 @@ public final class IndexFold {
                     last = key;
                 }
             }
-            if (first == null && (family.equals(QuarantineKey.FAMILY) || family.equals(io.ankusa.keys.AttemptKey.FAMILY))) {
+            if (first == null && (family.equals(QuarantineKey.FAMILY) || family.equals(io.ankusa.keys.AttemptKey.FAMILY) || family.equals(EndpointKey.FAMILY))) {
                 continue; // added to format 3 later: a store written before has none until an open writes them
             }
             if (first == null || !Arrays.equals(first, family.lo()) || !Arrays.equals(last, family.hi())) {
@@ -126,6 +127,14 @@ public final class IndexFold {
                     own(owners, new DeliveryKey(k.seq(), k.sink()), "quarantined");
                 } else if (prefix == Prefixes.ACTIVE && !ActiveKey.FAMILY.isSentinel(key)) {
                     markers.add(ActiveKey.decode(key));
+                } else if (prefix == Prefixes.ENDPOINT && !EndpointKey.FAMILY.isSentinel(key)) {
+                    // Endpoint states are not counted; a key or value that does not decode is a problem.
+                    try {
+                        EndpointKey.decode(key);
+                        EndpointKey.decodeValue(kv.value());
+                    } catch (RuntimeException e) {
+                        problems.add("endpoint state does not decode: " + e.getMessage());
+                    }
                 }
             }
         }
