@@ -19,7 +19,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *       letter without a request;</li>
  *   <li><b>paused</b> by a retry-after hint (a {@code Retry-After} on 429 or 503): nothing of the
  *       endpoint goes out before the hint's time (at most {@link #MAX_PAUSE});</li>
- *   <li><b>circuit breaker</b>: after {@code breakerFailures} consecutive failed attempts it opens
+ *   <li><b>circuit breaker</b>: after {@code breakerFailures} consecutive retryable failures (a
+ *       {@code Dead} outcome, a verdict on one delivery, neither counts nor resets) it opens
  *       for {@code breakerInterval}; then it is half-open and admits one probe; the probe's success
  *       closes it, its failure opens it for another interval — a dead endpoint costs one attempt
  *       per interval, not one (time-out) per row;</li>
@@ -152,9 +153,12 @@ final class EndpointAdmission implements EndpointGate {
                 h.consecutiveFailures = 0;
                 h.breakerOpen = false;
                 h.probing = false;
-            } else if (outcome instanceof SinkOutcome.Retry || outcome instanceof SinkOutcome.Dead) {
+            } else if (outcome instanceof SinkOutcome.Retry retry) {
+                // Only a retryable failure says something about the endpoint's health. A Dead
+                // outcome is a verdict on that one delivery (a status configured as permanent, a
+                // request that cannot be built): it neither counts nor resets the run.
                 h.consecutiveFailures++;
-                if (outcome instanceof SinkOutcome.Retry retry && retry.after().isPresent()) {
+                if (retry.after().isPresent()) {
                     Duration pause = retry.after().get().compareTo(MAX_PAUSE) > 0 ? MAX_PAUSE : retry.after().get();
                     long until = nowNanos + pause.toNanos();
                     if (until - h.pausedUntil > 0 || h.pausedUntil - nowNanos <= 0) {

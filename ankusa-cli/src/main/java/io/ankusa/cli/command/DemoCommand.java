@@ -1,5 +1,6 @@
 package io.ankusa.cli.command;
 
+import io.ankusa.api.EndpointSettings;
 import io.ankusa.api.QueueConfig;
 import io.ankusa.api.QueueStats;
 import io.ankusa.cli.console.Figures;
@@ -105,8 +106,16 @@ final class DemoCommand implements Callable<Integer> {
         CountingSink sink = new CountingSink(sink(err));
         prepare(directory, err);
         long started = System.nanoTime();
-        QueueConfig config = QueueConfig.builder(directory).backend(root.backend())
-                .tenantsMax(Math.max(QueueConfig.DEFAULT_TENANTS_MAX, plan.tenants())).build();
+        QueueConfig.Builder builder = QueueConfig.builder(directory).backend(root.backend())
+                .tenantsMax(Math.max(QueueConfig.DEFAULT_TENANTS_MAX, plan.tenants()));
+        if (url == null) {
+            // The simulated sink fails each attempt at random, independently: a run of failures says
+            // nothing about an endpoint's health, and there is no receiver to protect. So its
+            // breaker probes after a second rather than 30, and no per-endpoint limit applies.
+            builder.endpoints(EndpointSettings.DEFAULTS.withBreaker(EndpointSettings.DEFAULTS.breakerFailures(),
+                    Duration.ofSeconds(1)).withMaxConcurrency(Integer.MAX_VALUE));
+        }
+        QueueConfig config = builder.build();
         try (Queue queue = Queue.open(config)) {
             DemoIngest ingest = new DemoIngest(queue, plan);
             Duration ingestTime = during(err, "ingest", plan.hooks(), ingest::acknowledged, ingest::run);
