@@ -3,14 +3,10 @@ package io.ankusa.tests.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.api.AttemptErrorClass;
-import io.ankusa.cli.command.AnkusaCommand;
 import io.ankusa.dispatch.Pipeline;
 import io.ankusa.dispatch.SinkOutcome;
 import io.ankusa.tests.queue.QueueUnderTest;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
@@ -25,19 +21,8 @@ class AttemptsCommandTest {
     @TempDir
     Path dir;
 
-    private record Run(int exit, String out, String err) {
-    }
-
-    private Run run(String backend, String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        String[] all = Arrays.copyOf(args, args.length + 4);
-        all[args.length] = "--store";
-        all[args.length + 1] = dir.toString();
-        all[args.length + 2] = "--backend";
-        all[args.length + 3] = backend;
-        int exit = AnkusaCommand.execute(new PrintWriter(out, true), new PrintWriter(err, true), all);
-        return new Run(exit, out.toString(), err.toString());
+    private CliRun run(String backend, String... args) {
+        return CliRun.against(dir, backend, args);
     }
 
     /** Tenant "acme": hook "h-1" answered 503 on sink 0 and delivered on sink 1; hook "h-2" delivered. */
@@ -59,10 +44,10 @@ class AttemptsCommandTest {
     void listsATenantsAndAHooksAttempts(String backend) {
         storeWithHistory(backend);
 
-        Run tenant = run(backend, "attempts", "--tenant", "acme");
-        Run hook = run(backend, "attempts", "--tenant", "acme", "--hook", "h-1", "--json");
-        Run paged = run(backend, "attempts", "--tenant", "acme", "--limit", "1");
-        Run unknown = run(backend, "attempts", "--tenant", "nobody");
+        CliRun tenant = run(backend, "attempts", "--tenant", "acme");
+        CliRun hook = run(backend, "attempts", "--tenant", "acme", "--hook", "h-1", "--json");
+        CliRun paged = run(backend, "attempts", "--tenant", "acme", "--limit", "1");
+        CliRun unknown = run(backend, "attempts", "--tenant", "nobody");
 
         assertThat(tenant.exit()).as(tenant.err()).isZero();
         assertThat(tenant.out()).contains("h-1", "h-2", "http_5xx", "503", "200", "retry", "delivered")

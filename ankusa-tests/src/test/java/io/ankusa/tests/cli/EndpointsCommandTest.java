@@ -3,14 +3,10 @@ package io.ankusa.tests.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.api.events.EndpointState;
-import io.ankusa.cli.command.AnkusaCommand;
 import io.ankusa.dispatch.Pipeline;
 import io.ankusa.dispatch.SinkOutcome;
 import io.ankusa.tests.queue.QueueUnderTest;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,19 +19,8 @@ class EndpointsCommandTest {
     @TempDir
     Path dir;
 
-    private record Run(int exit, String out, String err) {
-    }
-
-    private Run run(String backend, String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        String[] all = Arrays.copyOf(args, args.length + 4);
-        all[args.length] = "--store";
-        all[args.length + 1] = dir.toString();
-        all[args.length + 2] = "--backend";
-        all[args.length + 3] = backend;
-        int exit = AnkusaCommand.execute(new PrintWriter(out, true), new PrintWriter(err, true), all);
-        return new Run(exit, out.toString(), err.toString());
+    private CliRun run(String backend, String... args) {
+        return CliRun.against(dir, backend, args);
     }
 
     /** Tenant "acme": sink 0 answered 410 (disabled, its delivery waits), sink 1 delivered. */
@@ -56,18 +41,18 @@ class EndpointsCommandTest {
     void listEnableDisable(String backend) {
         goneStore(backend);
 
-        Run list = run(backend, "endpoints", "list");
-        Run json = run(backend, "endpoints", "list", "--tenant", "acme", "--json");
+        CliRun list = run(backend, "endpoints", "list");
+        CliRun json = run(backend, "endpoints", "list", "--tenant", "acme", "--json");
         assertThat(list.exit()).as(list.err()).isZero();
         assertThat(list.out()).containsPattern("(?m)^acme\\s+0\\s+disabled\\s+gone\\s+2026-01-01T00:00:00Z\\s+2026-01-01T00:00:00Z");
         assertThat(json.out()).contains("{\"endpoints\":[{\"tenant\":\"acme\",\"sink\":0,\"state\":\"disabled\",\"reason\":\"gone\"");
 
-        Run enable = run(backend, "endpoints", "enable", "--tenant", "acme", "--sink", "0");
+        CliRun enable = run(backend, "endpoints", "enable", "--tenant", "acme", "--sink", "0");
         assertThat(enable.exit()).as(enable.err()).isZero();
         assertThat(enable.out()).containsPattern("(?m)^state\\s+active$");
         assertThat(run(backend, "endpoints", "list").out()).contains("every endpoint is active and none is failing");
 
-        Run disable = run(backend, "endpoints", "disable", "--tenant", "acme", "--sink", "3");
+        CliRun disable = run(backend, "endpoints", "disable", "--tenant", "acme", "--sink", "3");
         assertThat(disable.exit()).as(disable.err()).isZero();
         assertThat(run(backend, "endpoints", "list").out()).containsPattern("(?m)^acme\\s+3\\s+disabled\\s+operator\\s");
 

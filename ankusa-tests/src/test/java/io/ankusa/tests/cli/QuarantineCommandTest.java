@@ -3,7 +3,6 @@ package io.ankusa.tests.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.api.Receipt;
-import io.ankusa.cli.command.AnkusaCommand;
 import io.ankusa.dispatch.Pipeline;
 import io.ankusa.dispatch.SinkOutcome;
 import io.ankusa.keys.ColumnFamilies;
@@ -14,8 +13,6 @@ import io.ankusa.store.KeyRange;
 import io.ankusa.store.Scan;
 import io.ankusa.store.WriteBatch;
 import io.ankusa.tests.queue.QueueUnderTest;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
@@ -34,19 +31,8 @@ class QuarantineCommandTest {
     @TempDir
     Path dir;
 
-    private record Run(int exit, String out, String err) {
-    }
-
-    private Run run(String backend, String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        String[] all = Arrays.copyOf(args, args.length + 4);
-        all[args.length] = "--store";
-        all[args.length + 1] = dir.toString();
-        all[args.length + 2] = "--backend";
-        all[args.length + 3] = backend;
-        int exit = AnkusaCommand.execute(new PrintWriter(out, true), new PrintWriter(err, true), all);
-        return new Run(exit, out.toString(), err.toString());
+    private CliRun run(String backend, String... args) {
+        return CliRun.against(dir, backend, args);
     }
 
     /** A store where tenant "acme" has one hook of two sinks quarantined and one delivered hook. */
@@ -73,9 +59,9 @@ class QuarantineCommandTest {
     void listAndStats(String backend) {
         long seq = quarantinedStore(backend);
 
-        Run list = run(backend, "quarantine", "list");
-        Run json = run(backend, "quarantine", "list", "--json");
-        Run stats = run(backend, "stats");
+        CliRun list = run(backend, "quarantine", "list");
+        CliRun json = run(backend, "quarantine", "list", "--json");
+        CliRun stats = run(backend, "stats");
 
         assertThat(list.exit()).as(list.err()).isZero();
         assertThat(list.out()).containsPattern("(?m)acme\\s+" + seq + "\\s+0\\s+.*hook does not decode")
@@ -91,9 +77,9 @@ class QuarantineCommandTest {
     void releaseAndPurge(String backend) {
         quarantinedStore(backend);
 
-        Run noTenant = run(backend, "quarantine", "purge");
-        Run unknown = run(backend, "quarantine", "purge", "--tenant", "nobody");
-        Run release = run(backend, "quarantine", "release", "--tenant", "acme");
+        CliRun noTenant = run(backend, "quarantine", "purge");
+        CliRun unknown = run(backend, "quarantine", "purge", "--tenant", "nobody");
+        CliRun release = run(backend, "quarantine", "release", "--tenant", "acme");
 
         assertThat(noTenant.exit()).isEqualTo(2);
         assertThat(unknown.exit()).isEqualTo(6);
@@ -109,7 +95,7 @@ class QuarantineCommandTest {
                 pipeline.tick().toCompletableFuture().join();
             }
         }
-        Run purge = run(backend, "quarantine", "purge", "--tenant", "acme");
+        CliRun purge = run(backend, "quarantine", "purge", "--tenant", "acme");
         assertThat(purge.exit()).as(purge.err()).isZero();
         assertThat(purge.out()).containsPattern("(?m)^deliveries\\s+2$");
         assertThat(run(backend, "quarantine", "list").out()).contains("nothing quarantined");
@@ -137,7 +123,7 @@ class QuarantineCommandTest {
             q.store().commit(new WriteBatch().delete(ColumnFamilies.INDEX, deadKey), Durability.SYNC);
         }
 
-        Run dlq = run(backend, "dlq", "--tenant", "acme");
+        CliRun dlq = run(backend, "dlq", "--tenant", "acme");
 
         assertThat(dlq.exit()).as(dlq.out()).isEqualTo(8);
         assertThat(dlq.err()).contains("has no dead row");
