@@ -185,7 +185,7 @@ class HttpSinkTest {
     }
 
     @Test
-    void a_410_is_dead() throws Exception {
+    void a_410_says_the_endpoint_is_gone() throws Exception {
         SinkOutcome outcome = deliver(sink("/gone").build(), delivery("msg_1", Map.of(), "{}"));
 
         assertThat(outcome).isInstanceOf(SinkOutcome.EndpointGone.class);
