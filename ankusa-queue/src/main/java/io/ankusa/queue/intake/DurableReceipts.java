@@ -49,7 +49,7 @@ final class DurableReceipts implements AutoCloseable {
     record Due(CompletableFuture<Receipt> future, Receipt receipt) {
     }
 
-    /** One written batch: the receipts it completes and its tally, published after them. */
+    /** One written batch: the receipts it completes and its tally, published just before them. */
     record Written(List<Due> receipts, BatchTally tally) {
     }
 
@@ -129,8 +129,10 @@ final class DurableReceipts implements AutoCloseable {
             return;
         }
         for (Written batch : group) {
-            batch.receipts().forEach(d -> d.future().complete(d.receipt()));
+            // The batch's event is handed off before its receipts complete, so a producer that has
+            // its receipt finds the event already published before anything it ingests next.
             publish(batch.tally());
+            batch.receipts().forEach(d -> d.future().complete(d.receipt()));
         }
     }
 
@@ -139,11 +141,11 @@ final class DurableReceipts implements AutoCloseable {
             if (batch == STOP) {
                 continue;
             }
-            batch.receipts().forEach(d -> d.future().completeExceptionally(why));
             if (batch.tally() != null) {
                 batch.tally().notDurable();
                 publish(batch.tally());
             }
+            batch.receipts().forEach(d -> d.future().completeExceptionally(why));
         }
     }
 

@@ -182,7 +182,7 @@ public final class IngestWriter implements AutoCloseable {
 
     /**
      * Starts a writer whose first seq will be {@code lastSeq + 1}; its death is recorded in
-     * {@code fault}; each batch is published to {@code events} after its futures are completed.
+     * {@code fault}; each batch is published to {@code events} just before its futures are completed.
      */
     public static IngestWriter start(Store store, TenantOrdinals ordinals, InstantSource clock, Limits limits,
             IdempotencyKeys idempotencyKeys, QueueFault fault, long lastSeq, Admission admission, EventHub events) {
