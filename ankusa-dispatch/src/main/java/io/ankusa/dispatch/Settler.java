@@ -45,11 +45,14 @@ final class Settler implements AutoCloseable {
     /** Most settlements per batch. */
     static final int MAX_BATCH = 1024;
 
-    private record Pending(Settlement settlement, Settled result, CompletableFuture<Settled> done, Waiting waiting,
-            long nextAt, String reason) {
+    private record Pending(Settlement settlement, Settled result, Waiting waiting, long nextAt, String reason) {
 
         Pending(Settlement settlement, Settled result, Waiting waiting) {
-            this(settlement, result, waiting.done(), waiting, 0, "");
+            this(settlement, result, waiting, 0, "");
+        }
+
+        CompletableFuture<Settled> done() {
+            return waiting.done();
         }
     }
 
@@ -227,22 +230,22 @@ final class Settler implements AutoCloseable {
             // The endpoint is disabled by this outcome (EndpointTransitions): the delivery waits
             // with the endpoint's others, due now and held by the admission step, not dead.
             long nextAt = clock.millis();
-            return new Pending(new Settlement.Retry(d, nextAt, outcome.reason()), Settled.RETRIED, w.done(), w, nextAt,
+            return new Pending(new Settlement.Retry(d, nextAt, outcome.reason()), Settled.RETRIED, w, nextAt,
                     outcome.reason());
         }
         if (outcome instanceof SinkOutcome.Dead || outcome instanceof SinkOutcome.EndpointGone
                 || outcome instanceof SinkOutcome.EndpointDisabled) {
-            return new Pending(new Settlement.Dead(d, outcome.reason()), Settled.DEAD, w.done(), w, 0, outcome.reason());
+            return new Pending(new Settlement.Dead(d, outcome.reason()), Settled.DEAD, w, 0, outcome.reason());
         }
         SinkOutcome.Retry retry = (SinkOutcome.Retry) outcome;
         RetryDecision decision = policy.decide(d.attempt(), retry, random);
         if (decision instanceof RetryDecision.RetryAfter after) {
             long nextAt = clock.millis() + after.delay().toMillis();
-            return new Pending(new Settlement.Retry(d, nextAt, retry.reason()), Settled.RETRIED, w.done(), w, nextAt,
+            return new Pending(new Settlement.Retry(d, nextAt, retry.reason()), Settled.RETRIED, w, nextAt,
                     retry.reason());
         }
         String reason = ((RetryDecision.GiveUp) decision).reason();
-        return new Pending(new Settlement.Dead(d, reason), Settled.DEAD, w.done(), w, 0, reason);
+        return new Pending(new Settlement.Dead(d, reason), Settled.DEAD, w, 0, reason);
     }
 
     /** Settles what is waiting, then stops the thread; later outcomes are refused. */
