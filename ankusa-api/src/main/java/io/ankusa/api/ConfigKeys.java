@@ -55,7 +55,7 @@ final class ConfigKeys {
                 (b, v) -> b.endpoints(b.endpoints().withDisableAfter(duration("endpoint.disable-after", v, Duration.ofMillis(1)))));
         keys.put("endpoint.disabled-policy", (b, v) -> b.endpoints(b.endpoints().withDisabledPolicy(disabledPolicy(v))));
         keys.put("endpoint.max-concurrency", (b, v) -> b.endpoints(b.endpoints().withMaxConcurrency(
-                (int) count("endpoint.max-concurrency", v, 1, Integer.MAX_VALUE))));
+                endpointConcurrency(v))));
         keys.put("endpoint.breaker-failures", (b, v) -> b.endpoints(b.endpoints().withBreaker(
                 (int) count("endpoint.breaker-failures", v, 1, Integer.MAX_VALUE), b.endpoints().breakerInterval())));
         keys.put("endpoint.breaker-interval", (b, v) -> b.endpoints(b.endpoints().withBreaker(
@@ -127,6 +127,18 @@ final class ConfigKeys {
             throw bad(key, value, "a backend name");
         }
         return value;
+    }
+
+    /** {@code sink} (the sink's own limit) or a count of at least 1. */
+    private static int endpointConcurrency(String value) {
+        if ("sink".equals(value)) {
+            return EndpointSettings.SINK_CONCURRENCY;
+        }
+        try {
+            return (int) count("endpoint.max-concurrency", value, 1, Integer.MAX_VALUE);
+        } catch (IllegalArgumentException e) {
+            throw bad("endpoint.max-concurrency", value, "sink or a whole number in 1.." + Integer.MAX_VALUE);
+        }
     }
 
     private static long count(String key, String value, long min, long max) {

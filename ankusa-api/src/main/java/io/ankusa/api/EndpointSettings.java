@@ -13,8 +13,10 @@ import java.util.Objects;
  *                         (default 5 days)
  * @param disabledPolicy   {@code endpoint.disabled-policy}: what a disabled endpoint's deliveries do
  *                         (default {@link DisabledPolicy#WAIT})
- * @param maxConcurrency   {@code endpoint.max-concurrency}: most attempts to one endpoint at once
- *                         (default 16, the HTTP client's per-host connection limit)
+ * @param maxConcurrency   {@code endpoint.max-concurrency}: most attempts to one endpoint at once;
+ *                         {@link #SINK_CONCURRENCY} (the default, {@code sink}) for the limit the
+ *                         endpoint's sink declares ({@code Sink.endpointConcurrency()}: the HTTP
+ *                         sink's per-host connection limit, 16 by default; none for an in-process sink)
  * @param breakerFailures  {@code endpoint.breaker-failures}: consecutive failed attempts that open an
  *                         endpoint's circuit breaker (default 5)
  * @param breakerInterval  {@code endpoint.breaker-interval}: how long an open breaker waits before it lets
@@ -23,9 +25,15 @@ import java.util.Objects;
 public record EndpointSettings(Duration disableAfter, DisabledPolicy disabledPolicy, int maxConcurrency,
         int breakerFailures, Duration breakerInterval) {
 
-    /** The defaults: disable after 5 days, wait, 16 at once, breaker after 5 failures, probe every 30 s. */
-    public static final EndpointSettings DEFAULTS = new EndpointSettings(Duration.ofDays(5), DisabledPolicy.WAIT, 16, 5,
-            Duration.ofSeconds(30));
+    /**
+     * {@link #maxConcurrency()} that leaves the per-endpoint limit to each sink
+     * ({@code Sink.endpointConcurrency()}); configuration value {@code sink}.
+     */
+    public static final int SINK_CONCURRENCY = 0;
+
+    /** The defaults: disable after 5 days, wait, the sink's own concurrency limit, breaker after 5 failures, probe every 30 s. */
+    public static final EndpointSettings DEFAULTS = new EndpointSettings(Duration.ofDays(5), DisabledPolicy.WAIT,
+            SINK_CONCURRENCY, 5, Duration.ofSeconds(30));
 
     /** What a disabled endpoint's deliveries do. */
     public enum DisabledPolicy {
@@ -55,7 +63,7 @@ public record EndpointSettings(Duration disableAfter, DisabledPolicy disabledPol
      *
      * @param disableAfter    at least 1 ms
      * @param disabledPolicy  wait or dead-letter
-     * @param maxConcurrency  at least 1
+     * @param maxConcurrency  at least 1, or {@link #SINK_CONCURRENCY}
      * @param breakerFailures at least 1
      * @param breakerInterval at least 1 ms
      */
@@ -66,8 +74,9 @@ public record EndpointSettings(Duration disableAfter, DisabledPolicy disabledPol
         if (disableAfter.toMillis() < 1 || breakerInterval.toMillis() < 1) {
             throw new IllegalArgumentException("endpoint.disable-after and endpoint.breaker-interval must be at least 1 ms");
         }
-        if (maxConcurrency < 1 || breakerFailures < 1) {
-            throw new IllegalArgumentException("endpoint.max-concurrency and endpoint.breaker-failures must be at least 1");
+        if (maxConcurrency < SINK_CONCURRENCY || breakerFailures < 1) {
+            throw new IllegalArgumentException("endpoint.max-concurrency must be at least 1 (or SINK_CONCURRENCY)"
+                    + " and endpoint.breaker-failures at least 1");
         }
     }
 
@@ -94,7 +103,7 @@ public record EndpointSettings(Duration disableAfter, DisabledPolicy disabledPol
     /**
      * These settings with {@code maxConcurrency}.
      *
-     * @param maxConcurrency most attempts to one endpoint at once
+     * @param maxConcurrency most attempts to one endpoint at once, or {@link #SINK_CONCURRENCY} for the sink's own limit
      * @return the new settings
      */
     public EndpointSettings withMaxConcurrency(int maxConcurrency) {

@@ -79,6 +79,8 @@ class ConfigKeysTest {
                 Duration.ofMinutes(1)));
         assertThat(QueueConfig.fromMap(Map.of("directory", "d")).endpoints()).isEqualTo(EndpointSettings.DEFAULTS);
         assertThat(EndpointSettings.DEFAULTS.disableAfter()).isEqualTo(Duration.ofDays(5));
+        assertThat(EndpointSettings.DEFAULTS.maxConcurrency()).isEqualTo(EndpointSettings.SINK_CONCURRENCY);
+        assertThat(QueueConfig.fromMap(Map.of("directory", "d", "endpoint.max-concurrency", "sink")).endpoints().maxConcurrency()).isEqualTo(EndpointSettings.SINK_CONCURRENCY);
         assertThatThrownBy(() -> QueueConfig.fromMap(Map.of("directory", "d", "endpoint.disabled-policy", "drop",
                 "endpoint.max-concurrency", "0")))
                 .hasMessageContaining("'endpoint.disabled-policy' = 'drop' is not wait or dead-letter")

@@ -100,7 +100,8 @@ final class DispatchPipeline implements Pipeline {
                 new EndpointTransitions(source.endpointLedger(), endpointSettings, AuditRecorder.of(settings.queue())));
         // Delivery-rate buckets and endpoint pauses run on the queue clock's monotonic source (a test's clock drives it too).
         this.nanoTime = clock::monotonicNanos;
-        EndpointGate gate = new EndpointAdmission(source.endpointLedger(), endpointSettings);
+        EndpointGate gate = new EndpointAdmission(source.endpointLedger(), endpointSettings,
+                EndpointAdmission.declaredBy(settings.sink()));
         this.attempts = new Attempts(settings.sink(), settings.concurrency(), settings.sinkDeadline(), clock, settler,
                 this::slotFreed, events, gate, nanoTime);
         this.directory = TenantDirectory.of(settings.queue());

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntUnaryOperator;
 
 /**
  * The pipeline's {@link EndpointGate}: per endpoint {@code (tenant, sink)}, in this order,
@@ -24,7 +25,10 @@ import java.util.concurrent.ConcurrentHashMap;
  *       for {@code breakerInterval}; then it is half-open and admits one probe; the probe's success
  *       closes it, its failure opens it for another interval — a dead endpoint costs one attempt
  *       per interval, not one (time-out) per row;</li>
- *   <li><b>concurrency</b>: at most {@code maxConcurrency} admitted and unanswered rows.</li>
+ *   <li><b>concurrency</b>: at most {@code maxConcurrency} admitted and unanswered rows; with
+ *       {@link EndpointSettings#SINK_CONCURRENCY} (the default), the limit the endpoint's sink
+ *       declares ({@link Sink#endpointConcurrency()}), none for a sink that declares
+ *       {@link Sink#UNBOUNDED}.</li>
  * </ol>
  *
  * <p>Pause, breaker and in-flight counts are in memory only: a restarted pipeline starts every
@@ -54,12 +58,37 @@ final class EndpointAdmission implements EndpointGate {
     private final EndpointLedger states;
     private final EndpointSettings settings;
     private final long intervalNanos;
+    private final IntUnaryOperator sinkConcurrency;
     private final ConcurrentHashMap<Long, Health> health = new ConcurrentHashMap<>();
 
-    EndpointAdmission(EndpointLedger states, EndpointSettings settings) {
+    /**
+     * @param states          the stored endpoint states
+     * @param settings        the queue's endpoint settings
+     * @param sinkConcurrency per sink number, the limit its sink declares ({@link Sink#UNBOUNDED} for none);
+     *                        asked only when {@code settings} leave the limit to the sink
+     */
+    EndpointAdmission(EndpointLedger states, EndpointSettings settings, IntUnaryOperator sinkConcurrency) {
         this.states = Objects.requireNonNull(states, "states");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.intervalNanos = settings.breakerInterval().toNanos();
+        int configured = settings.maxConcurrency();
+        Objects.requireNonNull(sinkConcurrency, "sinkConcurrency");
+        this.sinkConcurrency = configured == EndpointSettings.SINK_CONCURRENCY ? sinkConcurrency : sink -> configured;
+    }
+
+    /**
+     * The limit for the sinks of {@code sink}: a {@link Sinks} router's numbered sinks each declare
+     * their own, any other sink declares one for every number.
+     *
+     * @param sink the pipeline's sink
+     * @return per sink number, the limit that sink declares
+     */
+    static IntUnaryOperator declaredBy(Sink sink) {
+        if (sink instanceof Sinks router) {
+            return router::endpointConcurrency;
+        }
+        int limit = sink.endpointConcurrency();
+        return number -> limit;
     }
 
     @Override
@@ -79,13 +108,13 @@ final class EndpointAdmission implements EndpointGate {
                 if (health.get(id) != h) {
                     continue; // dropped from memory meanwhile: take the one in the map
                 }
-                return admit(h, deadLetter, nowNanos);
+                return admit(h, deadLetter, row.sink(), nowNanos);
             }
         }
     }
 
     /** Guarded by {@code h}. */
-    private long admit(Health h, boolean deadLetter, long nowNanos) {
+    private long admit(Health h, boolean deadLetter, int sink, long nowNanos) {
         if (deadLetter) {
             // No request goes out: neither the pause, the breaker nor the limit applies.
             h.inflight++;
@@ -104,7 +133,7 @@ final class EndpointAdmission implements EndpointGate {
             }
             probe = true;
         }
-        if (h.inflight >= settings.maxConcurrency()) {
+        if (h.inflight >= sinkConcurrency.applyAsInt(sink)) {
             return UNTIL_SETTLED;
         }
         h.inflight++;

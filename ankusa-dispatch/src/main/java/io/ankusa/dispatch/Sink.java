@@ -17,6 +17,9 @@ import java.util.concurrent.CompletionStage;
 @FunctionalInterface
 public interface Sink {
 
+    /** {@link #endpointConcurrency()} of a sink with no limit of its own. */
+    int UNBOUNDED = Integer.MAX_VALUE;
+
     /**
      * Starts delivering {@code delivery}; the stage completes with the outcome.
      *
@@ -24,4 +27,17 @@ public interface Sink {
      * @return a stage completing with the outcome; a stage that fails is settled as a retry
      */
     CompletionStage<SinkOutcome> deliver(Delivery delivery);
+
+    /**
+     * The most attempts this sink can usefully have under way to one endpoint (a tenant's sink)
+     * at once: the pipeline's per-endpoint concurrency limit, unless {@code endpoint.max-concurrency}
+     * sets one. A sink over a connection pool declares its per-host connection limit, so that no
+     * claimed row waits in the pool with its deadline running; an in-process sink keeps the default,
+     * {@link #UNBOUNDED}, and is limited by the pipeline's {@code concurrency} only.
+     *
+     * @return at least 1; {@link #UNBOUNDED} (the default) for no limit of the sink's own
+     */
+    default int endpointConcurrency() {
+        return UNBOUNDED;
+    }
 }

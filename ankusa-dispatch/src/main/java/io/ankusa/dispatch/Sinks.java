@@ -21,7 +21,8 @@ import java.util.concurrent.CompletionStage;
  *       ends {@link SinkOutcome.Retry retry} with a reason starting {@value #SINK_FAILED}, so
  *       the retry policy bounds the cost of a faulty sink.</li>
  * </ul>
- * Immutable; built with {@link #builder()}.
+ * The pipeline asks {@link #endpointConcurrency(int)} for each sink number's per-endpoint limit;
+ * the router itself declares none. Immutable; built with {@link #builder()}.
  */
 public final class Sinks implements Sink {
 
@@ -56,6 +57,19 @@ public final class Sinks implements Sink {
      */
     public Optional<Sink> sink(int number) {
         return Optional.ofNullable(byNumber.get(number));
+    }
+
+    /**
+     * The {@linkplain Sink#endpointConcurrency() endpoint concurrency} the sink with this number
+     * declares; {@link Sink#UNBOUNDED} when there is no such sink (its deliveries end dead
+     * without a request).
+     *
+     * @param number the sink number, 0 .. 65 535
+     * @return the numbered sink's limit per endpoint
+     */
+    public int endpointConcurrency(int number) {
+        Sink sink = byNumber.get(number);
+        return sink == null ? UNBOUNDED : sink.endpointConcurrency();
     }
 
     /** Routes {@code delivery} to its sink; see the class comment for what can come back. */

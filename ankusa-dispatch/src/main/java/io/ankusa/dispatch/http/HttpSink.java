@@ -234,6 +234,17 @@ public final class HttpSink implements Sink, AutoCloseable {
         return CompletableFuture.completedStage(outcome);
     }
 
+    /**
+     * Its client's per-host connection limit ({@link WebhookClient#maxConnectionsPerHost()}, 16 by
+     * default): more attempts to one endpoint at once would wait in the pool with their deadline running.
+     *
+     * @return the client's per-host connection limit
+     */
+    @Override
+    public int endpointConcurrency() {
+        return client.maxConnectionsPerHost();
+    }
+
     /** Closes the sink's own client, if it built one; a shared {@link WebhookClient} stays open. */
     @Override
     public void close() {

@@ -80,6 +80,15 @@ public final class WebhookClient implements AutoCloseable {
         return guard;
     }
 
+    /**
+     * The most connections the pool opens to one host ({@link Builder#maxConnectionsPerHost}).
+     *
+     * @return the per-host connection limit
+     */
+    public int maxConnectionsPerHost() {
+        return maxConnectionsPerHost;
+    }
+
     Duration connectTimeout() {
         return connectTimeout;
     }
