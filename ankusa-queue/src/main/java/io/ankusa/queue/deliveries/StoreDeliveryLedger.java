@@ -32,6 +32,7 @@ import io.ankusa.store.KeyValue;
 import io.ankusa.store.Scan;
 import io.ankusa.store.Store;
 import io.ankusa.store.StoreCorruptionException;
+import io.ankusa.store.WriteBatch;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -428,6 +429,7 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
         Set<Long> ords = new HashSet<>();
         settlements.forEach(s -> ords.add(Ordinals.requireTenant(s.row().ord())));
         List<EndpointRow> written = new ArrayList<>();
+        boolean[] wrote = new boolean[1];
         stripes.lockedAll(ords, () -> {
             List<byte[]> keys = settlements.stream()
                     .map(s -> new InflightKey(s.row().ord(), s.row().seq(), s.row().sink()).encode()).toList();
@@ -467,9 +469,19 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
                 }
             }
             if (!batch.isEmpty()) {
-                batch.commit(store, Durability.SYNC);
+                // Unsynced under the stripes; synced below, outside them: the tenants' claims do
+                // not wait for the fsync, and on RocksDB an unsynced claim does not queue behind it
+                // in the write group (an empty synced commit syncs the log outside the write thread).
+                batch.commit(store, Durability.ASYNC);
+                wrote[0] = true;
             }
         });
+        if (wrote[0]) {
+            // Hardens this batch and every commit before it (the claims it settles among them)
+            // before the caller learns of the settle: a crash before it loses the batch, and
+            // the rows come back inflight, due again at the next open, as they would have.
+            store.commit(new WriteBatch(), Durability.SYNC);
+        }
         return written;
     }
 
