@@ -46,7 +46,10 @@ import java.util.Set;
  * stays, and rounds walk on past it (an in-memory cursor that wraps around to the first marker),
  * so stuck markers cannot stall reclaim.
  *
- * <p>The batch is unsynced: if a crash loses it, the markers are still there and the round is
+ * <p>A round checks and deletes its hooks in chunks of {@value #CHUNK}, each under its own hold of
+ * its tenants' stripes, so a tenant's claims and settles wait for one chunk at most, not a round.
+ *
+ * <p>The batches are unsynced: if a crash loses one, its markers are still there and the round is
  * redone.
  */
 public final class HookReclaimer {
@@ -59,6 +62,12 @@ public final class HookReclaimer {
      */
     public record Round(int markers, int hooks) {
     }
+
+    /**
+     * Hooks checked and deleted under one hold of their tenants' stripes: a round of hundreds held
+     * a busy tenant's stripe, which its claims and settles take too, for up to 160 ms at a time.
+     */
+    static final int CHUNK = 32;
 
     private final Store store;
     private final TenantStripes stripes;
@@ -84,15 +93,23 @@ public final class HookReclaimer {
         }
         List<Optional<byte[]>> hooks = store.multiGet(ColumnFamilies.HOOKS, seqs.stream().map(s -> new HookKey(s).encode()).toList());
         List<Candidate> candidates = new ArrayList<>(seqs.size());
-        Set<Long> ords = new HashSet<>();
         for (int i = 0; i < seqs.size(); i++) {
-            Candidate c = candidate(seqs.get(i), hooks.get(i));
-            candidates.add(c);
-            c.ord().ifPresent(ords::add);
+            candidates.add(candidate(seqs.get(i), hooks.get(i)));
         }
+        int removed = 0;
+        for (int from = 0; from < candidates.size(); from += CHUNK) {
+            removed += settleChunk(candidates.subList(from, Math.min(candidates.size(), from + CHUNK)));
+        }
+        return new Round(seqs.size(), removed);
+    }
+
+    /** Checks and deletes {@code chunk} under the stripes of its hooks' tenants, in one batch. */
+    private int settleChunk(List<Candidate> chunk) {
+        Set<Long> ords = new HashSet<>();
+        chunk.forEach(c -> c.ord().ifPresent(ords::add));
         int[] removed = new int[1];
-        stripes.lockedAll(ords, () -> removed[0] = settle(candidates));
-        return new Round(seqs.size(), removed[0]);
+        stripes.lockedAll(ords, () -> removed[0] = settle(chunk));
+        return removed[0];
     }
 
     private record Candidate(long seq, boolean hookPresent, OptionalLong ord) {

@@ -21,6 +21,7 @@ import io.ankusa.store.Scan;
 import io.ankusa.store.Store;
 import io.ankusa.store.WriteBatch;
 import io.ankusa.tests.queue.IndexFold;
+import io.ankusa.tests.support.ForwardingStore;
 import io.ankusa.tests.queue.QueueUnderTest;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -219,6 +220,41 @@ class ReclaimTest {
             } finally {
                 pool.shutdownNow();
             }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @DisplayName("a reclaim round deletes its hooks in chunks, one hold of the stripes each")
+    void aRoundDeletesInChunks(String backend) {
+        List<Long> hookDeletesPerCommit = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (QueueUnderTest q = QueueUnderTest.open(backend, dir, b -> b, s -> new ForwardingStore(s) {
+            @Override
+            public void commit(WriteBatch batch, Durability durability) {
+                long hookDeletes = batch.ops().stream().filter(op -> op instanceof WriteBatch.Delete d
+                        && d.family().equals(ColumnFamilies.HOOKS)).count();
+                if (hookDeletes > 0) {
+                    hookDeletesPerCommit.add(hookDeletes);
+                }
+                super.commit(batch, durability);
+            }
+        })) {
+            for (int i = 0; i < 100; i++) {
+                q.ingest(QueueUnderTest.hook("h" + i, "acme", 0));
+            }
+            Claim claim = q.ledger().claim(1, q.ledger().dueForTenant(1, q.clock().millis(), 0, 1_000, Long.MAX_VALUE));
+            assertThat(claim.claimed()).hasSize(100);
+            q.ledger().settle(claim.claimed().stream()
+                    .<io.ankusa.queue.ledger.Settlement>map(d -> new io.ankusa.queue.ledger.Settlement.Delivered(d.row())).toList());
+
+            HookReclaimer.Round round = q.engine().reclaimer().reclaim(256);
+
+            assertThat(round.hooks()).isEqualTo(100);
+            assertThat(hookDeletesPerCommit).as("hooks deleted per commit (one commit per hold of the stripes)")
+                    .containsExactly(32L, 32L, 32L, 4L);
+            assertThat(hooks(q.store())).isEmpty();
+            assertThat(markers(q.store())).isEmpty();
+            IndexFold.of(q.store()).assertCountersMatch(q.store());
         }
     }
 }
