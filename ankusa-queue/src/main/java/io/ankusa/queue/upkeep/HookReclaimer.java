@@ -48,6 +48,8 @@ import java.util.Set;
  *
  * <p>A round checks and deletes its hooks in chunks of {@value #CHUNK}, each under its own hold of
  * its tenants' stripes, so a tenant's claims and settles wait for one chunk at most, not a round.
+ * A chunk's delivery rows are read with one scan over its seq range (not one seek per hook), unless
+ * the range holds more than {@value #SCAN_BUDGET} rows.
  *
  * <p>The batches are unsynced: if a crash loses one, its markers are still there and the round is
  * redone.
@@ -68,6 +70,12 @@ public final class HookReclaimer {
      * a busy tenant's stripe, which its claims and settles take too, for up to 160 ms at a time.
      */
     static final int CHUNK = 32;
+
+    /**
+     * Most delivery rows one scan over a chunk's seq range reads before the chunk's hooks are
+     * checked one by one instead (one seek each).
+     */
+    static final int SCAN_BUDGET = 4 * CHUNK;
 
     private final Store store;
     private final TenantStripes stripes;
@@ -153,11 +161,13 @@ public final class HookReclaimer {
     private int settle(List<Candidate> candidates) {
         List<Optional<byte[]>> obligations = store.multiGet(ColumnFamilies.INDEX,
                 candidates.stream().map(c -> new ArchiveKey(c.seq()).encode()).toList());
+        Optional<Set<Long>> rowsLeft = withDeliveryRows(candidates);
         DeliveryBatch batch = new DeliveryBatch();
         int removed = 0;
         for (int i = 0; i < candidates.size(); i++) {
             Candidate c = candidates.get(i);
-            boolean owed = obligations.get(i).isPresent() || hasDeliveryRows(c.seq());
+            boolean owed = obligations.get(i).isPresent()
+                    || (rowsLeft.isPresent() ? rowsLeft.get().contains(c.seq()) : hasDeliveryRows(c.seq()));
             if (!c.hookPresent()) {
                 batch.delete(ColumnFamilies.INDEX, new ClearedKey(c.seq()).encode());
             } else if (!owed) {
@@ -172,6 +182,41 @@ public final class HookReclaimer {
             batch.commit(store, Durability.ASYNC);
         }
         return removed;
+    }
+
+    /**
+     * The seqs of {@code candidates} that still have a delivery row, read with one scan from the
+     * lowest seq's rows to the highest's; empty (check each hook on its own) when that range holds
+     * more than {@value #SCAN_BUDGET} rows: other hooks' rows between them, or a round that wrapped
+     * around.
+     */
+    private Optional<Set<Long>> withDeliveryRows(List<Candidate> candidates) {
+        Set<Long> wanted = new HashSet<>();
+        long low = Long.MAX_VALUE;
+        long high = Long.MIN_VALUE;
+        for (Candidate c : candidates) {
+            wanted.add(c.seq());
+            low = Math.min(low, c.seq());
+            high = Math.max(high, c.seq());
+        }
+        Set<Long> found = new HashSet<>();
+        int budget = SCAN_BUDGET;
+        try (Scan scan = store.scan(ColumnFamilies.DELIVERIES,
+                KeyRange.of(DeliveryKey.hookRange(low).from(), DeliveryKey.hookRange(high).to()))) {
+            while (scan.hasNext()) {
+                if (budget-- == 0) {
+                    return Optional.empty();
+                }
+                byte[] key = scan.next().key();
+                if (key.length == DeliveryKey.LENGTH && !DeliveryKey.FAMILY.isSentinel(key)) {
+                    long seq = DeliveryKey.decode(key).seq();
+                    if (wanted.contains(seq)) {
+                        found.add(seq);
+                    }
+                }
+            }
+        }
+        return Optional.of(found);
     }
 
     private boolean hasDeliveryRows(long seq) {

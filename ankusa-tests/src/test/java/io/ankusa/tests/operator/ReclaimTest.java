@@ -257,4 +257,33 @@ class ReclaimTest {
             IndexFold.of(q.store()).assertCountersMatch(q.store());
         }
     }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @DisplayName("a hook with a row left is kept, whether the chunk's rows are read in one scan or hook by hook")
+    void aHookWithARowLeftIsKept(String backend) {
+        try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
+            List<Long> seqs = new ArrayList<>();
+            for (int i = 0; i < 300; i++) {
+                seqs.add(q.ingest(QueueUnderTest.hook("h" + i, "acme", 0)).seq());
+            }
+            Claim claim = q.ledger().claim(1, q.ledger().dueForTenant(1, q.clock().millis(), 0, 1_000, Long.MAX_VALUE));
+            assertThat(claim.claimed()).hasSize(300);
+            // Chunk one (one scan): hooks 0..9 but 5 delivered. Chunk two (hook by hook: more than
+            // the scan budget of rows between them): hooks 10 and 299.
+            Set<Integer> delivered = new TreeSet<>(List.of(0, 1, 2, 3, 4, 6, 7, 8, 9));
+            q.ledger().settle(claim.claimed().stream().filter(d -> delivered.contains(seqs.indexOf(d.row().seq())))
+                    .<io.ankusa.queue.ledger.Settlement>map(d -> new io.ankusa.queue.ledger.Settlement.Delivered(d.row())).toList());
+            assertThat(q.engine().reclaimer().reclaim(256).hooks()).isEqualTo(9);
+            q.ledger().settle(claim.claimed().stream().filter(d -> d.row().seq() == seqs.get(10) || d.row().seq() == seqs.get(299))
+                    .<io.ankusa.queue.ledger.Settlement>map(d -> new io.ankusa.queue.ledger.Settlement.Delivered(d.row())).toList());
+            assertThat(q.engine().reclaimer().reclaim(256).hooks()).isEqualTo(2);
+
+            assertThat(hooks(q.store())).hasSize(289).contains(seqs.get(5)).doesNotContain(seqs.get(0), seqs.get(9),
+                    seqs.get(10), seqs.get(299));
+            assertThat(hooks(q.store())).containsAll(deliveryRows(q.store()));
+            assertThat(markers(q.store())).isEmpty();
+            IndexFold.of(q.store()).assertCountersMatch(q.store());
+        }
+    }
 }
