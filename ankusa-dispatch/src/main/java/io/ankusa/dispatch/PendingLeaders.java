@@ -26,14 +26,17 @@ import java.util.concurrent.ConcurrentSkipListSet;
  * and rows ingested for it bring a new marker second. A measurement reads the
  * pending counters (one multi-read) of the tenants changed since the last measurement (at most
  * {@value #REFRESH}; the rest at the next one) and of the next {@value #SWEEP} known tenants of a
- * round-robin sweep, for what the scheduler does not see (a purge). It keeps the last count of
+ * round-robin sweep, for what the scheduler does not see (a purge); a sweep starts at most once
+ * every {@value #SWEEP_PERIOD_MILLIS} ms, so a few known tenants are not read again at every
+ * measurement (on RocksDB the pending counter of a tenant with a long backlog costs tens of
+ * microseconds a read: its merge operands). It keeps the last count of
  * every known tenant in an order by count, so the top list is the first entries of that order, and
  * the names of the reported tenants are read once and kept. So a measurement's cost follows the
  * tenants whose work changed since the last one, not the number of tenants known or the backlog's
  * length. A count is as fresh as the last measurement for a changed tenant, except rows ingested
  * into a marker second the scheduler already knew (they are seen once the next second's marker
  * comes); any other count is at most one sweep old ({@code known tenants / }{@value #SWEEP}
- * measurements).
+ * measurements, and at least a sweep period).
  *
  * <p>The scheduler calls {@link #known}, {@link #forgotten} and {@link #changed} on the tick thread; {@link #top} runs on the gauge thread (or a caller's),
  * one at a time.
@@ -44,6 +47,8 @@ final class PendingLeaders {
     static final int REFRESH = 512;
     /** Known tenants' pending counters read by one measurement's sweep, besides the changed ones. */
     static final int SWEEP = 16;
+    /** Shortest time between the starts of two sweeps over the known tenants (queue-clock millis). */
+    static final long SWEEP_PERIOD_MILLIS = 60_000;
 
     /** A tenant's last pending count, ordered most first (then by ordinal). */
     private record Count(long ord, long pending) implements Comparable<Count> {
@@ -66,6 +71,8 @@ final class PendingLeaders {
     private final TreeSet<Count> ranked = new TreeSet<>();
     private final Map<Long, String> names = new HashMap<>();
     private long sweep;
+    /** When the current sweep over the known tenants started (queue-clock millis). */
+    private long sweepStartedAt = Long.MIN_VALUE / 2;
 
     PendingLeaders(DeliveryLedger ledger, TenantDirectory directory) {
         this.ledger = Objects.requireNonNull(ledger, "ledger");
@@ -94,8 +101,8 @@ final class PendingLeaders {
         return known.isEmpty();
     }
 
-    /** Up to {@code n} tenants with the most pending rows, most first. */
-    synchronized List<TenantPending> top(int n) {
+    /** Up to {@code n} tenants with the most pending rows, most first, measured at {@code now} (queue-clock millis). */
+    synchronized List<TenantPending> top(int n, long now) {
         LinkedHashSet<Long> refresh = new LinkedHashSet<>();
         for (Iterator<Long> it = changed.iterator(); it.hasNext() && refresh.size() < REFRESH;) {
             refresh.add(it.next());
@@ -118,6 +125,11 @@ final class PendingLeaders {
         while (refresh.size() < sweepUntil && swept < size) {
             Long next = known.higher(sweep);
             if (next == null) {
+                if (now - sweepStartedAt < SWEEP_PERIOD_MILLIS) {
+                    // The last sweep is complete and began less than a period ago: the next waits.
+                    break;
+                }
+                sweepStartedAt = now;
                 next = known.ceiling(0L);
                 if (next == null) {
                     break;
