@@ -1,5 +1,6 @@
 package io.ankusa.tests.dispatch;
 
+import io.ankusa.api.EndpointSettings;
 import io.ankusa.api.Hook;
 import io.ankusa.api.QueueConfig;
 import io.ankusa.api.QueueStats;
@@ -28,6 +29,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * head of the ring takes all its due rows, tick after tick, before the next one gets any — oldest
  * first in ring order, no sharing).
  *
+ * <p>Endpoints have no concurrency limit here unless {@code ankusa.bench.costEndpointConcurrency}
+ * sets one (the queue's default is 16 per endpoint): each tenant has one endpoint, so with the
+ * default a tenant without fairness could have only 16 deliveries out, and the cell would measure
+ * the endpoint limit rather than the scheduler.
+ *
  * <p>The backlog: 10 heavy tenants with 5 005 rows each and 9 990 light ones with 5 each (a few big
  * senders beside many small ones, so that the turn size matters: with fairness a tick reads 16 rows
  * from each of eight heavy tenants where without it reads 128 from one). It is ingested once per
@@ -51,7 +57,9 @@ final class CostOfFairness {
 
     static String describe() {
         return String.format(Locale.ROOT, "%,d no-op deliveries over %,d tenants: %d with %,d rows and %,d with %d; "
-                + "pipeline defaults; rounds alternate the order", ROWS, HEAVY + LIGHT, HEAVY, HEAVY_ROWS, LIGHT, LIGHT_ROWS);
+                + "pipeline defaults; endpoint concurrency %s; rounds alternate the order", ROWS, HEAVY + LIGHT, HEAVY, HEAVY_ROWS,
+                LIGHT, LIGHT_ROWS, Integer.getInteger("ankusa.bench.costEndpointConcurrency", Integer.MAX_VALUE) == Integer.MAX_VALUE
+                        ? "unlimited" : Integer.getInteger("ankusa.bench.costEndpointConcurrency").toString());
     }
 
     /** Measures both variants on {@code backend}, adding rows to {@code out} and missed goals to {@code failures}. */
@@ -132,7 +140,9 @@ final class CostOfFairness {
         Path dir = Files.createTempDirectory(root, "fair-cost-" + backend + "-");
         try {
             FairnessBench.copy(template, dir);
-            try (Queue queue = Queue.open(QueueConfig.builder(dir).backend(backend).tenantPolicies(policies).build())) {
+            int endpointConcurrency = Integer.getInteger("ankusa.bench.costEndpointConcurrency", Integer.MAX_VALUE);
+            try (Queue queue = Queue.open(QueueConfig.builder(dir).backend(backend).tenantPolicies(policies)
+                    .endpoints(EndpointSettings.DEFAULTS.withMaxConcurrency(endpointConcurrency)).build())) {
                 CountDownLatch sent = new CountDownLatch(ROWS);
                 AtomicLong calls = new AtomicLong();
                 long start;

@@ -51,7 +51,12 @@ import java.util.stream.Stream;
  *       aggregate read ({@code Queue.stats()}), with behind them: nothing (8 tenants); a backlog
  *       of 8 tenants spread over an hour (28 800 markers); 10 000 backlogged tenants. Backlogged
  *       tenants are held at their in-flight limit (1, a sink that never answers them), so every
- *       cell serves the same 8 tenants; goal: within 1.5× of the 8-tenant cell.</li>
+ *       cell serves the same 8 tenants. The backlogs are built once per backend and each cell
+ *       runs on a copy; the three cells run in interleaved rounds ({@code ankusa.bench.tickRounds},
+ *       default 3). Goal: the median of the rounds' p50 within 1.5× of the 8-tenant cell's.</li>
+ *   <li><b>Cost of fairness</b> ({@link CostOfFairness}): 100 000 no-op deliveries over 10 000
+ *       tenants with the scheduler's fairness against the same scheduler with a turn larger than
+ *       a tick (no sharing), in alternating rounds; goal: at least 0.9× its throughput.</li>
  * </ul>
  *
  * <pre>
@@ -59,9 +64,12 @@ import java.util.stream.Stream;
  * </pre>
  *
  * System properties: {@code ankusa.bench.backends}, {@code ankusa.bench.dir},
- * {@code ankusa.bench.floods} (comma-separated flood sizes, default {@code 100000}; add
- * {@code 1000000} for the million-row cell, whose ingest takes minutes), {@code ankusa.bench.shareSeconds}
- * (default 10), {@code ankusa.bench.ticks} (measured ticks per tick-cost cell, default 200).
+ * {@code ankusa.bench.cells} (comma-separated, default {@code hol,share,rate,tick,cost}),
+ * {@code ankusa.bench.floods} (comma-separated flood sizes, default {@code 100000,1000000}; the
+ * million-row flood's ingest takes 30-40 s on a loaded machine), {@code ankusa.bench.shareSeconds}
+ * (default 10), {@code ankusa.bench.ticks} (measured ticks per tick-cost cell, default 200),
+ * {@code ankusa.bench.tickRounds} (default 3), {@code ankusa.bench.costRounds} (default 3),
+ * {@code ankusa.bench.costEndpointConcurrency} (default unlimited).
  * Prints Markdown tables with the load average; exits non-zero when a goal is missed.
  */
 public final class FairnessBench {
