@@ -66,7 +66,7 @@ import java.util.stream.Stream;
  * System properties: {@code ankusa.bench.backends}, {@code ankusa.bench.dir},
  * {@code ankusa.bench.cells} (comma-separated, default {@code hol,share,rate,tick,cost}),
  * {@code ankusa.bench.floods} (comma-separated flood sizes, default {@code 100000,1000000}; the
- * million-row flood's ingest takes 30-40 s on a loaded machine), {@code ankusa.bench.shareSeconds}
+ * million-row flood's ingest took about a minute on a loaded machine), {@code ankusa.bench.shareSeconds}
  * (default 10), {@code ankusa.bench.ticks} (measured ticks per tick-cost cell, default 200),
  * {@code ankusa.bench.tickRounds} (default 3), {@code ankusa.bench.costRounds} (default 3),
  * {@code ankusa.bench.costEndpointConcurrency} (default unlimited).
