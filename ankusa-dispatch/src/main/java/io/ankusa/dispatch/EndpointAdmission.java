@@ -113,6 +113,18 @@ final class EndpointAdmission implements EndpointGate {
     }
 
     @Override
+    public boolean mayEndOnAnswer(long ord, int sink) {
+        // An attempt sent before the breaker opened may still succeed and close it.
+        Health h = health.get(EndpointRow.idOf(ord, sink));
+        if (h == null) {
+            return false;
+        }
+        synchronized (h) {
+            return h.breakerOpen && h.inflight > 0;
+        }
+    }
+
+    @Override
     public long epoch() {
         return states.epoch();
     }

@@ -45,6 +45,16 @@ interface EndpointGate {
         return ADMITTED;
     }
 
+    /**
+     * Whether a refusal of endpoint {@code (ord, sink)} until a time may also end earlier, with the
+     * answer of one of its attempts out (an open breaker that a success sent before it opened
+     * closes): the scheduler then reads the refused rows again after the tenant's next settle too.
+     * Asked after a refusal until a time only.
+     */
+    default boolean mayEndOnAnswer(long ord, int sink) {
+        return false;
+    }
+
     /** A number that moves when a refusal {@link #UNTIL_CHANGED} may have ended. */
     default long epoch() {
         return 0;

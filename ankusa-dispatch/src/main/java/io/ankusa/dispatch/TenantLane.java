@@ -86,17 +86,28 @@ final class TenantLane {
         skipAfter = null;
     }
 
-    /** The gate refused {@code row} until {@code until} (see {@link EndpointGate#admit}). */
-    void refused(long until, long nowNanos, long epoch) {
-        if (skipAfter == null) {
-            skipWake = nowNanos + SKIP_REFRESH_NANOS;
-            skipOnSettle = false;
-            skipEpoch = epoch;
-            settledSinceSkip = false;
-        }
-        if (until == EndpointGate.UNTIL_SETTLED) {
+    /**
+     * A visit reads from the lane's floor (no {@link #skipAfter}): what its refusals will say starts
+     * afresh. Called once before the visit's first read, not per refusal: every refusal of the
+     * visit must count, the first batch's too (resetting on each refusal kept only the last one's
+     * reason, and a row refused until a settle then waited for a time instead).
+     */
+    void startSkip(long nowNanos, long epoch) {
+        skipWake = nowNanos + SKIP_REFRESH_NANOS;
+        skipOnSettle = false;
+        skipEpoch = epoch;
+        settledSinceSkip = false;
+    }
+
+    /**
+     * The gate refused a row until {@code until} (see {@link EndpointGate#admit}); when
+     * {@code orAnswer}, a refusal until a time may end earlier with a settle.
+     */
+    void refused(long until, boolean orAnswer) {
+        if (until == EndpointGate.UNTIL_SETTLED || orAnswer) {
             skipOnSettle = true;
-        } else if (until != EndpointGate.UNTIL_CHANGED && until - skipWake < 0) {
+        }
+        if (until != EndpointGate.UNTIL_SETTLED && until != EndpointGate.UNTIL_CHANGED && until - skipWake < 0) {
             skipWake = until;
         }
     }

@@ -53,8 +53,8 @@ import org.slf4j.LoggerFactory;
  * {@value #SCAN_LIMIT} a visit) and remembers the last row it read ({@link TenantLane#skipAfter}),
  * so it does not read them again while the refusals hold; a lane with nothing but refused rows is
  * {@link TenantLane.State#BLOCKED}: out of the ring, at no store cost, until a refusal may have
- * ended (its time, a settle of the tenant for a full endpoint, a move of the gate's epoch for a
- * disabled one) or the feed brings a newer marker.
+ * ended (its time, a settle of the tenant for a full endpoint or for an open breaker with attempts
+ * out, a move of the gate's epoch for a disabled one) or the feed brings a newer marker.
  *
  * <p>In-flight counts start at 0 on every pipeline: {@code Queue.open} has moved every inflight row
  * of the last run back to due before a pipeline can exist, so no claim of this pipeline's is
@@ -290,6 +290,9 @@ final class TenantScheduler {
         if (lane.skipAfter != null && !lane.skipValid(nowNanos, epoch)) {
             lane.clearSkip();
         }
+        if (lane.skipAfter == null) {
+            lane.startSkip(nowNanos, epoch);
+        }
         int refusedRows = 0;
         while (true) {
             int asked = want - admitted.size();
@@ -305,7 +308,8 @@ final class TenantScheduler {
                     bytes[0] += row.size();
                 } else {
                     heldBySlots |= until == EndpointGate.UNTIL_SETTLED;
-                    lane.refused(until, nowNanos, epoch);
+                    lane.refused(until, until != EndpointGate.UNTIL_SETTLED && until != EndpointGate.UNTIL_CHANGED
+                            && gate.mayEndOnAnswer(row.ord(), row.sink()));
                     refusedAny = true;
                     refusedRows++;
                 }

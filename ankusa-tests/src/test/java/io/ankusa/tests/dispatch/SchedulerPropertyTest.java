@@ -2,6 +2,7 @@ package io.ankusa.tests.dispatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ankusa.api.EndpointSettings;
 import io.ankusa.api.Hook;
 import io.ankusa.api.Rate;
 import io.ankusa.api.TenantPolicy;
@@ -49,7 +50,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  *       with a row due now was at its in-flight limit in that tick (held before it plus claimed by
  *       it) or out of delivery tokens (a rate-limited
  *       tenant must have a token again once its slowest interval has passed since its last
- *       claim);</li>
+ *       claim), or all its due rows were of endpoints whose circuit breaker was open;</li>
+ *   <li>an open breaker let nothing through before its interval had passed, and then one probe at a
+ *       time (the test keeps its own model of each endpoint's breaker, 3 retryable failures and
+ *       3 s: the sink answers every row of one endpoint alike within a step, so the model does not
+ *       depend on the order in which the pipeline takes the answers);</li>
  *   <li>the counters equal a fold of the index and every due row has its marker.</li>
  * </ul>
  *
@@ -78,8 +83,41 @@ class SchedulerPropertyTest {
     }
 
     /** One held delivery. */
-    record Held(String key, String tenant, int attempt, CompletableFuture<SinkOutcome> answer) {
+    record Held(String key, String tenant, int sink, int attempt, CompletableFuture<SinkOutcome> answer) {
+
+        String endpoint() {
+            return tenant + "/" + sink;
+        }
     }
+
+    /**
+     * The test's model of one endpoint's circuit breaker ({@link #ENDPOINTS}): open
+     * after {@code breakerFailures} consecutive retryable answers, for {@code breakerInterval} from
+     * the last one; then one probe at a time.
+     */
+    static final class BreakerModel {
+        int failures;
+        boolean open;
+        long openUntil;
+        /**
+         * A delivery was claimed while it was open (a probe) and no answer for the endpoint has
+         * come since (the gate takes any answer of the endpoint as the end of its probe).
+         */
+        boolean probing;
+
+        /** Whether the gate may refuse this endpoint's rows in a tick at {@code now} that claimed {@code claimed} of them. */
+        boolean mayRefuse(long now, int claimed) {
+            return open && (now < openUntil || probing || claimed > 0);
+        }
+    }
+
+    /**
+     * The endpoints' settings: no concurrency limit (the test is about the tenants' limits), and a
+     * breaker that opens after 3 retryable answers for 3 s, so that the clock steps reach its
+     * half-open state.
+     */
+    private static final EndpointSettings ENDPOINTS = EndpointSettings.DEFAULTS.withMaxConcurrency(Integer.MAX_VALUE)
+            .withBreaker(3, Duration.ofSeconds(3));
 
     /** The subject: a fixture, its pipeline, the policies the application answers, and the model. */
     static final class Subject implements AutoCloseable {
@@ -102,9 +140,11 @@ class SchedulerPropertyTest {
         /** The longest token interval (ms) of the rates a tenant had since its last claim. */
         private final Map<String, Double> slowestInterval = new HashMap<>();
         private final List<String> violations = new ArrayList<>();
+        /** The breaker model by endpoint ({@code tenant/sink}). */
+        private final Map<String, BreakerModel> breakers = new HashMap<>();
 
         Subject(String backend, Path dir) {
-            this.f = DispatchFixture.open(backend, dir, b -> b.tenantPolicies(
+            this.f = DispatchFixture.open(backend, dir, b -> b.endpoints(ENDPOINTS).tenantPolicies(
                     tenant -> policies.getOrDefault(tenant, TenantPolicy.DEFAULT)));
             this.pipeline = f.pipeline(this::answer, b -> b.retryPolicy(QUICK).random(new SplittableRandom(5))
                     .rowsPerTick(ROWS_PER_TICK).concurrency(CONCURRENCY).sinkDeadline(Duration.ofHours(1)));
@@ -116,13 +156,14 @@ class SchedulerPropertyTest {
                 violations.add("claimed twice: " + key + " (attempt " + d.attempt() + ")");
             }
             CompletableFuture<SinkOutcome> answer = holding ? new CompletableFuture<>()
-                    : CompletableFuture.completedFuture(outcome(key, d.attempt(), mix));
-            seen.add(new Held(key, d.tenantId(), d.attempt(), answer));
+                    : CompletableFuture.completedFuture(outcome(d.tenantId() + "/" + d.sink(), mix));
+            seen.add(new Held(key, d.tenantId(), d.sink(), d.attempt(), answer));
             return answer;
         }
 
-        private static SinkOutcome outcome(String key, int attempt, int mix) {
-            int h = Math.floorMod((key + "/" + attempt + "/" + mix).hashCode(), 10);
+        /** The answer to every delivery of {@code endpoint} in a step with {@code mix}: alike, so the order does not matter. */
+        private static SinkOutcome outcome(String endpoint, int mix) {
+            int h = Math.floorMod((endpoint + "/" + mix).hashCode(), 10);
             return h < 5 ? SinkOutcome.delivered() : h < 8 ? SinkOutcome.retry("HTTP 500") : SinkOutcome.dead("HTTP 410");
         }
 
@@ -166,6 +207,25 @@ class SchedulerPropertyTest {
             long now = f.now();
             Map<String, Integer> claimed = new HashMap<>();
             claims.forEach(c -> claimed.merge(c.tenant(), 1, Integer::sum));
+            Map<String, Integer> claimedByEndpoint = new HashMap<>();
+            claims.forEach(c -> claimedByEndpoint.merge(c.endpoint(), 1, Integer::sum));
+            Set<String> refusable = new HashSet<>();
+            breakers.forEach((endpoint, b) -> {
+                int n = claimedByEndpoint.getOrDefault(endpoint, 0);
+                if (b.open && n > 0 && (now < b.openUntil || b.probing || n > 1)) {
+                    violations.add(endpoint + ": an open breaker (until " + b.openUntil + ", now " + now
+                            + (b.probing ? ", probing" : "") + ") let " + n + " through");
+                }
+                if (b.mayRefuse(now, n)) {
+                    refusable.add(endpoint);
+                }
+            });
+            claimedByEndpoint.keySet().forEach(endpoint -> {
+                BreakerModel b = breakers.get(endpoint);
+                if (b != null && b.open) {
+                    b.probing = true;
+                }
+            });
             claimed.forEach((tenant, n) -> {
                 int limit = policy(tenant).maxInflight();
                 int before = heldBefore.getOrDefault(tenant, 0);
@@ -183,7 +243,8 @@ class SchedulerPropertyTest {
                 for (int t = 0; t < TENANTS; t++) {
                     String tenant = "t" + t;
                     OptionalLong ord = TenantDirectory.of(f.queue()).ord(tenant);
-                    if (ord.isEmpty() || f.ledger().dueForTenant(ord.getAsLong(), now, 0, 1, Long.MAX_VALUE).isEmpty()) {
+                    if (ord.isEmpty() || f.ledger().dueForTenant(ord.getAsLong(), now, 0, Integer.MAX_VALUE, Long.MAX_VALUE)
+                            .stream().allMatch(row -> refusable.contains(tenant + "/" + row.sink()))) {
                         continue;
                     }
                     // In flight during the tick: what was held before and what the tick claimed.
@@ -192,6 +253,28 @@ class SchedulerPropertyTest {
                         violations.add(tenant + " has a row due and room (" + inflight + " in flight, limit "
                                 + policy(tenant).maxInflight() + ", " + policy(tenant).deliveryRate() + ") but a tick claiming "
                                 + claims.size() + " of " + budget + " left it");
+                    }
+                }
+            }
+            if (!hold) {
+                answered(claims, mix, now);
+            }
+        }
+
+        /** The breaker model takes the answers of {@code deliveries}, given with {@code answerMix} at {@code now}. */
+        private void answered(List<Held> deliveries, int answerMix, long now) {
+            for (Held h : deliveries) {
+                BreakerModel b = breakers.computeIfAbsent(h.endpoint(), e -> new BreakerModel());
+                b.probing = false;
+                SinkOutcome outcome = outcome(h.endpoint(), answerMix);
+                if (outcome instanceof SinkOutcome.Delivered) {
+                    b.failures = 0;
+                    b.open = false;
+                } else if (outcome instanceof SinkOutcome.Retry) {
+                    b.failures++;
+                    if (b.open || b.failures >= ENDPOINTS.breakerFailures()) {
+                        b.open = true;
+                        b.openUntil = now + ENDPOINTS.breakerInterval().toMillis();
                     }
                 }
             }
@@ -217,9 +300,10 @@ class SchedulerPropertyTest {
             }
             HeldTick tick = heldTicks.remove(Math.floorMod(which, heldTicks.size()));
             for (Held h : tick.deliveries()) {
-                h.answer().complete(outcome(h.key(), h.attempt(), newMix));
+                h.answer().complete(outcome(h.endpoint(), newMix));
             }
             DispatchFixture.await(tick.report());
+            answered(tick.deliveries(), newMix, f.now());
             synchronized (this) {
                 for (Held h : tick.deliveries()) {
                     unsettled.remove(h.key());
