@@ -58,7 +58,7 @@ final class GaugeReader {
         this.lastVisited = Objects.requireNonNull(lastVisited, "lastVisited");
         // A pipeline whose scheduler knows no tenant yet (before its first tick) reads the index once.
         this.top = leaders == null ? this::topTenantsByPending
-                : now -> leaders.knowsNone() ? topTenantsByPending(now) : leaders.top(TOP_TENANTS);
+                : now -> leaders.knowsNone() ? topTenantsByPending(now) : leaders.top(TOP_TENANTS, now);
     }
 
     Gauges measure() {

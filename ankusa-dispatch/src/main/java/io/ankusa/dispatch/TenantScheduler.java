@@ -112,7 +112,10 @@ final class TenantScheduler {
             blocked.remove(lane);
             ready(lane);
         }
-        lane.markers.addAll(buckets);
+        if (lane.markers.addAll(buckets)) {
+            // A second it did not know: rows were ingested (revived, recovered) since.
+            leaders.changed(ord);
+        }
         if (lane.state == TenantLane.State.IDLE) {
             ready(lane);
         }
@@ -258,7 +261,6 @@ final class TenantScheduler {
                 // the ring until the feed brings a marker again (or the cleanup finds a row).
                 yieldTurn(lane, TenantLane.State.IDLE);
             } else if (lane.deficit <= 0 || want == may) {
-                leaders.backlogged(lane.ord);
                 // Its turn is used, or it was stopped by its own in-flight room or tokens (then it
                 // yields the rest): to the back of the ring.
                 lane.inTurn = false;
@@ -266,7 +268,6 @@ final class TenantScheduler {
                 ring.addLast(lane);
             } else {
                 // Cut short by the end of the tick: it finishes its turn first next tick.
-                leaders.backlogged(lane.ord);
                 ring.addFirst(lane);
             }
         }
@@ -355,6 +356,7 @@ final class TenantScheduler {
             return;
         }
         lane.inflight.addAndGet(count);
+        leaders.changed(lane.ord);
         if (!lane.tokens.tryTake(count, nowNanos)) {
             // Only when the policy's rate dropped between the plan and now: take what is there.
             lane.tokens.tryTake(Math.min(count, lane.tokens.available(nowNanos)), nowNanos);
@@ -452,9 +454,6 @@ final class TenantScheduler {
     }
 
     private void yieldTurn(TenantLane lane, TenantLane.State state) {
-        if (state == TenantLane.State.AT_INFLIGHT_LIMIT) {
-            leaders.backlogged(lane.ord);
-        }
         lane.inTurn = false;
         lane.deficit = 0;
         lane.state = state;
@@ -465,7 +464,6 @@ final class TenantScheduler {
     }
 
     private void waitForTokens(TenantLane lane, long wakeNanos) {
-        leaders.backlogged(lane.ord);
         lane.inTurn = false;
         lane.deficit = 0;
         lane.state = TenantLane.State.WAITING_FOR_TOKENS;

@@ -2,6 +2,8 @@ package io.ankusa.tests.dispatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ankusa.api.TenantPolicies;
+import io.ankusa.api.TenantPolicy;
 import io.ankusa.dispatch.Gauges;
 import io.ankusa.dispatch.Pipeline;
 import io.ankusa.dispatch.SinkOutcome;
@@ -302,6 +304,60 @@ class GaugesTest {
             ingestAll(f, late);
             DispatchFixture.await(pipeline.tick());
             assertThat(pipeline.gauges().topTenantsByPending().get(0).tenantId()).isEqualTo("late");
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @DisplayName("a pipeline's gauge reads the pending counters of the tenants whose work changed, not of every tenant it knows")
+    void aPipelinesGaugeReadsTheCountersOfChangedTenants(String backend) {
+        // 600 tenants held at an in-flight limit of 1 by a sink that does not answer them: the
+        // scheduler knows them all, and nothing changes their pending counts.
+        TenantPolicies policies = tenant -> tenant.startsWith("held") ? TenantPolicy.DEFAULT.withMaxInflight(1)
+                : TenantPolicy.DEFAULT;
+        List<CompletableFuture<SinkOutcome>> unanswered = new ArrayList<>();
+        try (DispatchFixture f = DispatchFixture.open(backend, dir, b -> b.tenantPolicies(policies))) {
+            Pipeline pipeline = f.pipeline(d -> {
+                if (d.tenantId().startsWith("held")) {
+                    CompletableFuture<SinkOutcome> later = new CompletableFuture<>();
+                    unanswered.add(later);
+                    return later;
+                }
+                return CompletableFuture.completedFuture(SinkOutcome.delivered());
+            }, b -> b.rowsPerTick(2_048).concurrency(2_048).sinkDeadline(Duration.ofHours(1)));
+            try {
+                List<io.ankusa.api.Hook> hooks = new ArrayList<>();
+                for (int t = 0; t < 600; t++) {
+                    for (int i = 0; i <= t % 3; i++) {
+                        hooks.add(hook("h" + t + "_" + i, "held" + t, 0));
+                    }
+                }
+                ingestAll(f, hooks);
+                pipeline.tick();
+                assertThat(unanswered).hasSize(600);
+                // The first measurements read every tenant the scheduler learnt of (512 at most each).
+                pipeline.gauges();
+                List<TenantPending> top = pipeline.gauges().topTenantsByPending();
+                assertThat(top).hasSize(100).allSatisfy(t -> assertThat(t.pending()).isEqualTo(2));
+
+                f.clock().advance(1_000);
+                f.ingest("q1", "quiet", 0);
+                for (int i = 0; i < 5; i++) {
+                    f.ingest("busy" + i, "busy", 0);
+                }
+                pipeline.tick();
+                f.recorder().clear();
+                top = pipeline.gauges().topTenantsByPending();
+
+                long countersRead = f.recorder().calls("counters").stream()
+                        .flatMap(c -> c.keys().stream()).filter(k -> CounterKey.decode(k).ord() != 0).count();
+                // Two tenants claimed (quiet, busy) and the sweep's 16; before, a measurement read 512.
+                assertThat(countersRead).as("tenant counters read by one measurement").isLessThanOrEqualTo(2 + 16);
+                assertThat(top).hasSize(100).allSatisfy(t -> assertThat(t.pending()).isEqualTo(2));
+            } finally {
+                unanswered.forEach(u -> u.complete(SinkOutcome.delivered()));
+                pipeline.close();
+            }
         }
     }
 
