@@ -148,6 +148,24 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
     }
 
     /**
+     * Refuses {@code hook} when its payload is over {@link #payloadMaxBytes()}: the check
+     * {@code Queue.ingest} makes before the writer sees a hook (every other input rule is enforced
+     * when the {@link Hook} is built), for callers that accept hooks on the queue's behalf (a Kafka
+     * intake) and must refuse the same hooks with the same error.
+     *
+     * @param hook the hook to check
+     * @throws InvalidHookException ({@link InvalidHookException.Reason#PAYLOAD_TOO_LARGE}) when the
+     *         payload is over the limit
+     */
+    public void checkPayload(Hook hook) {
+        if (hook.payloadLength() > payloadMaxBytes) {
+            throw new InvalidHookException(InvalidHookException.Reason.PAYLOAD_TOO_LARGE,
+                    "payload of hook '" + hook.id() + "' is " + hook.payloadLength() + " bytes; the limit is "
+                            + payloadMaxBytes);
+        }
+    }
+
+    /**
      * A config from string keys, as docs/configuration.md lists them ({@code directory},
      * {@code backend}, {@code tenants.max}, {@code batch.max-hooks}, …, {@code store.<setting>});
      * keys not given keep their defaults. The clock, tenant policies and completion executor are
