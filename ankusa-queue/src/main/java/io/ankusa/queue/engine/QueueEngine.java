@@ -296,7 +296,7 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
             return CompletableFuture.failedFuture(failed);
         }
         try {
-            config.checkPayload(hook);
+            QueueConfig.checkPayload(hook, config.payloadMaxBytes());
         } catch (InvalidHookException refusal) {
             return CompletableFuture.failedFuture(refusal);
         }
