@@ -197,8 +197,6 @@ class KafkaFailoverTest {
         assertThat(times.keySet()).as("every acknowledged hook delivered").containsAll(partitionOf.keySet());
         assertThat(twice).as("duplicates come only from partitions that changed owner")
                 .allSatisfy(id -> assertThat(owners.get(partitionOf.get(id))).hasSizeGreaterThan(1));
-        assertThat(duplicates).as("no hook delivered more than once per owner change").isLessThanOrEqualTo(
-                twice.stream().mapToLong(id -> owners.get(partitionOf.get(id)).size() - 1).sum());
 
         int stores = 0;
         for (Node node : nodes) {

@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -163,5 +164,74 @@ class KafkaNodeTest {
                     () -> !node.died() && delivered.get() >= 100 && Optional.ofNullable(broker.committed(group).get(tp))
                             .map(OffsetAndMetadata::offset).orElse(-1L) == stuck.offset());
         }
+    }
+
+    /** One delivery attempt as a sink saw it: which node, from when to when (monotonic nanos). */
+    private record Attempt(String node, String hookId, long start, long end) {
+    }
+
+    /** A sink recording each attempt's interval; a delivery takes 2 ms. */
+    private static Sink recording(String node, List<Attempt> attempts) {
+        java.util.concurrent.Executor later = CompletableFuture.delayedExecutor(2, java.util.concurrent.TimeUnit.MILLISECONDS);
+        return delivery -> {
+            long start = System.nanoTime();
+            return CompletableFuture.supplyAsync(() -> {
+                attempts.add(new Attempt(node, delivery.hookId(), start, System.nanoTime()));
+                return SinkOutcome.delivered();
+            }, later);
+        };
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @DisplayName("a rebalance never dispatches a partition from two nodes")
+    void rebalanceNeverDispatchesAPartitionFromTwoNodes(String backend) throws Exception {
+        String topic = "rebalance-" + backend;
+        String group = "group-" + topic;
+        broker.createTopic(topic, PARTITIONS);
+        List<Attempt> attempts = java.util.Collections.synchronizedList(new ArrayList<>());
+        Map<String, Integer> partitionOf = new java.util.concurrent.ConcurrentHashMap<>();
+        try (KafkaIntake intake = KafkaIntake.builder(broker.bootstrap(), topic).build()) {
+            KafkaNode a = node(backend, topic, group, root.resolve("a"), recording("a", attempts));
+            publish(intake, "first", 400, 40).forEach(ack -> partitionOf.put(ack.hookId(), ack.partition()));
+            Eventually.until(WAIT, () -> "node a delivers", () -> attempts.size() >= 100);
+            try (KafkaNode b = node(backend, topic, group, root.resolve("b"), recording("b", attempts))) {
+                publish(intake, "second", 400, 40).forEach(ack -> partitionOf.put(ack.hookId(), ack.partition()));
+                Eventually.until(WAIT, () -> "both nodes hold partitions",
+                        () -> !a.partitions().isEmpty() && !b.partitions().isEmpty());
+                a.close(); // every partition moves to b
+                publish(intake, "third", 400, 40).forEach(ack -> partitionOf.put(ack.hookId(), ack.partition()));
+                Eventually.until(WAIT, () -> "every hook delivered", () -> {
+                    Set<String> seen = new java.util.HashSet<>();
+                    synchronized (attempts) {
+                        attempts.forEach(at -> seen.add(at.hookId()));
+                    }
+                    return seen.containsAll(partitionOf.keySet());
+                });
+            }
+        }
+        Map<Integer, List<Attempt>> byPartition = new HashMap<>();
+        synchronized (attempts) {
+            attempts.forEach(at -> byPartition.computeIfAbsent(partitionOf.get(at.hookId()), k -> new ArrayList<>()).add(at));
+        }
+        int moved = 0;
+        for (Map.Entry<Integer, List<Attempt>> entry : byPartition.entrySet()) {
+            List<Attempt> list = new ArrayList<>(entry.getValue());
+            list.sort(java.util.Comparator.comparingLong(Attempt::start));
+            Map<String, Long> lastEnd = new HashMap<>();
+            for (Attempt attempt : list) {
+                lastEnd.forEach((node, end) -> {
+                    if (!node.equals(attempt.node())) {
+                        assertThat(attempt.start()).as("partition %d: %s started %s while %s was still delivering",
+                                entry.getKey(), attempt.node(), attempt.hookId(), node).isGreaterThanOrEqualTo(end);
+                    }
+                });
+                lastEnd.merge(attempt.node(), attempt.end(), Math::max);
+            }
+            if (lastEnd.size() > 1) {
+                moved++;
+            }
+        }
+        assertThat(moved).as("partitions that moved from a to b").isGreaterThan(0);
     }
 }
