@@ -148,6 +148,25 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
     }
 
     /**
+     * Refuses {@code hook} when its payload is over {@code payloadMaxBytes}: the check
+     * {@code Queue.ingest} makes before the writer sees a hook (every other input rule is enforced
+     * when the {@link Hook} is built), for callers that accept hooks on the queue's behalf (a Kafka
+     * intake) and must refuse the same hooks with the same error.
+     *
+     * @param hook            the hook to check
+     * @param payloadMaxBytes the limit, {@link #payloadMaxBytes()} of the queues that will hold the hook
+     * @throws InvalidHookException ({@link InvalidHookException.Reason#PAYLOAD_TOO_LARGE}) when the
+     *         payload is over the limit
+     */
+    public static void checkPayload(Hook hook, int payloadMaxBytes) {
+        if (hook.payloadLength() > payloadMaxBytes) {
+            throw new InvalidHookException(InvalidHookException.Reason.PAYLOAD_TOO_LARGE,
+                    "payload of hook '" + hook.id() + "' is " + hook.payloadLength() + " bytes; the limit is "
+                            + payloadMaxBytes);
+        }
+    }
+
+    /**
      * A config from string keys, as docs/configuration.md lists them ({@code directory},
      * {@code backend}, {@code tenants.max}, {@code batch.max-hooks}, …, {@code store.<setting>});
      * keys not given keep their defaults. The clock, tenant policies and completion executor are

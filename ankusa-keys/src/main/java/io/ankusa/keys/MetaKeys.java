@@ -13,6 +13,8 @@ import java.nio.charset.StandardCharsets;
  * m:migrating:&lt;n&gt;     migration cursor      present while the migration to format n runs
  * m:audit_pruned      | seq u64 |             highest audit seq removed by retention (audit seqs are never reused)
  * m:clock             | millis u64 |          the queue clock's last persisted "now" (a restart starts at or after it)
+ * m:intake:&lt;source&gt;   | offset u64 |          the intake position of the last hook accepted from source
+ *                                           (printable ASCII, 1..200 bytes), written in that hook's batch
  * sentinels           lo = "m:" 00, hi = "m:" FF
  * </pre>
  */
@@ -41,6 +43,21 @@ public final class MetaKeys {
             throw new IllegalArgumentException("format must be >= 1: " + target);
         }
         return ascii("m:migrating:" + target);
+    }
+
+    /**
+     * The key of the intake position of {@code source} (printable ASCII, 1..200 bytes, as
+     * {@code io.ankusa.api.IntakePosition} checks it).
+     */
+    public static byte[] intake(byte[] source) {
+        if (source.length < 1 || source.length > 200) {
+            throw new IllegalArgumentException("intake source must be 1..200 bytes: " + source.length);
+        }
+        byte[] prefix = ascii("m:intake:");
+        byte[] key = new byte[prefix.length + source.length];
+        System.arraycopy(prefix, 0, key, 0, prefix.length);
+        System.arraycopy(source, 0, key, prefix.length, source.length);
+        return key;
     }
 
     /** Encodes a u32 meta value (format, next ordinal). */

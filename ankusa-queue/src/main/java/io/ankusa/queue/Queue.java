@@ -9,6 +9,7 @@ import io.ankusa.api.DeadStats;
 import io.ankusa.api.EndpointStatus;
 import io.ankusa.api.ErasureResult;
 import io.ankusa.api.Hook;
+import io.ankusa.api.IntakePosition;
 import io.ankusa.api.PurgeKind;
 import io.ankusa.api.PurgeResult;
 import io.ankusa.api.QuarantineResult;
@@ -22,6 +23,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
@@ -80,6 +82,34 @@ public interface Queue extends AutoCloseable {
      * @return a future of the receipt, completed once the hook is durable
      */
     CompletableFuture<Receipt> ingest(Hook hook, Duration timeout);
+
+    /**
+     * Queues {@code hook}, read from {@code position} of an external, ordered intake log (a Kafka
+     * topic partition, for example), like {@link #ingest(Hook, Duration)}: when the hook is
+     * accepted, its position is written as the source's last position in the same synced batch
+     * as the hook, so that {@link #intakePosition(String)} never names a hook that is not in the
+     * store, nor misses one that is. A refused hook (every refusal of {@link #ingest(Hook)}) or a
+     * failed commit writes neither. A hook that repeats a stored hook's idempotency key writes
+     * nothing, its position included; a later accepted hook moves the position past it. Submit a
+     * source's hooks from one thread in log order: the queue keeps the batch's last position per
+     * source.
+     *
+     * @param hook     the hook to queue
+     * @param position the log and offset it was read from
+     * @param timeout  how long the calling thread may wait for room in the writer's queue
+     * @return a future of the receipt, completed once the hook and its position are durable
+     */
+    CompletableFuture<Receipt> ingest(Hook hook, IntakePosition position, Duration timeout);
+
+    /**
+     * The offset of the last hook accepted from {@code source} by
+     * {@link #ingest(Hook, IntakePosition, Duration)}, as written with it (one point read).
+     *
+     * @param source the intake log's name, as in {@link IntakePosition#source()}
+     * @return the last accepted offset, or empty when no hook was accepted from the source
+     * @throws IllegalArgumentException when {@code source} is not a valid source name
+     */
+    OptionalLong intakePosition(String source);
 
     /**
      * Whether the queue serves calls: {@link QueueHealth.State#RUNNING}, {@link QueueHealth.State#FAILED}

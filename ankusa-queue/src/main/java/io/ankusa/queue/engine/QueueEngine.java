@@ -9,6 +9,7 @@ import io.ankusa.api.DeadLetterQuery;
 import io.ankusa.api.DeadStats;
 import io.ankusa.api.ErasureResult;
 import io.ankusa.api.Hook;
+import io.ankusa.api.IntakePosition;
 import io.ankusa.api.InvalidHookException;
 import io.ankusa.api.PurgeKind;
 import io.ankusa.api.QueueFailedException;
@@ -40,6 +41,7 @@ import io.ankusa.queue.migration.StoreLayout;
 import io.ankusa.queue.upkeep.Housekeeping;
 import io.ankusa.queue.events.EventHub;
 import io.ankusa.queue.intake.IngestWriter;
+import io.ankusa.queue.intake.IntakePositions;
 import io.ankusa.queue.intake.LastSeq;
 import io.ankusa.queue.intake.PersistedClock;
 import io.ankusa.queue.intake.ReceiptRelay;
@@ -273,18 +275,32 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
 
     /** See {@code Queue}. */
     public CompletableFuture<Receipt> ingest(Hook hook, Duration timeout) {
+        return submit(hook, null, timeout);
+    }
+
+    /** See {@code Queue}. */
+    public CompletableFuture<Receipt> ingest(Hook hook, IntakePosition position, Duration timeout) {
+        return submit(hook, Objects.requireNonNull(position, "position"), timeout);
+    }
+
+    /** See {@code Queue}. */
+    public OptionalLong intakePosition(String source) {
+        return IntakePositions.read(store, new IntakePosition(source, 0));
+    }
+
+    private CompletableFuture<Receipt> submit(Hook hook, IntakePosition position, Duration timeout) {
         Objects.requireNonNull(hook, "hook");
         Objects.requireNonNull(timeout, "timeout");
         QueueFailedException failed = fault.failure();
         if (failed != null) {
             return CompletableFuture.failedFuture(failed);
         }
-        if (hook.payloadLength() > config.payloadMaxBytes()) {
-            return CompletableFuture.failedFuture(new InvalidHookException(InvalidHookException.Reason.PAYLOAD_TOO_LARGE,
-                    "payload of hook '" + hook.id() + "' is " + hook.payloadLength() + " bytes; the limit is "
-                            + config.payloadMaxBytes()));
+        try {
+            QueueConfig.checkPayload(hook, config.payloadMaxBytes());
+        } catch (InvalidHookException refusal) {
+            return CompletableFuture.failedFuture(refusal);
         }
-        return receipts.relay(writer.submit(hook, timeout));
+        return receipts.relay(writer.submit(hook, position, timeout));
     }
 
     /** See {@code Queue}. */

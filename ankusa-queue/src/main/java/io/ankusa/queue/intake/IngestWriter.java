@@ -3,6 +3,7 @@ package io.ankusa.queue.intake;
 import io.ankusa.api.ClockBeforeEpochException;
 import io.ankusa.api.Hook;
 import io.ankusa.api.IngestOverloadedException;
+import io.ankusa.api.IntakePosition;
 import io.ankusa.api.QueueClosedException;
 import io.ankusa.api.QueueFailedException;
 import io.ankusa.api.Receipt;
@@ -85,6 +86,11 @@ import org.slf4j.LoggerFactory;
  *     in the queue's {@link QueueFault}, fails its batch, every queued hook and chore, and every
  *     later submit with {@link io.ankusa.api.QueueFailedException}, and {@link #close()} still
  *     returns.</li>
+ * <li><b>An intake position lands with its hook.</b> A hook submitted with an
+ *     {@link IntakePosition} (read from an external log, such as a Kafka partition) has the
+ *     position written as {@code m:intake:<source>} in the batch that holds the hook, only when the
+ *     hook is accepted: a refused hook or a failed commit leaves the last position as it was, so
+ *     a reader resuming from it reads the refused record again.</li>
  * <li><b>Admission before ordinals.</b> After dedupe and before tenants are resolved, a hook of
  *     a tenant being erased fails with {@link TenantErasingException}, and {@link IngestAdmission}
  *     refuses hooks over their tenant's limits with {@link TenantOverloadedException}; a refused
@@ -95,9 +101,9 @@ public final class IngestWriter implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(IngestWriter.class);
 
-    private static final Pending STOP = new Pending(null, null, null);
+    private static final Pending STOP = new Pending(null, null, null, null);
     /** Wakes an idle writer to run its chores. */
-    private static final Pending WAKE = new Pending(null, null, null);
+    private static final Pending WAKE = new Pending(null, null, null, null);
 
     private final Store store;
     private final TenantOrdinals ordinals;
@@ -140,7 +146,8 @@ public final class IngestWriter implements AutoCloseable {
     public record Admission(PolicyCache policies, LongSupplier nanos, long nodeMaxRowBytes) {
     }
 
-    private record Pending(Hook hook, byte[] envelope, CompletableFuture<Receipt> future) {
+    /** A hook waiting for the writer; {@code position} is null for a hook not read from an intake log. */
+    private record Pending(Hook hook, byte[] envelope, IntakePosition position, CompletableFuture<Receipt> future) {
     }
 
     private record Chore<T>(Supplier<T> work, CompletableFuture<T> done) {
@@ -206,6 +213,15 @@ public final class IngestWriter implements AutoCloseable {
      * thread is interrupted while it waits (its interrupt status is kept).
      */
     public CompletableFuture<Receipt> submit(Hook hook, Duration wait) {
+        return submit(hook, null, wait);
+    }
+
+    /**
+     * Queues {@code hook} like {@link #submit(Hook, Duration)}, read from {@code position} of an
+     * intake log (or null): when the hook is accepted, the position is written in the same batch
+     * ({@link IntakePositions}).
+     */
+    public CompletableFuture<Receipt> submit(Hook hook, IntakePosition position, Duration wait) {
         QueueFailedException failed = fault.failure();
         if (failed != null) {
             return CompletableFuture.failedFuture(failed);
@@ -218,7 +234,7 @@ public final class IngestWriter implements AutoCloseable {
             return CompletableFuture.failedFuture(new ClockBeforeEpochException(receivedAt));
         }
         byte[] envelope = new HookEnvelope(hook, receivedAt).encode();
-        Pending pending = new Pending(hook, envelope, new CompletableFuture<>());
+        Pending pending = new Pending(hook, envelope, position, new CompletableFuture<>());
         if (!offer(pending, wait)) {
             return CompletableFuture.failedFuture(new IngestOverloadedException(limits.capacity()));
         }
@@ -418,6 +434,7 @@ public final class IngestWriter implements AutoCloseable {
         DeliveryBatch ops = new DeliveryBatch();
         resolution.writeTo(ops);
         List<Pending> accepted = new ArrayList<>(batch.size());
+        IntakePositions positions = new IntakePositions();
         List<Receipt> issued = new ArrayList<>(batch.size());
         for (int i = 0; i < batch.size(); i++) {
             Pending p = batch.get(i);
@@ -434,6 +451,9 @@ public final class IngestWriter implements AutoCloseable {
             if (kept.get(i) instanceof IdempotencyKeys.Fresh fresh) {
                 idempotencyKeys.writeTo(ops, fresh, seq, p.hook().id(), now);
             }
+            if (p.position() != null) {
+                positions.accepted(p.position());
+            }
             accepted.add(p);
             issued.add(new Receipt(p.hook().id(), p.hook().tenant(), seq));
         }
@@ -441,6 +461,7 @@ public final class IngestWriter implements AutoCloseable {
             return;
         }
         ops.put(ColumnFamilies.DEFAULT, MetaKeys.LAST_SEQ, MetaKeys.u64Value(lastSeq));
+        positions.writeTo(ops);
         ops.put(ColumnFamilies.DEFAULT, MetaKeys.CLOCK, MetaKeys.u64Value(Math.max(now, persistedClock)));
         try {
             ops.commit(store, Durability.ASYNC);

@@ -38,7 +38,8 @@ public final class BenchSuite {
             "io.ankusa.tests.bench.outbox.PostgresOutboxBench",
             "io.ankusa.tests.bench.TickBench",
             "io.ankusa.tests.dispatch.FairnessBench",
-            "io.ankusa.tests.upgrade.MigrationBench");
+            "io.ankusa.tests.upgrade.MigrationBench",
+            "io.ankusa.tests.kafka.KafkaIntakeBench");
 
     private BenchSuite() {
     }

@@ -1,0 +1,389 @@
+package io.ankusa.kafka;
+
+import io.ankusa.api.QueueConfig;
+import io.ankusa.dispatch.Pipeline;
+import io.ankusa.dispatch.Sink;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.UnaryOperator;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A node of a Kafka deployment: joins the intake topic's consumer group (classic protocol,
+ * cooperative sticky assignment, manual commits) and, for each partition it is assigned, opens a
+ * local queue store {@code <root>/<topic>-<partition>} and a pipeline over it.
+ *
+ * <p>What it guarantees, and why:
+ * <ul>
+ * <li><b>Each record is ingested into a store once.</b> A record is ingested with its offset as the
+ *     {@linkplain io.ankusa.api.IntakePosition intake position}, written in the same synced batch as
+ *     the hook; on assign the node resumes after the store's position (or at Kafka's committed
+ *     offset when that is further, or the store is new). A crash loses the batch and its position
+ *     together.</li>
+ * <li><b>Kafka's committed offset is the low watermark</b>: the first offset whose hook may still
+ *     owe a delivery in the store ({@link Watermark}). A node that takes a partition over without
+ *     its store starts there: hooks the lost node settled after it are delivered again
+ *     (at-least-once; receivers dedupe on {@code webhook-id}).</li>
+ * <li><b>Revoke stops dispatch before anyone else starts.</b> With cooperative rebalancing a
+ *     revoked partition is handed to another member only in a later rebalance, after this node's
+ *     {@code onPartitionsRevoked} returned; there the node closes the partition's pipeline (waiting
+ *     up to its sink deadline for deliveries under way), commits the watermark and closes the store.
+ *     A node that stops polling or heartbeating (a pause, a partition from the brokers) loses its
+ *     partitions after {@code session.timeout.ms} without being told in time: that is the fencing
+ *     window, in which a partition may be dispatched from two nodes (docs/scale-out.md). Commits
+ *     carry the group generation; a fenced member's commit is refused by the coordinator, and
+ *     {@code onPartitionsLost} closes its partitions without committing.</li>
+ * </ul>
+ *
+ * <p>One thread of its own polls, ingests and commits (every {@link Builder#commitInterval}); each
+ * partition's pipeline dispatches on its own threads.
+ */
+public final class KafkaNode implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaNode.class);
+
+    private final Builder config;
+    private final KafkaConsumer<String, byte[]> consumer;
+    private final KafkaProducer<String, byte[]> refusedProducer;
+    private final Map<TopicPartition, AssignedPartition> assigned = new ConcurrentHashMap<>();
+    private final Map<TopicPartition, Long> committed = new ConcurrentHashMap<>();
+    private final Thread thread;
+    private volatile boolean running = true;
+    private volatile RuntimeException died;
+
+    private KafkaNode(Builder config) {
+        this.config = config;
+        Map<String, Object> consumerConfig = new HashMap<>(config.properties);
+        consumerConfig.put(ConsumerConfig.GROUP_ID_CONFIG, config.groupId);
+        consumerConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        consumerConfig.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        consumerConfig.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "classic");
+        consumerConfig.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
+        consumerConfig.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+        consumerConfig.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        consumerConfig.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        this.consumer = new KafkaConsumer<>(consumerConfig);
+        Map<String, Object> producerConfig = new HashMap<>();
+        producerConfig.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.properties.get(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG));
+        config.properties.forEach((name, value) -> {
+            if (name.startsWith("security.") || name.startsWith("sasl.") || name.startsWith("ssl.")) {
+                producerConfig.put(name, value);
+            }
+        });
+        producerConfig.put(ProducerConfig.ACKS_CONFIG, "all");
+        producerConfig.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        producerConfig.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        producerConfig.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        this.refusedProducer = new KafkaProducer<>(producerConfig);
+        this.thread = new Thread(this::run, "ankusa-kafka-node");
+    }
+
+    /**
+     * A builder for a node of consumer group {@code groupId} reading {@code topic}, keeping its
+     * partition stores under {@code root} and delivering through {@code sink}.
+     *
+     * @param bootstrapServers Kafka's {@code bootstrap.servers}
+     * @param topic            the intake topic
+     * @param groupId          the consumer group the nodes share
+     * @param root             the directory holding one store per assigned partition
+     * @param sink             where every partition's pipeline delivers
+     * @return a builder with the defaults
+     */
+    public static Builder builder(String bootstrapServers, String topic, String groupId, Path root, Sink sink) {
+        return new Builder(bootstrapServers, topic, groupId, root, sink);
+    }
+
+    /**
+     * Joins the group and starts polling on the node's thread; returns this.
+     *
+     * @return this node, running
+     */
+    public KafkaNode start() {
+        thread.start();
+        return this;
+    }
+
+    /**
+     * The partitions this node holds now, with their queue and pipeline for gauges.
+     *
+     * @return a snapshot, by partition number
+     */
+    public List<KafkaPartition> partitions() {
+        List<KafkaPartition> list = new ArrayList<>();
+        assigned.forEach((tp, p) -> list.add(new KafkaPartition(tp.topic(), tp.partition(), p.queue(), p.pipeline(),
+                committed.getOrDefault(tp, -1L), p.failed())));
+        list.sort((a, b) -> Integer.compare(a.partition(), b.partition()));
+        return list;
+    }
+
+    /**
+     * Whether the node's thread stopped because of an error (it then holds no partition).
+     *
+     * @return whether it died
+     */
+    public boolean died() {
+        return died != null;
+    }
+
+    private void run() {
+        try {
+            consumer.subscribe(List.of(config.topic), new Rebalance());
+            long lastCommit = System.nanoTime();
+            while (running) {
+                ConsumerRecords<String, byte[]> records;
+                try {
+                    records = consumer.poll(config.pollTimeout);
+                } catch (WakeupException e) {
+                    continue;
+                }
+                for (TopicPartition tp : records.partitions()) {
+                    AssignedPartition partition = assigned.get(tp);
+                    if (partition != null && !partition.ingest(records.records(tp), refusedProducer, config.refusedTopic)) {
+                        consumer.pause(List.of(tp));
+                    }
+                }
+                if (System.nanoTime() - lastCommit >= config.commitInterval.toNanos()) {
+                    commit(assigned.keySet());
+                    lastCommit = System.nanoTime();
+                }
+            }
+            commit(assigned.keySet());
+            closeAll(new ArrayList<>(assigned.keySet()));
+        } catch (RuntimeException e) {
+            died = e;
+            LOG.error("kafka node stopped", e);
+            closeAll(new ArrayList<>(assigned.keySet()));
+        } finally {
+            try {
+                consumer.close(org.apache.kafka.clients.consumer.CloseOptions.timeout(Duration.ofSeconds(30)));
+            } catch (RuntimeException e) {
+                LOG.warn("closing the consumer failed", e);
+            }
+            refusedProducer.close(Duration.ofSeconds(30));
+        }
+    }
+
+    /** Commits the watermarks of {@code partitions}, with the group generation in the metadata. */
+    private void commit(Collection<TopicPartition> partitions) {
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        int generation = consumer.groupMetadata().generationId();
+        for (TopicPartition tp : partitions) {
+            AssignedPartition partition = assigned.get(tp);
+            if (partition != null) {
+                long watermark = partition.watermark();
+                if (committed.getOrDefault(tp, -1L) != watermark) {
+                    offsets.put(tp, new OffsetAndMetadata(watermark, "ankusa generation=" + generation));
+                }
+            }
+        }
+        if (offsets.isEmpty()) {
+            return;
+        }
+        try {
+            consumer.commitSync(offsets);
+            offsets.forEach((tp, offset) -> committed.put(tp, offset.offset()));
+        } catch (KafkaException e) {
+            // A fenced member (a newer generation owns the partitions) is refused: onPartitionsLost follows.
+            LOG.warn("watermark commit refused for {}", offsets.keySet(), e);
+        }
+    }
+
+    private void closeAll(Collection<TopicPartition> partitions) {
+        for (TopicPartition tp : partitions) {
+            AssignedPartition partition = assigned.remove(tp);
+            if (partition != null) {
+                try {
+                    partition.close();
+                } catch (RuntimeException e) {
+                    LOG.error("closing partition {} failed", tp, e);
+                }
+            }
+            committed.remove(tp);
+        }
+    }
+
+    private final class Rebalance implements ConsumerRebalanceListener {
+
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            // Stop dispatch first, so that the watermark committed below counts the last settles.
+            for (TopicPartition tp : partitions) {
+                AssignedPartition partition = assigned.get(tp);
+                if (partition != null) {
+                    partition.stopDispatch();
+                }
+            }
+            commit(partitions);
+            closeAll(partitions);
+            LOG.info("partitions revoked: {}", partitions);
+        }
+
+        @Override
+        public void onPartitionsLost(Collection<TopicPartition> partitions) {
+            // Another member may own them already: stop at once, commit nothing.
+            closeAll(partitions);
+            LOG.warn("partitions lost (fenced): {}", partitions);
+        }
+
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+            if (partitions.isEmpty()) {
+                return;
+            }
+            Map<TopicPartition, OffsetAndMetadata> offsets = consumer.committed(new HashSet<>(partitions));
+            for (TopicPartition tp : partitions) {
+                OffsetAndMetadata offset = offsets.get(tp);
+                OptionalLong committedOffset = offset == null ? OptionalLong.empty() : OptionalLong.of(offset.offset());
+                AssignedPartition partition = AssignedPartition.open(tp, config.root, config.queueConfig, config.sink,
+                        config.pipelineConfig, committedOffset, config.ingestWait);
+                assigned.put(tp, partition);
+                committedOffset.ifPresent(o -> committed.put(tp, o));
+                consumer.seek(tp, partition.resumeAt());
+                partition.startDispatch();
+            }
+            LOG.info("partitions assigned: {}", partitions);
+        }
+    }
+
+    /**
+     * Stops polling, stops every partition's dispatch (waiting up to the sink deadline), commits
+     * the watermarks, closes the stores and leaves the group. Idempotent.
+     */
+    @Override
+    public void close() {
+        running = false;
+        consumer.wakeup();
+        try {
+            if (thread.isAlive()) {
+                thread.join();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Configures a {@link KafkaNode}. */
+    public static final class Builder {
+
+        private final Map<String, Object> properties = new HashMap<>();
+        private final String topic;
+        private final String groupId;
+        private final Path root;
+        private final Sink sink;
+        private String refusedTopic;
+        private UnaryOperator<QueueConfig.Builder> queueConfig = b -> b;
+        private UnaryOperator<Pipeline.Builder> pipelineConfig = b -> b;
+        private Duration pollTimeout = Duration.ofMillis(200);
+        private Duration commitInterval = Duration.ofSeconds(1);
+        private Duration ingestWait = Duration.ofSeconds(30);
+
+        private Builder(String bootstrapServers, String topic, String groupId, Path root, Sink sink) {
+            properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, Objects.requireNonNull(bootstrapServers, "bootstrapServers"));
+            this.topic = Objects.requireNonNull(topic, "topic");
+            this.groupId = Objects.requireNonNull(groupId, "groupId");
+            this.root = Objects.requireNonNull(root, "root");
+            this.sink = Objects.requireNonNull(sink, "sink");
+            this.refusedTopic = topic + ".refused";
+        }
+
+        /**
+         * Configures each partition's queue: the builder comes with the partition's directory set;
+         * choose the backend and limits here. Keep tenant ingest limits off (the default policy):
+         * a hook refused by them is published to the refused topic, not retried.
+         *
+         * @param tweak changes to the queue's defaults
+         * @return this builder
+         */
+        public Builder queueConfig(UnaryOperator<QueueConfig.Builder> tweak) {
+            this.queueConfig = Objects.requireNonNull(tweak, "tweak");
+            return this;
+        }
+
+        /**
+         * Configures each partition's pipeline (retry policy, concurrency, sink deadline, listeners).
+         *
+         * @param tweak changes to the pipeline's defaults
+         * @return this builder
+         */
+        public Builder pipelineConfig(UnaryOperator<Pipeline.Builder> tweak) {
+            this.pipelineConfig = Objects.requireNonNull(tweak, "tweak");
+            return this;
+        }
+
+        /**
+         * Where records the queue refuses for good go, with the reason in headers (default
+         * {@code <topic>.refused}).
+         *
+         * @param topic the refused topic
+         * @return this builder
+         */
+        public Builder refusedTopic(String topic) {
+            this.refusedTopic = Objects.requireNonNull(topic, "topic");
+            return this;
+        }
+
+        /**
+         * How often the watermarks are committed (default 1 s).
+         *
+         * @param interval the commit interval, positive
+         * @return this builder
+         */
+        public Builder commitInterval(Duration interval) {
+            if (interval.isNegative() || interval.isZero()) {
+                throw new IllegalArgumentException("commit interval must be positive: " + interval);
+            }
+            this.commitInterval = interval;
+            return this;
+        }
+
+        /**
+         * Sets a consumer property ({@code session.timeout.ms}, {@code max.poll.records}, security
+         * settings, …). The group, the assignor, the protocol, manual commits and the deserializers
+         * are the node's and cannot be changed; security settings are passed to the refused topic's
+         * producer too.
+         *
+         * @param name  the consumer property
+         * @param value its value
+         * @return this builder
+         */
+        public Builder property(String name, Object value) {
+            properties.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value"));
+            return this;
+        }
+
+        /**
+         * Builds the node (not started: {@link KafkaNode#start()}).
+         *
+         * @return the node
+         */
+        public KafkaNode build() {
+            return new KafkaNode(this);
+        }
+    }
+}
