@@ -39,7 +39,8 @@ import org.rocksdb.WriteOptions;
  * reachable only when declared (with a 1 MiB write buffer when it is not). The live write-ahead log is capped by
  * {@link RocksSettings#maxTotalWalBytes()}, which bounds the replay at the next open. The memtables of
  * all families together are bounded by {@link RocksSettings#memtableBytes()} through a write buffer
- * manager charged to the block cache (so memtables and cached blocks share its capacity).
+ * manager charged to the block cache (so memtables and cached blocks share its capacity). RocksDB's
+ * info log is bounded by {@link RocksSettings#infoLogBytes()}.
  */
 final class NativeOptions implements AutoCloseable {
 
@@ -126,7 +127,10 @@ final class NativeOptions implements AutoCloseable {
                 // one: a rarely written family no longer keeps every log file alive.
                 .setMaxTotalWalSize(settings.maxTotalWalBytes())
                 .setWriteBufferManager(memtables)
-                .setKeepLogFileNum(4);
+                // RocksDB's info log: a new file once one is full, the oldest deleted past the count
+                // (without a size it wrote one LOG for the life of the process, a few KB a flush).
+                .setMaxLogFileSize(settings.infoLogFileBytes())
+                .setKeepLogFileNum(RocksSettings.INFO_LOG_FILES);
         syncWrite = own(new WriteOptions()).setSync(true);
         asyncWrite = own(new WriteOptions()).setSync(false);
     }
