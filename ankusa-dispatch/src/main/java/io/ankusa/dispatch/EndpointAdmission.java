@@ -153,6 +153,11 @@ final class EndpointAdmission implements EndpointGate {
                 h.consecutiveFailures = 0;
                 h.breakerOpen = false;
                 h.probing = false;
+            } else if (outcome instanceof SinkOutcome.Dead) {
+                // A verdict on that one delivery, not on the endpoint: no count, no reset — but if
+                // it was the half-open breaker's probe, the probe is answered and another may go
+                // (left probing, the endpoint would take nothing again).
+                h.probing = false;
             } else if (outcome instanceof SinkOutcome.Retry retry) {
                 // Only a retryable failure says something about the endpoint's health. A Dead
                 // outcome is a verdict on that one delivery (a status configured as permanent, a

@@ -31,6 +31,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -334,6 +335,49 @@ class EndpointStateTest {
                 f.clock().advance(10 * 60_000);
                 tick(p);
             }
+            assertThat(f.queue().stats().pending() + f.queue().stats().scheduled()).as("all delivered").isZero();
+            f.assertConsistent();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @DisplayName("a probe answered with a dead letter lets the next probe go")
+    void aDeadProbeLetsTheNextProbeGo(String backend) {
+        // A dead outcome (here a status configured as permanent) is a verdict on one delivery: it
+        // must neither close the breaker nor leave it waiting for a probe that has been answered.
+        status.put("/error", new AtomicInteger(500));
+        EndpointSettings settings = EndpointSettings.DEFAULTS.withBreaker(3, Duration.ofSeconds(10))
+                .withMaxConcurrency(Integer.MAX_VALUE);
+        try (DispatchFixture f = DispatchFixture.open(backend, dir, endpoints(settings));
+                Pipeline p = f.pipeline(Sinks.builder().sink(0, HttpSink.builder(
+                                URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/error"),
+                                WebhookSecret.parse(SECRET))
+                        .guard(AddressGuard.builder().allowRange("127.0.0.1").build()).deadStatuses(Set.of(400))
+                        .requestTimeout(Duration.ofSeconds(30)).clock(f.clock()).build()).build(),
+                        b -> b.random(new java.util.SplittableRandom(7)).concurrency(256))) {
+            for (int i = 0; i < 3; i++) {
+                f.ingest("acme-" + i, "acme", 0);
+            }
+            tick(p);
+            assertThat(idsAt("/error")).as("three failures open the breaker").hasSize(3);
+            for (int i = 3; i < 8; i++) {
+                f.ingest("acme-" + i, "acme", 0);
+            }
+            status.get("/error").set(400);
+            f.clock().advance(10_000);
+            tick(p);
+            assertThat(idsAt("/error")).as("one probe once the interval has passed").hasSize(4);
+            assertThat(f.queue().stats().dead()).as("the probe's answer is a dead letter").isEqualTo(1);
+
+            status.get("/error").set(200);
+            f.clock().advance(1_000);
+            tick(p);
+            assertThat(idsAt("/error")).as("the dead probe is answered: the next one goes").hasSize(5);
+            f.clock().advance(1_000);
+            tick(p);
+            f.clock().advance(10 * 60_000);
+            tick(p);
             assertThat(f.queue().stats().pending() + f.queue().stats().scheduled()).as("all delivered").isZero();
             f.assertConsistent();
         }
