@@ -14,6 +14,7 @@ import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.keys.HookKey;
 import io.ankusa.keys.MetaKeys;
 import io.ankusa.queue.admission.PolicyCache;
+import io.ankusa.queue.deliveries.CounterValues;
 import io.ankusa.queue.deliveries.Counters;
 import io.ankusa.queue.deliveries.HookEnvelope;
 import io.ankusa.queue.deliveries.Deliveries;
@@ -84,12 +85,10 @@ import org.slf4j.LoggerFactory;
  *     in the queue's {@link QueueFault}, fails its batch, every queued hook and chore, and every
  *     later submit with {@link io.ankusa.api.QueueFailedException}, and {@link #close()} still
  *     returns.</li>
- * <li><b>Admission before ordinals are written.</b> After dedupe the batch's tenants are
- *     resolved to ordinals (nothing is written until the commit), then a hook of a tenant being
- *     erased fails with {@link TenantErasingException}, and {@link IngestAdmission} (whose state
- *     is kept per ordinal) refuses hooks over their tenant's limits with
- *     {@link TenantOverloadedException}; a refused hook writes nothing, not even a new tenant's
- *     ordinal: when every hook of a new tenant was refused, the batch is resolved again without it.</li>
+ * <li><b>Admission before ordinals.</b> After dedupe and before tenants are resolved, a hook of
+ *     a tenant being erased fails with {@link TenantErasingException}, and {@link IngestAdmission}
+ *     refuses hooks over their tenant's limits with {@link TenantOverloadedException}; a refused
+ *     hook writes nothing, not even a new tenant's ordinal.</li>
  * </ul>
  */
 public final class IngestWriter implements AutoCloseable {
@@ -169,7 +168,8 @@ public final class IngestWriter implements AutoCloseable {
         this.lastSeq = lastSeq;
         this.persistedClock = Math.max(0, clock.millis());
         this.admission = new IngestAdmission(admission.policies(),
-                ord -> Counters.read(store, ord),
+                tenant -> ordinals.ord(tenant).stream().mapToObj(ord -> Counters.read(store, ord)).findFirst()
+                        .orElse(CounterValues.ZERO),
                 () -> Counters.read(store, io.ankusa.keys.Ordinals.AGGREGATE).bytes(), admission.nanos(),
                 admission.nodeMaxRowBytes());
         // Exactly the hooks allowed to wait: a full queue refuses (or holds a waiting producer);
@@ -408,22 +408,13 @@ public final class IngestWriter implements AutoCloseable {
                 kept.add(verdict);
             }
         }
-        Set<String> tenants = new LinkedHashSet<>();
-        batch.forEach(p -> tenants.add(p.hook().tenant()));
-        Resolution resolution = ordinals.resolve(tenants);
-        admit(batch, kept, tally, resolution);
+        admit(batch, kept, tally);
         if (batch.isEmpty()) {
             return;
         }
-        Set<String> admitted = new LinkedHashSet<>();
-        batch.forEach(p -> admitted.add(p.hook().tenant()));
-        if (!admitted.containsAll(resolution.allocated().keySet())) {
-            // A new tenant's every hook was refused: its ordinal must not be written. Resolve again
-            // without it (nothing was committed, so the same ordinals are handed out from the same
-            // next one) and forget what admission held under the ordinals handed out the first time.
-            resolution.allocated().values().forEach(admission::forget);
-            resolution = ordinals.resolve(admitted);
-        }
+        Set<String> tenants = new LinkedHashSet<>();
+        batch.forEach(p -> tenants.add(p.hook().tenant()));
+        Resolution resolution = ordinals.resolve(tenants);
         DeliveryBatch ops = new DeliveryBatch();
         resolution.writeTo(ops);
         List<Pending> accepted = new ArrayList<>(batch.size());
@@ -472,8 +463,7 @@ public final class IngestWriter implements AutoCloseable {
      * Drops from {@code batch} (and its verdicts {@code kept}) the hooks of tenants being erased
      * and the hooks admission refuses, failing their futures; the rest stay in order.
      */
-    private void admit(List<Pending> batch, List<IdempotencyKeys.Verdict> kept, BatchTally tally,
-            Resolution resolution) {
+    private void admit(List<Pending> batch, List<IdempotencyKeys.Verdict> kept, BatchTally tally) {
         admission.beginBatch();
         int to = 0;
         for (int i = 0; i < batch.size(); i++) {
@@ -486,8 +476,7 @@ public final class IngestWriter implements AutoCloseable {
                 continue;
             }
             int rows = hook.sinks().size();
-            Optional<TenantOverloadedException> refusal = admission.admit(hook.tenant(),
-                    resolution.ord(hook.tenant()).orElse(IngestAdmission.NO_ORDINAL), rows,
+            Optional<TenantOverloadedException> refusal = admission.admit(hook.tenant(), rows,
                     (long) rows * p.envelope().length);
             if (refusal.isPresent()) {
                 p.future().completeExceptionally(refusal.get());
@@ -521,7 +510,7 @@ public final class IngestWriter implements AutoCloseable {
     public CompletableFuture<Void> erased(String tenant) {
         return submitChore(() -> {
             ordinals.forget(tenant);
-            admission.erased();
+            admission.forget(tenant);
             erasing.remove(tenant);
             return null;
         });
