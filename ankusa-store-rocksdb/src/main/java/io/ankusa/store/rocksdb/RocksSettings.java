@@ -26,15 +26,20 @@ import java.util.Set;
  *                                   (default 8 MiB), through a write buffer manager charged to the block
  *                                   cache: past it, RocksDB flushes a family's memtable; so memtables and
  *                                   cached blocks share {@code blockCacheBytes}
+ * @param infoLogBytes               {@value #INFO_LOG_BYTES}: RocksDB's own diagnostic log ({@code LOG},
+ *                                   {@code LOG.old.*}) at most (default 1 MiB), in {@value #INFO_LOG_FILES}
+ *                                   files of a quarter each: RocksDB starts a new file when one is full and
+ *                                   deletes the oldest
  */
 record RocksSettings(long blockCacheBytes, long counterMaxSuccessiveMerges, int maxBackgroundJobs,
-        long maxTotalWalBytes, long memtableBytes) {
+        long maxTotalWalBytes, long memtableBytes, long infoLogBytes) {
 
     static final String BLOCK_CACHE_BYTES = "rocksdb.blockCacheBytes";
     static final String COUNTER_MAX_SUCCESSIVE_MERGES = "rocksdb.counterMaxSuccessiveMerges";
     static final String MAX_BACKGROUND_JOBS = "rocksdb.maxBackgroundJobs";
     static final String MAX_TOTAL_WAL_BYTES = "rocksdb.maxTotalWalBytes";
     static final String MEMTABLE_BYTES = "rocksdb.memtableBytes";
+    static final String INFO_LOG_BYTES = "rocksdb.infoLogBytes";
 
     static final long DEFAULT_BLOCK_CACHE_BYTES = 64L << 20;
     /**
@@ -61,14 +66,26 @@ record RocksSettings(long blockCacheBytes, long counterMaxSuccessiveMerges, int 
     static final long DEFAULT_MEMTABLE_BYTES = 8L << 20;
     /** Below a few arena blocks every write would flush. */
     static final long MIN_MEMTABLE_BYTES = 1L << 20;
+    /**
+     * Bounds RocksDB's info log. Without it RocksDB writes one {@code LOG} for the life of the
+     * process (a new one only at the next open), a few KB for every flush and compaction: under a
+     * steady 300 hooks/s it grew 0.12 MiB/min (about 170 MiB a day), which was the whole of the
+     * store's growth in the session-4 soak. At 1 MiB it holds the options dump of the last open
+     * and roughly the last 5 to 10 minutes of flushes and compactions at that rate.
+     */
+    static final long DEFAULT_INFO_LOG_BYTES = 1L << 20;
+    /** The info log files kept: the one being written and three older ones. */
+    static final int INFO_LOG_FILES = 4;
+    /** A quarter of this is one info log file, enough for the options dump RocksDB writes at every open. */
+    static final long MIN_INFO_LOG_BYTES = 256L << 10;
 
     private static final Set<String> KNOWN = Set.of(BLOCK_CACHE_BYTES, COUNTER_MAX_SUCCESSIVE_MERGES,
-            MAX_BACKGROUND_JOBS, MAX_TOTAL_WAL_BYTES, MEMTABLE_BYTES);
+            MAX_BACKGROUND_JOBS, MAX_TOTAL_WAL_BYTES, MEMTABLE_BYTES, INFO_LOG_BYTES);
 
     /** The defaults. */
     static RocksSettings defaults() {
         return new RocksSettings(DEFAULT_BLOCK_CACHE_BYTES, DEFAULT_COUNTER_MAX_SUCCESSIVE_MERGES,
-                DEFAULT_MAX_BACKGROUND_JOBS, DEFAULT_MAX_TOTAL_WAL_BYTES, DEFAULT_MEMTABLE_BYTES);
+                DEFAULT_MAX_BACKGROUND_JOBS, DEFAULT_MAX_TOTAL_WAL_BYTES, DEFAULT_MEMTABLE_BYTES, DEFAULT_INFO_LOG_BYTES);
     }
 
     /** Reads {@code settings}, refusing unknown keys and malformed values with {@link StoreError#INVALID_ARGUMENT}. */
@@ -82,6 +99,13 @@ record RocksSettings(long blockCacheBytes, long counterMaxSuccessiveMerges, int 
                 BackendSettings.number(settings, MAX_TOTAL_WAL_BYTES, DEFAULT_MAX_TOTAL_WAL_BYTES,
                         MIN_MAX_TOTAL_WAL_BYTES, Long.MAX_VALUE),
                 BackendSettings.number(settings, MEMTABLE_BYTES, DEFAULT_MEMTABLE_BYTES, MIN_MEMTABLE_BYTES,
+                        Long.MAX_VALUE),
+                BackendSettings.number(settings, INFO_LOG_BYTES, DEFAULT_INFO_LOG_BYTES, MIN_INFO_LOG_BYTES,
                         Long.MAX_VALUE));
+    }
+
+    /** One info log file's size: RocksDB's {@code max_log_file_size}. */
+    long infoLogFileBytes() {
+        return infoLogBytes / INFO_LOG_FILES;
     }
 }

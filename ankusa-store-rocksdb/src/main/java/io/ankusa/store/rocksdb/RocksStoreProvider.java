@@ -32,6 +32,9 @@ import java.util.List;
  *   <tr><td>{@code rocksdb.memtableBytes}</td><td>8388608 (8 MiB)</td>
  *       <td>the memtables of every family together, charged to the block cache: past it a family is
  *       flushed (at least 1 MiB)</td></tr>
+ *   <tr><td>{@code rocksdb.infoLogBytes}</td><td>1048576 (1 MiB)</td>
+ *       <td>RocksDB's own diagnostic log ({@code LOG}, {@code LOG.old.*}) at most, in four files of a
+ *       quarter each (at least 256 KiB)</td></tr>
  * </table>
  */
 public final class RocksStoreProvider implements StoreProvider {

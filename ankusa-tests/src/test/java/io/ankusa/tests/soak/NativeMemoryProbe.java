@@ -36,6 +36,16 @@ final class NativeMemoryProbe {
     static final String[] ROCKS_PER_FAMILY = {"rocksdb.cur-size-all-mem-tables", "rocksdb.size-all-mem-tables",
         "rocksdb.estimate-table-readers-mem"};
     static final String[] ROCKS_SHARED = {"rocksdb.block-cache-usage", "rocksdb.block-cache-pinned-usage"};
+    /** Not a RocksDB property: the sum of {@code rocksdb.num-files-at-level<N>} over the seven levels. */
+    static final String FILES_ALL_LEVELS = "files-all-levels";
+    /**
+     * RocksDB's table-file properties, summed over the column families: what the store's size on
+     * disk is made of (tables still referenced by any version, tables of the current version, the
+     * data they would shrink to without obsolete versions and tombstones, and table files at L0 and
+     * in all levels).
+     */
+    static final String[] ROCKS_TABLES = {"rocksdb.total-sst-files-size", "rocksdb.live-sst-files-size",
+        "rocksdb.estimate-live-data-size", "rocksdb.num-files-at-level0", FILES_ALL_LEVELS};
 
     private static final Pattern NMT_TOTAL = Pattern.compile("Total: reserved=(\\d+)KB, committed=(\\d+)KB");
 
@@ -96,6 +106,80 @@ final class NativeMemoryProbe {
             throw new IllegalStateException("reading RocksDB's memory properties", e);
         }
         return totals;
+    }
+
+    /**
+     * {@link #ROCKS_TABLES}, each summed over the declared families, in bytes or files; empty on
+     * another backend. Read while the queue is open.
+     */
+    Map<String, Long> rocksTables() {
+        Map<String, Long> totals = new LinkedHashMap<>();
+        if (db == null) {
+            return totals;
+        }
+        try {
+            for (String property : ROCKS_TABLES) {
+                long sum = 0;
+                for (ColumnFamilyHandle handle : handles.values()) {
+                    if (property.equals(FILES_ALL_LEVELS)) {
+                        for (int level = 0; level < 7; level++) {
+                            sum += Long.parseLong(db.getProperty(handle, "rocksdb.num-files-at-level" + level));
+                        }
+                    } else if (property.startsWith("rocksdb.num-files-at-level")) {
+                        sum += Long.parseLong(db.getProperty(handle, property)); // a text property
+                    } else {
+                        sum += db.getLongProperty(handle, property);
+                    }
+                }
+                totals.put(property, sum);
+            }
+        } catch (RocksDBException e) {
+            throw new IllegalStateException("reading RocksDB's table properties", e);
+        }
+        return totals;
+    }
+
+    /**
+     * Per column family, as text: its table bytes (total, live, estimated live data), its files per
+     * level, and the entries and deletions its tables hold ({@code rocksdb.aggregated-table-properties}).
+     */
+    Map<String, String> rocksTablesByFamily() {
+        Map<String, String> byFamily = new LinkedHashMap<>();
+        if (db == null) {
+            return byFamily;
+        }
+        try {
+            for (Map.Entry<String, ColumnFamilyHandle> family : handles.entrySet()) {
+                ColumnFamilyHandle handle = family.getValue();
+                StringBuilder levels = new StringBuilder();
+                for (int level = 0; level < 7; level++) {
+                    levels.append(level == 0 ? "" : "/").append(db.getProperty(handle, "rocksdb.num-files-at-level" + level));
+                }
+                String aggregated = db.getProperty(handle, "rocksdb.aggregated-table-properties");
+                byFamily.put(family.getKey(), String.format(java.util.Locale.ROOT,
+                        "total-sst %d, live-sst %d, estimate-live-data %d, files L0..L6 %s; %s",
+                        db.getLongProperty(handle, "rocksdb.total-sst-files-size"),
+                        db.getLongProperty(handle, "rocksdb.live-sst-files-size"),
+                        db.getLongProperty(handle, "rocksdb.estimate-live-data-size"), levels,
+                        tableCounts(aggregated)));
+            }
+        } catch (RocksDBException e) {
+            throw new IllegalStateException("reading RocksDB's table properties", e);
+        }
+        return byFamily;
+    }
+
+    /** The entry and deletion counts of {@code rocksdb.aggregated-table-properties}' text. */
+    private static String tableCounts(String aggregated) {
+        StringBuilder counts = new StringBuilder();
+        for (String field : aggregated.split(";")) {
+            String f = field.trim();
+            if (f.startsWith("# entries") || f.startsWith("# deletions") || f.startsWith("# merge operands")
+                    || f.startsWith("# range deletions") || f.startsWith("raw key size") || f.startsWith("raw value size")) {
+                counts.append(counts.length() == 0 ? "" : ", ").append(f);
+            }
+        }
+        return counts.toString();
     }
 
     /** Per column family: {@code rocksdb.size-all-mem-tables} and {@code rocksdb.estimate-table-readers-mem}, bytes. */

@@ -11,6 +11,7 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -91,27 +92,35 @@ final class ProcessProbe {
 
     /** Bytes in the regular files under {@code directory}. */
     static long directoryBytes(Path directory) {
-        return files(directory, "")[1];
+        return files(directory, name -> true)[1];
+    }
+
+    /**
+     * Bytes in the regular files under {@code directory} whose name starts with {@code prefix}
+     * (RocksDB's info log: {@code LOG} and {@code LOG.old.*}; its {@code MANIFEST-*}).
+     */
+    static long prefixBytes(Path directory, String prefix) {
+        return files(directory, name -> name.startsWith(prefix))[1];
     }
 
     /** Number of files under {@code directory} whose name ends with {@code suffix}. */
     static long fileCount(Path directory, String suffix) {
-        return files(directory, suffix)[0];
+        return files(directory, name -> name.endsWith(suffix))[0];
     }
 
     /** Bytes in the files under {@code directory} whose name ends with {@code suffix}. */
     static long fileBytes(Path directory, String suffix) {
-        return files(directory, suffix)[1];
+        return files(directory, name -> name.endsWith(suffix))[1];
     }
 
-    /** {count, bytes} of the regular files ending with {@code suffix}; a file deleted during the walk is skipped. */
-    private static long[] files(Path directory, String suffix) {
+    /** {count, bytes} of the regular files whose name {@code named} accepts; a file deleted during the walk is skipped. */
+    private static long[] files(Path directory, Predicate<String> named) {
         long[] countAndBytes = new long[2];
         try {
             Files.walkFileTree(directory, new SimpleFileVisitor<>() {
                 @Override
                 public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
-                    if (attributes.isRegularFile() && file.getFileName().toString().endsWith(suffix)) {
+                    if (attributes.isRegularFile() && named.test(file.getFileName().toString())) {
                         countAndBytes[0]++;
                         countAndBytes[1] += attributes.size();
                     }

@@ -48,7 +48,9 @@ import java.util.function.ToDoubleFunction;
  * (hooks per second, 300), {@code ankusa.soak.tenants} (1 000), {@code ankusa.soak.sampleSeconds}
  * (10), {@code ankusa.soak.dir} (the parent of the store directory), {@code ankusa.soak.storeSettings}
  * (comma-separated {@code key=value} store settings; each backend takes those under its own prefix,
- * e.g. {@code rocksdb.blockCacheBytes=8388608}).
+ * e.g. {@code rocksdb.blockCacheBytes=8388608}), {@code ankusa.soak.attemptsRetention} (the attempt
+ * history's {@code attempts.retention}, {@code 5m}; empty: the queue's 7 days, under which the
+ * history grows for a week).
  */
 public final class SoakRun {
 
@@ -74,12 +76,15 @@ public final class SoakRun {
      * One sample. Memory beyond the resident set: {@code residentAnon} ({@code RssAnon}), the JVM's
      * own native memory by NMT ({@code nmtCommitted}, -1 without NMT), and on RocksDB its
      * memtables (active, then all including immutable and pinned ones), table readers, block cache
-     * usage and its pinned part (0 on LMDB).
+     * usage and its pinned part (0 on LMDB). What the store's size is made of: table files
+     * ({@code *.sst}), RocksDB's info log ({@code LOG*}) and manifest ({@code MANIFEST-*}) on disk,
+     * and RocksDB's own view of its tables ({@link NativeMemoryProbe#ROCKS_TABLES}; 0 on LMDB).
      */
     private record Sample(double minute, long storeBytes, long logFiles, long logBytes, long residentBytes,
             long heapAfterGc, long openFiles, long threads, long ingested, long delivered, long residentAnon,
             long nmtCommitted, long memtables, long memtablesAll, long tableReaders, long blockCache,
-            long blockCachePinned) {
+            long blockCachePinned, long sstBytes, long infoLogBytes, long manifestBytes, long totalSst, long liveSst,
+            long liveData, long levelZeroFiles, long tableFiles) {
 
         /** Anonymous resident memory the JVM does not account for: native libraries' mallocs (RocksDB's) and glibc's overhead. */
         long outsideJvm() {
@@ -108,6 +113,12 @@ public final class SoakRun {
                 String[] keyValue = setting.split("=", 2);
                 builder.storeSetting(keyValue[0], keyValue[1]);
             }
+        }
+        // The attempt history keeps every attempt for attempts.retention (7 days by default): a steady
+        // state within the run needs a retention shorter than the warm-up.
+        String attemptsRetention = System.getProperty("ankusa.soak.attemptsRetention", "5m");
+        if (!attemptsRetention.isBlank()) {
+            builder.configure(Map.of("attempts.retention", attemptsRetention));
         }
         QueueConfig config = builder.build();
 
@@ -152,7 +163,8 @@ public final class SoakRun {
                 NativeMemoryProbe memory = NativeMemoryProbe.of(queue);
                 System.out.println("minute,storeMiB,logFiles,logMiB,rssMiB,heapAfterGcMiB,openFiles,threads,ingested,delivered,"
                         + "rssAnonMiB,nmtCommittedMiB,outsideJvmMiB,memtablesMiB,memtablesAllMiB,tableReadersMiB,"
-                        + "blockCacheMiB,blockCachePinnedMiB");
+                        + "blockCacheMiB,blockCachePinnedMiB,sstMiB,infoLogMiB,manifestMiB,totalSstMiB,liveSstMiB,"
+                        + "liveDataMiB,l0Files,tableFiles");
                 boolean baseline = false;
                 for (long next = start + step; next <= end; next += step) {
                     // Pacing a program, not synchronising a test: the samples are 10 s apart by design.
@@ -165,6 +177,7 @@ public final class SoakRun {
                     }
                     long[] split = NativeMemoryProbe.residentSplit();
                     Map<String, Long> rocks = memory.rocksTotals();
+                    Map<String, Long> tables = memory.rocksTables();
                     Sample s = new Sample(minute, ProcessProbe.directoryBytes(dir),
                             ProcessProbe.fileCount(dir, ".log"), ProcessProbe.fileBytes(dir, ".log"),
                             ProcessProbe.residentBytes(), ProcessProbe.heapAfterGc(), ProcessProbe.openFiles(),
@@ -173,14 +186,24 @@ public final class SoakRun {
                             rocks.getOrDefault("rocksdb.size-all-mem-tables", 0L),
                             rocks.getOrDefault("rocksdb.estimate-table-readers-mem", 0L),
                             rocks.getOrDefault("rocksdb.block-cache-usage", 0L),
-                            rocks.getOrDefault("rocksdb.block-cache-pinned-usage", 0L));
+                            rocks.getOrDefault("rocksdb.block-cache-pinned-usage", 0L),
+                            ProcessProbe.fileBytes(dir, ".sst"), ProcessProbe.prefixBytes(dir, "LOG"),
+                            ProcessProbe.prefixBytes(dir, "MANIFEST-"),
+                            tables.getOrDefault("rocksdb.total-sst-files-size", 0L),
+                            tables.getOrDefault("rocksdb.live-sst-files-size", 0L),
+                            tables.getOrDefault("rocksdb.estimate-live-data-size", 0L),
+                            tables.getOrDefault("rocksdb.num-files-at-level0", 0L),
+                            tables.getOrDefault(NativeMemoryProbe.FILES_ALL_LEVELS, 0L));
                     samples.add(s);
-                    System.out.printf(Locale.ROOT, "%.2f,%.2f,%d,%.2f,%.1f,%.1f,%d,%d,%d,%d,%.1f,%.1f,%.1f,%.2f,%.2f,%.3f,%.2f,%.2f%n",
+                    System.out.printf(Locale.ROOT, "%.2f,%.2f,%d,%.2f,%.1f,%.1f,%d,%d,%d,%d,%.1f,%.1f,%.1f,%.2f,%.2f,%.3f,%.2f,%.2f,"
+                            + "%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%d,%d%n",
                             s.minute(), s.storeBytes() / MIB, s.logFiles(), s.logBytes() / MIB, s.residentBytes() / MIB,
                             s.heapAfterGc() / MIB, s.openFiles(), s.threads(), s.ingested(), s.delivered(),
                             s.residentAnon() / MIB, s.nmtCommitted() / MIB, s.outsideJvm() / MIB, s.memtables() / MIB,
                             s.memtablesAll() / MIB, s.tableReaders() / MIB, s.blockCache() / MIB,
-                            s.blockCachePinned() / MIB);
+                            s.blockCachePinned() / MIB, s.sstBytes() / MIB, s.infoLogBytes() / MIB,
+                            s.manifestBytes() / MIB, s.totalSst() / MIB, s.liveSst() / MIB, s.liveData() / MIB,
+                            s.levelZeroFiles(), s.tableFiles());
                 }
                 System.out.println();
                 System.out.println("## NMT summary.diff against the end of the warm-up");
@@ -190,6 +213,8 @@ public final class SoakRun {
                             + "estimate-table-readers-mem (bytes)");
                     memory.rocksByFamily().forEach((family, values) -> System.out.printf(Locale.ROOT,
                             "%s: %d, %d, %d%n", family, values[0], values[1], values[2]));
+                    System.out.println("## RocksDB tables per family at the end");
+                    memory.rocksTablesByFamily().forEach((family, tables) -> System.out.println(family + ": " + tables));
                 }
             } finally {
                 producer.shutdown();
@@ -218,8 +243,9 @@ public final class SoakRun {
         System.out.println(REPORT_MARK + ": " + backend);
         System.out.printf(Locale.ROOT, "%s: %.0f min at %d hooks/s over %,d tenants, %d B payload, no-op sink; "
                 + "samples every %.0f s, slopes fitted after a %.0f min warm-up; %,d ingested, %,d refused, "
-                + "%,d deliveries; store settings [%s]; Java %s%n%n", backend, minutes, rate, tenants, PAYLOAD,
-                sampleSeconds, warmUp, ingested.get(), refused.get(), delivered.get(), storeSettings,
+                + "%,d deliveries; store settings [%s]; attempts.retention %s; Java %s%n%n", backend, minutes, rate, tenants,
+                PAYLOAD, sampleSeconds, warmUp, ingested.get(), refused.get(), delivered.get(), storeSettings,
+                attemptsRetention.isBlank() ? "default" : attemptsRetention,
                 System.getProperty("java.version"));
         List<Sample> steady = samples.stream().filter(s -> s.minute() >= warmUp).toList();
         if (steady.size() < 3) {
@@ -244,6 +270,20 @@ public final class SoakRun {
             row(backend, "*.log size (MiB)", steady, s -> s.logBytes() / MIB, storeFloor, Double.NaN, false, failures);
             row(backend, "anonymous resident (MiB)", steady, s -> s.residentAnon() / MIB, MEMORY_FLOOR_MIB, Double.NaN,
                     false, failures);
+            if (steady.get(0).blockCache() > 0) {
+                row(backend, "table files *.sst (MiB)", steady, s -> s.sstBytes() / MIB, storeFloor, Double.NaN, false,
+                        failures);
+                row(backend, "info log LOG* (MiB)", steady, s -> s.infoLogBytes() / MIB, storeFloor, Double.NaN, false,
+                        failures);
+                row(backend, "MANIFEST (MiB)", steady, s -> s.manifestBytes() / MIB, storeFloor, Double.NaN, false,
+                        failures);
+                row(backend, "live-sst-files-size (MiB)", steady, s -> s.liveSst() / MIB, storeFloor, Double.NaN, false,
+                        failures);
+                row(backend, "estimate-live-data-size (MiB)", steady, s -> s.liveData() / MIB, storeFloor, Double.NaN,
+                        false, failures);
+                row(backend, "table files at L0", steady, s -> s.levelZeroFiles(), 0, Double.NaN, false, failures);
+                row(backend, "table files, all levels", steady, s -> s.tableFiles(), 0, Double.NaN, false, failures);
+            }
             if (steady.get(0).nmtCommitted() >= 0) {
                 row(backend, "JVM native, NMT committed (MiB)", steady, s -> s.nmtCommitted() / MIB, MEMORY_FLOOR_MIB,
                         Double.NaN, false, failures);
