@@ -424,13 +424,25 @@ public final class IngestWriter implements AutoCloseable {
                 kept.add(verdict);
             }
         }
-        admit(batch, kept, tally);
-        if (batch.isEmpty()) {
-            return;
-        }
         Set<String> tenants = new LinkedHashSet<>();
         batch.forEach(p -> tenants.add(p.hook().tenant()));
         Resolution resolution = ordinals.resolve(tenants);
+        admit(batch, kept, tally, resolution);
+        Set<String> admitted = new LinkedHashSet<>();
+        batch.forEach(p -> admitted.add(p.hook().tenant()));
+        if (!admitted.containsAll(resolution.allocated().keySet())) {
+            // A new tenant's every hook was refused: its ordinal must not be written. Forget what
+            // admission holds under the ordinals handed out (the next batch hands them out again,
+            // maybe to other tenants) and resolve again without it (nothing was committed, so the
+            // same ordinals are handed out from the same next one).
+            resolution.allocated().values().forEach(admission::forget);
+            if (!batch.isEmpty()) {
+                resolution = ordinals.resolve(admitted);
+            }
+        }
+        if (batch.isEmpty()) {
+            return;
+        }
         DeliveryBatch ops = new DeliveryBatch();
         resolution.writeTo(ops);
         List<Pending> accepted = new ArrayList<>(batch.size());
