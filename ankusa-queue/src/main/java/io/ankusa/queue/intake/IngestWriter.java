@@ -15,7 +15,6 @@ import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.keys.HookKey;
 import io.ankusa.keys.MetaKeys;
 import io.ankusa.queue.admission.PolicyCache;
-import io.ankusa.queue.deliveries.CounterValues;
 import io.ankusa.queue.deliveries.Counters;
 import io.ankusa.queue.deliveries.HookEnvelope;
 import io.ankusa.queue.deliveries.Deliveries;
@@ -91,10 +90,12 @@ import org.slf4j.LoggerFactory;
  *     position written as {@code m:intake:<source>} in the batch that holds the hook, only when the
  *     hook is accepted: a refused hook or a failed commit leaves the last position as it was, so
  *     a reader resuming from it reads the refused record again.</li>
- * <li><b>Admission before ordinals.</b> After dedupe and before tenants are resolved, a hook of
- *     a tenant being erased fails with {@link TenantErasingException}, and {@link IngestAdmission}
- *     refuses hooks over their tenant's limits with {@link TenantOverloadedException}; a refused
- *     hook writes nothing, not even a new tenant's ordinal.</li>
+ * <li><b>Admission before ordinals are written.</b> After dedupe the batch's tenants are
+ *     resolved to ordinals (nothing is written until the commit), then a hook of a tenant being
+ *     erased fails with {@link TenantErasingException}, and {@link IngestAdmission} (whose state
+ *     is kept per ordinal) refuses hooks over their tenant's limits with
+ *     {@link TenantOverloadedException}; a refused hook writes nothing, not even a new tenant's
+ *     ordinal: when every hook of a new tenant was refused, the batch is resolved again without it.</li>
  * </ul>
  */
 public final class IngestWriter implements AutoCloseable {
@@ -175,8 +176,7 @@ public final class IngestWriter implements AutoCloseable {
         this.lastSeq = lastSeq;
         this.persistedClock = Math.max(0, clock.millis());
         this.admission = new IngestAdmission(admission.policies(),
-                tenant -> ordinals.ord(tenant).stream().mapToObj(ord -> Counters.read(store, ord)).findFirst()
-                        .orElse(CounterValues.ZERO),
+                ord -> Counters.read(store, ord),
                 () -> Counters.read(store, io.ankusa.keys.Ordinals.AGGREGATE).bytes(), admission.nanos(),
                 admission.nodeMaxRowBytes());
         // Exactly the hooks allowed to wait: a full queue refuses (or holds a waiting producer);
@@ -496,7 +496,8 @@ public final class IngestWriter implements AutoCloseable {
      * Drops from {@code batch} (and its verdicts {@code kept}) the hooks of tenants being erased
      * and the hooks admission refuses, failing their futures; the rest stay in order.
      */
-    private void admit(List<Pending> batch, List<IdempotencyKeys.Verdict> kept, BatchTally tally) {
+    private void admit(List<Pending> batch, List<IdempotencyKeys.Verdict> kept, BatchTally tally,
+            Resolution resolution) {
         admission.beginBatch();
         int to = 0;
         for (int i = 0; i < batch.size(); i++) {
@@ -509,7 +510,8 @@ public final class IngestWriter implements AutoCloseable {
                 continue;
             }
             int rows = hook.sinks().size();
-            Optional<TenantOverloadedException> refusal = admission.admit(hook.tenant(), rows,
+            Optional<TenantOverloadedException> refusal = admission.admit(hook.tenant(),
+                    resolution.ord(hook.tenant()).orElse(IngestAdmission.NO_ORDINAL), rows,
                     (long) rows * p.envelope().length);
             if (refusal.isPresent()) {
                 p.future().completeExceptionally(refusal.get());
@@ -543,7 +545,7 @@ public final class IngestWriter implements AutoCloseable {
     public CompletableFuture<Void> erased(String tenant) {
         return submitChore(() -> {
             ordinals.forget(tenant);
-            admission.forget(tenant);
+            admission.erased();
             erasing.remove(tenant);
             return null;
         });
