@@ -124,10 +124,15 @@ class EndpointStateTest {
     }
 
     private HttpSink sink(String path, DispatchFixture f) {
+        return sink(path, f, Set.of());
+    }
+
+    /** A sink to the local receiver's {@code path} that dead-letters {@code deadStatuses} at once. */
+    private HttpSink sink(String path, DispatchFixture f, Set<Integer> deadStatuses) {
         return HttpSink.builder(URI.create("http://127.0.0.1:" + server.getAddress().getPort() + path),
                         WebhookSecret.parse(SECRET))
                 .guard(AddressGuard.builder().allowRange("127.0.0.1").build()) // the local receiver, on purpose
-                .requestTimeout(Duration.ofSeconds(30)).clock(f.clock()).build();
+                .deadStatuses(deadStatuses).requestTimeout(Duration.ofSeconds(30)).clock(f.clock()).build();
     }
 
     /** Sink n sends to {@code paths[n]}. */
@@ -146,6 +151,19 @@ class EndpointStateTest {
     private static EndpointStatus endpoint(DispatchFixture f, String tenant, int sink) {
         return f.queue().endpoints(tenant, 100).stream().filter(e -> e.sink() == sink).findFirst()
                 .orElseThrow(() -> new AssertionError("no stored state for " + tenant + "/" + sink));
+    }
+
+    /** A breaker that opens after 3 failures for 10 s, with no concurrency limit. */
+    private static final EndpointSettings BREAKER_AFTER_3 = EndpointSettings.DEFAULTS.withBreaker(3, Duration.ofSeconds(10))
+            .withMaxConcurrency(Integer.MAX_VALUE);
+
+    /** Three of acme's hooks to sink 0 fail at {@code /error}: the breaker ({@link #BREAKER_AFTER_3}) opens. */
+    private void openTheBreaker(DispatchFixture f, Pipeline p) {
+        for (int i = 0; i < 3; i++) {
+            f.ingest("acme-" + i, "acme", 0);
+        }
+        tick(p);
+        assertThat(idsAt("/error")).as("three failures open the breaker").hasSize(3);
     }
 
     private static TickReport tick(Pipeline p) {
@@ -298,15 +316,9 @@ class EndpointStateTest {
     @DisplayName("the breaker opens and probes")
     void theBreakerOpensAndProbes(String backend) {
         status.put("/error", new AtomicInteger(500));
-        EndpointSettings settings = EndpointSettings.DEFAULTS.withBreaker(3, Duration.ofSeconds(10))
-                .withMaxConcurrency(Integer.MAX_VALUE);
-        try (DispatchFixture f = DispatchFixture.open(backend, dir, endpoints(settings));
+        try (DispatchFixture f = DispatchFixture.open(backend, dir, endpoints(BREAKER_AFTER_3));
                 Pipeline p = pipeline(f, "/error", "/ok")) {
-            for (int i = 0; i < 3; i++) {
-                f.ingest("acme-" + i, "acme", 0);
-            }
-            tick(p);
-            assertThat(idsAt("/error")).as("three failures open the breaker").hasSize(3);
+            openTheBreaker(f, p);
             for (int i = 3; i < 20; i++) {
                 f.ingest("acme-" + i, "acme", 0);
             }
@@ -347,20 +359,10 @@ class EndpointStateTest {
         // A dead outcome (here a status configured as permanent) is a verdict on one delivery: it
         // must neither close the breaker nor leave it waiting for a probe that has been answered.
         status.put("/error", new AtomicInteger(500));
-        EndpointSettings settings = EndpointSettings.DEFAULTS.withBreaker(3, Duration.ofSeconds(10))
-                .withMaxConcurrency(Integer.MAX_VALUE);
-        try (DispatchFixture f = DispatchFixture.open(backend, dir, endpoints(settings));
-                Pipeline p = f.pipeline(Sinks.builder().sink(0, HttpSink.builder(
-                                URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/error"),
-                                WebhookSecret.parse(SECRET))
-                        .guard(AddressGuard.builder().allowRange("127.0.0.1").build()).deadStatuses(Set.of(400))
-                        .requestTimeout(Duration.ofSeconds(30)).clock(f.clock()).build()).build(),
+        try (DispatchFixture f = DispatchFixture.open(backend, dir, endpoints(BREAKER_AFTER_3));
+                Pipeline p = f.pipeline(Sinks.builder().sink(0, sink("/error", f, Set.of(400))).build(),
                         b -> b.random(new java.util.SplittableRandom(7)).concurrency(256))) {
-            for (int i = 0; i < 3; i++) {
-                f.ingest("acme-" + i, "acme", 0);
-            }
-            tick(p);
-            assertThat(idsAt("/error")).as("three failures open the breaker").hasSize(3);
+            openTheBreaker(f, p);
             for (int i = 3; i < 8; i++) {
                 f.ingest("acme-" + i, "acme", 0);
             }
