@@ -37,9 +37,15 @@ final class ActiveFeed {
     private long bucket;
     private long ord;
     private int catchUps;
+    private boolean caughtUp;
 
     ActiveFeed(DeliveryLedger ledger) {
         this.ledger = Objects.requireNonNull(ledger, "ledger");
+    }
+
+    /** Whether a page has come back short once: every marker up to that page's time has been offered. */
+    boolean caughtUp() {
+        return caughtUp;
     }
 
     /** The next page of markers up to {@code now}, by tenant (ascending buckets), advancing the cursor. */
@@ -56,6 +62,7 @@ final class ActiveFeed {
         } else {
             long reached = page.isEmpty() ? Math.max(bucket, Math.floorDiv(now, 1000)) : page.get(page.size() - 1).bucket();
             catchUps++;
+            caughtUp = true;
             bucket = catchUps % FULL_PASS_EVERY == 0 ? 0 : Math.max(0, Math.min(reached, Math.floorDiv(now, 1000)) - REWIND_SECONDS);
             ord = 0;
         }

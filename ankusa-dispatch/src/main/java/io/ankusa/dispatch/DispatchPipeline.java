@@ -38,6 +38,8 @@ import org.slf4j.LoggerFactory;
 final class DispatchPipeline implements Pipeline {
 
     private static final Logger LOG = LoggerFactory.getLogger(DispatchPipeline.class);
+    /** Shortest pause of the tick loop before a tick that waits for a delivery token. */
+    private static final long MIN_PAUSE_NANOS = 1_000_000L;
 
     /**
      * The builder's values.
@@ -48,6 +50,7 @@ final class DispatchPipeline implements Pipeline {
      * @param random         jitter source
      * @param rowsPerTick    row limit of a tick
      * @param bytesPerTick   byte budget of a tick
+     * @param quantumBytes   envelope bytes of a weight-1 tenant's turn
      * @param concurrency    deliveries claimed and unsettled at once
      * @param tickInterval   pause after a tick that did not fill its row limit
      * @param sinkDeadline   how long a sink attempt may take
@@ -57,7 +60,8 @@ final class DispatchPipeline implements Pipeline {
      * @param eventCapacity  most events waiting per listener
      */
     record Settings(Queue queue, Sink sink, RetryPolicy retryPolicy,
-            RandomGenerator random, int rowsPerTick, long bytesPerTick, int concurrency, Duration tickInterval,
+            RandomGenerator random, int rowsPerTick, long bytesPerTick, long quantumBytes, int concurrency,
+            Duration tickInterval,
             Duration sinkDeadline, Duration gaugeInterval, List<GaugeListener> gaugeListeners,
             List<QueueListener> listeners, int eventCapacity) {
 
@@ -106,11 +110,13 @@ final class DispatchPipeline implements Pipeline {
                 this::slotFreed, events, gate, nanoTime);
         this.directory = TenantDirectory.of(settings.queue());
         PendingLeaders leaders = new PendingLeaders(ledger, directory);
-        this.scheduler = new TenantScheduler(ledger, directory, source.tenantPolicies(), gate, leaders);
+        OldestDue oldest = new OldestDue();
+        this.scheduler = new TenantScheduler(ledger, directory, source.tenantPolicies(), gate, leaders, oldest,
+                settings.quantumBytes());
         this.tick = new Tick(ledger, clock, nanoTime, new MarkerCleanup(ledger), scheduler, attempts, settler,
                 new QuarantineAlarm(TenantDirectory.of(settings.queue()), events), settings.rowsPerTick(), settings.bytesPerTick(), events,
                 gate);
-        this.gauges = new GaugeReader(settings.queue(), ledger, clock, tick::lastVisited, leaders);
+        this.gauges = new GaugeReader(settings.queue(), ledger, clock, tick::lastVisited, leaders, oldest);
     }
 
     @Override
@@ -211,9 +217,22 @@ final class DispatchPipeline implements Pipeline {
                 LOG.error("dispatch tick failed; trying again after the tick interval", e);
             }
             if (!again && !closed) {
-                LockSupport.parkNanos(this, interval);
+                LockSupport.parkNanos(this, untilNextTick(interval));
             }
         }
+    }
+
+    /**
+     * How long the loop pauses after a tick that did not fill its row limit: the tick interval, or
+     * less when a tenant waiting for delivery tokens gets its next one sooner (at least 1 ms), so a
+     * rate-limited tenant is served at its token times rather than at the interval's.
+     */
+    private long untilNextTick(long interval) {
+        long tokenAt = tick.inspect(scheduler::nextTokenNanos);
+        if (tokenAt == Long.MAX_VALUE) {
+            return interval;
+        }
+        return Math.max(MIN_PAUSE_NANOS, Math.min(interval, tokenAt - nanoTime.getAsLong()));
     }
 
     /**

@@ -20,9 +20,13 @@ import java.util.function.LongFunction;
 
 /**
  * Measures {@link Gauges} without folding a family (TEN-1 §4, §5): the aggregate counters (one
- * multi-get of ordinal 0), the oldest due time from the first active marker verified against its
- * tenant's first due row (at most 32 stale markers skipped), the tenant count (one meta read),
- * and the top tenants by pending.
+ * multi-get of ordinal 0), the oldest due time, the tenant count (one meta read), and the top
+ * tenants by pending.
+ *
+ * <p>Oldest due time of a pipeline: from its {@link OldestDue} (kept from its scheduler's marker
+ * cleanups; no store read while the earliest tenants' heads are known). Of a {@link QueueMonitor},
+ * or of a pipeline before its feed reached the present: the first active marker verified against
+ * its tenant's first due row (at most 32 stale markers skipped).
  *
  * <p>Top tenants of a pipeline: from its {@link PendingLeaders} (kept from what its scheduler
  * knows; at most {@value PendingLeaders#REFRESH} counters read per measurement), or, while the
@@ -44,18 +48,24 @@ final class GaugeReader {
     private final QueueClock clock;
     private final IntSupplier lastVisited;
     private final LongFunction<List<TenantPending>> top;
+    private final OldestDue oldest;
 
     /** A reader whose top tenants come from the active index (a {@link QueueMonitor}: no scheduler to ask). */
     GaugeReader(Queue queue, DeliveryLedger ledger, QueueClock clock, IntSupplier lastVisited) {
-        this(queue, ledger, clock, lastVisited, null);
+        this(queue, ledger, clock, lastVisited, null, null);
     }
 
-    /** A reader whose top tenants come from {@code leaders} (a pipeline's, kept from its scheduler). */
-    GaugeReader(Queue queue, DeliveryLedger ledger, QueueClock clock, IntSupplier lastVisited, PendingLeaders leaders) {
+    /**
+     * A reader whose top tenants come from {@code leaders} and whose oldest due time comes from
+     * {@code oldest} (a pipeline's, kept from its scheduler).
+     */
+    GaugeReader(Queue queue, DeliveryLedger ledger, QueueClock clock, IntSupplier lastVisited, PendingLeaders leaders,
+            OldestDue oldest) {
         this.queue = Objects.requireNonNull(queue, "queue");
         this.ledger = Objects.requireNonNull(ledger, "ledger");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.lastVisited = Objects.requireNonNull(lastVisited, "lastVisited");
+        this.oldest = oldest;
         // A pipeline whose scheduler knows no tenant yet (before its first tick) reads the index once.
         this.top = leaders == null ? this::topTenantsByPending
                 : now -> leaders.knowsNone() ? topTenantsByPending(now) : leaders.top(TOP_TENANTS, now);
@@ -65,9 +75,10 @@ final class GaugeReader {
         long now = clock.millis();
         QueueStats totals = ledger.stats();
         // No due row counted: nothing to age, whatever stale markers of a drained backlog remain.
-        OptionalLong oldest = totals.pending() + totals.scheduled() == 0 ? OptionalLong.empty() : ledger.oldestDueAt();
-        Optional<Duration> age = oldest.isPresent()
-                ? Optional.of(Duration.ofMillis(clock.waitedSince(oldest.getAsLong(), now)))
+        OptionalLong oldestAt = totals.pending() + totals.scheduled() == 0 ? OptionalLong.empty()
+                : oldest == null ? ledger.oldestDueAt() : oldest.oldestDueAt(ledger);
+        Optional<Duration> age = oldestAt.isPresent()
+                ? Optional.of(Duration.ofMillis(clock.waitedSince(oldestAt.getAsLong(), now)))
                 : Optional.empty();
         return new Gauges(Instant.ofEpochMilli(now), totals.pending(), totals.scheduled(), totals.inflight(),
                 totals.dead(), totals.bytes(), totals.archivePending(), age, queue.tenantCount(), lastVisited.getAsInt(),

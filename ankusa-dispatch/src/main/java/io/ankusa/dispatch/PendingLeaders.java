@@ -25,9 +25,11 @@ import java.util.concurrent.ConcurrentSkipListSet;
  * limit or rate is not read again while it waits: nothing the scheduler does changes its count,
  * and rows ingested for it bring a new marker second. A measurement reads the
  * pending counters (one multi-read) of the tenants changed since the last measurement (at most
- * {@value #REFRESH}; the rest at the next one) and of the next {@value #SWEEP} known tenants of a
- * round-robin sweep, for what the scheduler does not see (a purge); a sweep starts at most once
- * every {@value #SWEEP_PERIOD_MILLIS} ms, so a few known tenants are not read again at every
+ * {@value #REFRESH}; the rest at the next one) and, at most once every {@value #SWEEP_STEP_MILLIS} ms
+ * of the queue clock (the default gauge interval: a caller measuring more often pays for the
+ * changed tenants only), of the next {@value #SWEEP} known tenants of a round-robin sweep, for
+ * what the scheduler does not see (a purge); a sweep starts at most once every
+ * {@value #SWEEP_PERIOD_MILLIS} ms, so a few known tenants are not read again at every
  * measurement (on RocksDB the pending counter of a tenant with a long backlog costs tens of
  * microseconds a read: its merge operands). It keeps the last count of
  * every known tenant in an order by count, so the top list is the first entries of that order, and
@@ -36,7 +38,7 @@ import java.util.concurrent.ConcurrentSkipListSet;
  * length. A count is as fresh as the last measurement for a changed tenant, except rows ingested
  * into a marker second the scheduler already knew (they are seen once the next second's marker
  * comes); any other count is at most one sweep old ({@code known tenants / }{@value #SWEEP}
- * measurements, and at least a sweep period).
+ * steps of at least {@value #SWEEP_STEP_MILLIS} ms, and at least a sweep period).
  *
  * <p>The scheduler calls {@link #known}, {@link #forgotten} and {@link #changed} on the tick thread; {@link #top} runs on the gauge thread (or a caller's),
  * one at a time.
@@ -49,6 +51,11 @@ final class PendingLeaders {
     static final int SWEEP = 16;
     /** Shortest time between the starts of two sweeps over the known tenants (queue-clock millis). */
     static final long SWEEP_PERIOD_MILLIS = 60_000;
+    /**
+     * Shortest time between two sweep reads (queue-clock millis): the default gauge interval, so a
+     * caller measuring more often than that pays for the changed tenants only.
+     */
+    static final long SWEEP_STEP_MILLIS = 15_000;
 
     /** A tenant's last pending count, ordered most first (then by ordinal). */
     private record Count(long ord, long pending) implements Comparable<Count> {
@@ -73,6 +80,8 @@ final class PendingLeaders {
     private long sweep;
     /** When the current sweep over the known tenants started (queue-clock millis). */
     private long sweepStartedAt = Long.MIN_VALUE / 2;
+    /** When the sweep last read counters (queue-clock millis). */
+    private long sweptAt = Long.MIN_VALUE / 2;
 
     PendingLeaders(DeliveryLedger ledger, TenantDirectory directory) {
         this.ledger = Objects.requireNonNull(ledger, "ledger");
@@ -121,7 +130,7 @@ final class PendingLeaders {
         }
         int swept = 0;
         int size = known.size();
-        int sweepUntil = refresh.size() + SWEEP;
+        int sweepUntil = now - sweptAt < SWEEP_STEP_MILLIS ? 0 : refresh.size() + SWEEP;
         while (refresh.size() < sweepUntil && swept < size) {
             Long next = known.higher(sweep);
             if (next == null) {
@@ -138,6 +147,7 @@ final class PendingLeaders {
             sweep = next;
             refresh.add(next);
             swept++;
+            sweptAt = now;
         }
         List<Long> ords = List.copyOf(refresh);
         long[] pending = ords.isEmpty() ? new long[0] : ledger.pending(ords);

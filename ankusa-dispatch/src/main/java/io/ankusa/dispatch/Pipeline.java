@@ -124,12 +124,16 @@ public interface Pipeline extends AutoCloseable {
      */
     final class Builder {
 
+        /** The default {@link #quantumBytes(long)}: 1 MiB. */
+        public static final long DEFAULT_QUANTUM_BYTES = 1L << 20;
+
         private final Queue queue;
         private final Sink sink;
         private RetryPolicy retryPolicy = RetryPolicy.defaults();
         private RandomGenerator random;
         private int rowsPerTick = 1024;
         private long bytesPerTick = 16L << 20;
+        private long quantumBytes = DEFAULT_QUANTUM_BYTES;
         private int concurrency = 256;
         private Duration tickInterval = Duration.ofMillis(200);
         private Duration sinkDeadline = Duration.ofSeconds(60);
@@ -189,6 +193,24 @@ public interface Pipeline extends AutoCloseable {
                 throw new IllegalArgumentException("bytesPerTick must be positive: " + bytes);
             }
             this.bytesPerTick = bytes;
+            return this;
+        }
+
+        /**
+         * The byte quantum of fair dispatch: the envelope bytes a weight-1 tenant may claim per
+         * turn, beside its 16 rows (a turn ends at whichever runs out first; a tenant's first row of
+         * a turn is claimed even if larger), so a tenant of large payloads gets proportionally
+         * fewer rows a turn. Scaled by the tenant's weight like the row quantum; at least 1.
+         * Default {@value #DEFAULT_QUANTUM_BYTES} (16 rows of 64 KiB).
+         *
+         * @param bytes the envelope bytes of a weight-1 turn, at least 1
+         * @return this builder
+         */
+        public Builder quantumBytes(long bytes) {
+            if (bytes < 1) {
+                throw new IllegalArgumentException("quantumBytes must be positive: " + bytes);
+            }
+            this.quantumBytes = bytes;
             return this;
         }
 
@@ -278,7 +300,8 @@ public interface Pipeline extends AutoCloseable {
          */
         public Pipeline build() {
             return new DispatchPipeline(new DispatchPipeline.Settings(queue, sink, retryPolicy,
-                    random == null ? new SplittableRandom() : random, rowsPerTick, bytesPerTick, concurrency, tickInterval,
+                    random == null ? new SplittableRandom() : random, rowsPerTick, bytesPerTick, quantumBytes, concurrency,
+                    tickInterval,
                     sinkDeadline, gaugeInterval, gaugeListeners, listeners, eventCapacity));
         }
 

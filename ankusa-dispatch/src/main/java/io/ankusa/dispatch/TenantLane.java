@@ -36,6 +36,9 @@ final class TenantLane {
     /** How long rows left behind by the gate are skipped at most, so that a row committed late behind them is read. */
     static final long SKIP_REFRESH_NANOS = 60_000_000_000L;
 
+    /** {@link #waitingSinceNanos} of a lane that is not waiting in the ring or for tokens. */
+    static final long NOT_WAITING = Long.MIN_VALUE;
+
     final long ord;
     /** Marker buckets (seconds) seen by the feed and not yet cleaned, ascending. */
     final TreeSet<Long> markers = new TreeSet<>();
@@ -44,6 +47,10 @@ final class TenantLane {
     State state = State.IDLE;
     /** Rows the lane may still claim in its current turn. */
     long deficit;
+    /** Envelope bytes the lane may still claim in its current turn. */
+    long byteDeficit;
+    /** Whether the lane's current turn has claimed nothing yet (its first row goes whatever its size). */
+    boolean turnStarted;
     /** Whether the lane is inside a turn (its quantum already added). */
     boolean inTurn;
     /** Whether its policy could not be read at its last turn (it waits as for a token). */
@@ -71,6 +78,20 @@ final class TenantLane {
     long blockedAtBucket;
     /** A settle of the lane happened since {@link #skipAfter} was set (written by the settling thread). */
     volatile boolean settledSinceSkip;
+    /** The due time of the tenant's earliest row as its last cleanup read it; {@link Long#MAX_VALUE} when none (or never cleaned). */
+    long firstDueAt = Long.MAX_VALUE;
+    /** The earliest marker second the feed brought since the last cleanup; {@link Long#MAX_VALUE} when none. */
+    long uncleanedBucket = Long.MAX_VALUE;
+    /**
+     * Since when (monotonic nanos) the lane has been waiting in the ring or for tokens without a
+     * break: tokens it earned since then count at its next visit even past its burst (a late tick
+     * must not cost it its rate); {@link #NOT_WAITING} when it left the ring otherwise.
+     */
+    long waitingSinceNanos = NOT_WAITING;
+    /** The {@code earnSince} of the lane's last visit, for the take after the claim. */
+    long earnSinceNanos;
+    /** The lane's mark in the pipeline's {@link OldestDue}, or none. */
+    OldestDue.Mark oldestMark;
 
     TenantLane(long ord) {
         this.ord = ord;
@@ -110,6 +131,17 @@ final class TenantLane {
         if (until != EndpointGate.UNTIL_SETTLED && until != EndpointGate.UNTIL_CHANGED && until - skipWake < 0) {
             skipWake = until;
         }
+    }
+
+    /**
+     * The lane's earliest known due time: a marker second the feed brought since its last cleanup
+     * when that is earlier than the cleanup's first row (unverified), else that row's due time.
+     */
+    OldestDue.Mark oldestMarkNow() {
+        if (uncleanedBucket != Long.MAX_VALUE && uncleanedBucket * 1000 < firstDueAt) {
+            return new OldestDue.Mark(uncleanedBucket * 1000, ord, false);
+        }
+        return firstDueAt == Long.MAX_VALUE ? null : new OldestDue.Mark(firstDueAt, ord, true);
     }
 
     /** The tenant's in-flight room under its policy (0 when at or over the limit). */

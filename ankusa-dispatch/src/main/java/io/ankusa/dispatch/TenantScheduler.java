@@ -69,6 +69,13 @@ final class TenantScheduler {
     /** How long a tenant whose policy cannot be read waits before the scheduler asks again. */
     static final long POLICY_RETRY_NANOS = 1_000_000_000L;
 
+    /**
+     * How late a tick may serve a tenant waiting for tokens without costing it tokens: the tokens
+     * it earned over the last second past its burst still count (bounded, so a stall does not turn
+     * into an unbounded burst).
+     */
+    static final long LATENESS_CREDIT_NANOS = 1_000_000_000L;
+
     /** Most rows refused by the endpoint gate that one visit of a lane reads past. */
     static final int SCAN_LIMIT = 1024;
 
@@ -79,6 +86,9 @@ final class TenantScheduler {
     private final PolicyCache policies;
     private final EndpointGate gate;
     private final PendingLeaders leaders;
+    private final OldestDue oldest;
+    /** Envelope bytes a weight-1 tenant may claim per turn (beside {@link #QUANTUM} rows). */
+    private final long quantumBytes;
     private final NavigableMap<Long, TenantLane> lanes = new TreeMap<>();
     private final ArrayDeque<TenantLane> ring = new ArrayDeque<>();
     private final PriorityQueue<TenantLane> waitingForTokens = new PriorityQueue<>(Comparator.comparingLong(l -> l.wakeNanos));
@@ -94,8 +104,10 @@ final class TenantScheduler {
     }
 
     TenantScheduler(DeliveryLedger ledger, TenantDirectory directory, PolicyCache policies, EndpointGate gate,
-            PendingLeaders leaders) {
+            PendingLeaders leaders, OldestDue oldest, long quantumBytes) {
+        this.quantumBytes = quantumBytes;
         this.leaders = Objects.requireNonNull(leaders, "leaders");
+        this.oldest = Objects.requireNonNull(oldest, "oldest");
         this.ledger = Objects.requireNonNull(ledger, "ledger");
         this.directory = Objects.requireNonNull(directory, "directory");
         this.policies = Objects.requireNonNull(policies, "policies");
@@ -112,9 +124,20 @@ final class TenantScheduler {
             blocked.remove(lane);
             ready(lane);
         }
-        if (lane.markers.addAll(buckets)) {
+        long newest = Long.MAX_VALUE;
+        for (long bucket : buckets) {
+            if (bucket < newest && !lane.markers.contains(bucket)) {
+                newest = bucket;
+            }
+        }
+        if (newest != Long.MAX_VALUE) {
             // A second it did not know: rows were ingested (revived, recovered) since.
+            lane.markers.addAll(buckets);
             leaders.changed(ord);
+            if (newest < lane.uncleanedBucket) {
+                lane.uncleanedBucket = newest;
+                lane.oldestMark = oldest.replace(lane.oldestMark, lane.oldestMarkNow());
+            }
         }
         if (lane.state == TenantLane.State.IDLE) {
             ready(lane);
@@ -226,13 +249,19 @@ final class TenantScheduler {
                 yieldTurn(lane, TenantLane.State.AT_INFLIGHT_LIMIT);
                 continue;
             }
-            long tokens = lane.tokens.available(nowNanos) - planned.size();
+            if (lane.waitingSinceNanos == TenantLane.NOT_WAITING) {
+                lane.waitingSinceNanos = nowNanos;
+            }
+            lane.earnSinceNanos = Math.max(lane.waitingSinceNanos, nowNanos - LATENESS_CREDIT_NANOS);
+            long tokens = lane.tokens.available(nowNanos, lane.earnSinceNanos) - planned.size();
             if (tokens <= 0) {
                 waitForTokens(lane, nowNanos + Math.max(1, lane.tokens.nanosUntil(planned.size() + 1, nowNanos)));
                 continue;
             }
             if (!lane.inTurn) {
                 lane.deficit = rounds * QUANTUM * lane.policy.weight();
+                lane.byteDeficit = saturatedProduct(rounds * lane.policy.weight(), quantumBytes);
+                lane.turnStarted = true;
                 lane.inTurn = true;
             }
             long may = Math.min(Math.min(lane.deficit, room), tokens);
@@ -240,7 +269,11 @@ final class TenantScheduler {
             visited.put(lane.ord, lane);
             List<DueRow> admitted = new ArrayList<>();
             long[] bytes = {0};
-            boolean drained = readAdmitted(lane, now, nowNanos, planned, want, left[1], floors, admitted, bytes);
+            boolean[] byteLimited = {false};
+            boolean drained = readAdmitted(lane, now, nowNanos, planned, want, left[1], floors, admitted, bytes,
+                    byteLimited);
+            lane.byteDeficit -= bytes[0];
+            lane.turnStarted = lane.turnStarted && admitted.isEmpty();
             if (!admitted.isEmpty()) {
                 List<DueRow> all = new ArrayList<>(planned);
                 all.addAll(admitted);
@@ -260,7 +293,7 @@ final class TenantScheduler {
                 // Fewer due rows than the lane may take: it yields the rest of its turn and leaves
                 // the ring until the feed brings a marker again (or the cleanup finds a row).
                 yieldTurn(lane, TenantLane.State.IDLE);
-            } else if (lane.deficit <= 0 || want == may) {
+            } else if (lane.deficit <= 0 || want == may || byteLimited[0]) {
                 // Its turn is used, or it was stopped by its own in-flight room or tokens (then it
                 // yields the rest): to the back of the ring.
                 lane.inTurn = false;
@@ -285,7 +318,7 @@ final class TenantScheduler {
      * @return whether the lane has no more due rows to offer now (it drained)
      */
     private boolean readAdmitted(TenantLane lane, long now, long nowNanos, List<DueRow> planned, int want, long byteBudget,
-            ToLongFunction<TenantLane> floors, List<DueRow> admitted, long[] bytes) {
+            ToLongFunction<TenantLane> floors, List<DueRow> admitted, long[] bytes, boolean[] byteLimited) {
         long epoch = gate.epoch();
         if (lane.skipAfter != null && !lane.skipValid(nowNanos, epoch)) {
             lane.clearSkip();
@@ -301,7 +334,15 @@ final class TenantScheduler {
                     ? ledger.dueForTenantAfter(lane.ord, now, lane.skipAfter, asked, budget)
                     : readAfter(lane, now, planned, asked, budget, floors);
             boolean refusedAny = false;
+            DueRow last = null;
             for (DueRow row : read) {
+                if (bytes[0] + row.size() > lane.byteDeficit && !(lane.turnStarted && admitted.isEmpty())) {
+                    // The turn's byte quantum is spent (its first row goes whatever its size): the
+                    // rest of its rows wait for its next turn.
+                    byteLimited[0] = true;
+                    break;
+                }
+                last = row;
                 long until = gate.admit(row, nowNanos);
                 if (until == EndpointGate.ADMITTED) {
                     admitted.add(row);
@@ -314,8 +355,11 @@ final class TenantScheduler {
                     refusedRows++;
                 }
             }
-            if (refusedAny || (lane.skipAfter != null && !read.isEmpty())) {
-                lane.skipAfter = read.get(read.size() - 1);
+            if (last != null && (refusedAny || lane.skipAfter != null)) {
+                lane.skipAfter = last;
+            }
+            if (byteLimited[0]) {
+                return false;
             }
             boolean drained = read.size() < asked && byteBudget - bytes[0] > 0;
             if (drained || !refusedAny || admitted.size() >= want || refusedRows >= SCAN_LIMIT) {
@@ -350,6 +394,13 @@ final class TenantScheduler {
         return out;
     }
 
+    /** {@code a × b}, or {@link Long#MAX_VALUE} when that overflows. */
+    private static long saturatedProduct(long a, long b) {
+        long high = Math.multiplyHigh(a, b);
+        long low = a * b;
+        return high != 0 || low < 0 ? Long.MAX_VALUE : low;
+    }
+
     /** After the claim: tenant {@code lane} has {@code count} more rows in flight and spent as many tokens. */
     void claimed(TenantLane lane, int count, long nowNanos) {
         if (count == 0) {
@@ -357,9 +408,10 @@ final class TenantScheduler {
         }
         lane.inflight.addAndGet(count);
         leaders.changed(lane.ord);
-        if (!lane.tokens.tryTake(count, nowNanos)) {
+        if (!lane.tokens.tryTake(count, nowNanos, lane.earnSinceNanos)) {
             // Only when the policy's rate dropped between the plan and now: take what is there.
-            lane.tokens.tryTake(Math.min(count, lane.tokens.available(nowNanos)), nowNanos);
+            lane.tokens.tryTake(Math.min(count, lane.tokens.available(nowNanos, lane.earnSinceNanos)), nowNanos,
+                    lane.earnSinceNanos);
         }
     }
 
@@ -369,13 +421,22 @@ final class TenantScheduler {
      * is forgotten.
      */
     void cleaned(TenantLane lane, Optional<DueRow> first, long now, long nowNanos) {
+        lane.firstDueAt = first.map(DueRow::at).orElse(Long.MAX_VALUE);
+        lane.uncleanedBucket = Long.MAX_VALUE;
+        lane.oldestMark = oldest.replace(lane.oldestMark, lane.oldestMarkNow());
         if (first.isPresent() && first.get().at() <= now && lane.state == TenantLane.State.IDLE) {
             ready(lane);
         }
         if (lane.forgettable(nowNanos)) {
             lanes.remove(lane.ord);
             leaders.forgotten(lane.ord);
+            lane.oldestMark = oldest.replace(lane.oldestMark, null);
         }
+    }
+
+    /** The feed has reached the present once: the scheduler knows every tenant with due work up to now. */
+    void feedCaughtUp() {
+        oldest.feedCaughtUp();
     }
 
     /** The lane of tenant {@code ord}, if the scheduler knows it. */
@@ -443,6 +504,12 @@ final class TenantScheduler {
         return lanes.size();
     }
 
+    /** The earliest time (monotonic nanos) a lane waiting for tokens may be served again; {@link Long#MAX_VALUE} when none waits. */
+    long nextTokenNanos() {
+        TenantLane first = waitingForTokens.peek();
+        return first == null ? Long.MAX_VALUE : first.wakeNanos;
+    }
+
     /** Lanes in the ring now. */
     int readyTenants() {
         return ring.size();
@@ -457,6 +524,8 @@ final class TenantScheduler {
         lane.inTurn = false;
         lane.deficit = 0;
         lane.state = state;
+        // Drained, at its in-flight limit or blocked: it is not waiting for tokens.
+        lane.waitingSinceNanos = TenantLane.NOT_WAITING;
         if (state == TenantLane.State.AT_INFLIGHT_LIMIT && lane.inflightRoom() > 0) {
             // A settle raced the decision: do not wait for another.
             ready(lane);

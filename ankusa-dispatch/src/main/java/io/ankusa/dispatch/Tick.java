@@ -142,6 +142,9 @@ final class Tick {
         }
         long nowNanos = nanoTime.getAsLong();
         feed.next(now).forEach(scheduler::offer);
+        if (feed.caughtUp()) {
+            scheduler.feedCaughtUp();
+        }
         scheduler.wake(nowNanos);
         TenantScheduler.Plan plan = scheduler.plan(now, nowNanos, rowBudget, byteBudget,
                 lane -> lane.markers.isEmpty() ? 0 : cursors.floor(lane.ord, lane.markers.first()));

@@ -37,11 +37,21 @@ public final class TokenBucket {
 
     /** Takes {@code count} tokens if the bucket holds them; otherwise takes none. */
     public boolean tryTake(long count, long nowNanos) {
+        return tryTake(count, nowNanos, nowNanos);
+    }
+
+    /**
+     * {@link #tryTake(long, long)} for a holder that has been waiting to use tokens since
+     * {@code earnSinceNanos} (at most {@code nowNanos}) and is served late: the tokens earned since
+     * then count even past the burst, as they would have been taken had it been served on time.
+     * With {@code earnSinceNanos == nowNanos} this is {@link #tryTake(long, long)}.
+     */
+    public boolean tryTake(long count, long nowNanos, long earnSinceNanos) {
         if (rate.unlimited()) {
             return true;
         }
         double now = nowNanos - origin;
-        double next = Math.max(fullAt, now) + count * interval;
+        double next = Math.max(fullAt, Math.min(now, earnSinceNanos - origin)) + count * interval;
         if (next - now <= rate.burst() * interval) {
             fullAt = next;
             return true;
@@ -64,11 +74,19 @@ public final class TokenBucket {
      * caller that may take up to this many does so with one {@link #tryTake}.
      */
     public long available(long nowNanos) {
+        return available(nowNanos, nowNanos);
+    }
+
+    /**
+     * Tokens held at {@code nowNanos} by a holder waiting to use them since {@code earnSinceNanos}
+     * (see {@link #tryTake(long, long, long)}): the burst plus what was earned since then past it.
+     */
+    public long available(long nowNanos, long earnSinceNanos) {
         if (rate.unlimited()) {
             return Long.MAX_VALUE;
         }
         double now = nowNanos - origin;
-        double held = rate.burst() - (Math.max(fullAt, now) - now) / interval;
+        double held = rate.burst() - (Math.max(fullAt, Math.min(now, earnSinceNanos - origin)) - now) / interval;
         return held <= 0 ? 0 : (long) Math.floor(held + 1e-9);
     }
 

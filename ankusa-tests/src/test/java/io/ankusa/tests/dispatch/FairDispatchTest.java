@@ -108,6 +108,35 @@ class FairDispatchTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @DisplayName("a tenant of large payloads gets proportionally fewer rows a turn (the byte quantum)")
+    void aTenantOfLargePayloadsGetsFewerRowsATurn(String backend) {
+        try (DispatchFixture f = DispatchFixture.open(backend, dir)) {
+            String large = "x".repeat(60_000);
+            List<CompletableFuture<?>> receipts = new ArrayList<>();
+            for (int i = 0; i < 300; i++) {
+                receipts.add(f.queue().ingest(io.ankusa.api.Hook.builder().id("large-" + i).sourceId("test")
+                        .tenantId("large").payload(large).sinks(0).build()));
+            }
+            receipts.forEach(CompletableFuture::join);
+            ingestMany(f, "small", 300);
+            ScriptedSink sink = ScriptedSink.delivering();
+            // A weight-1 turn: 16 rows or 256 KiB, whichever runs out first: 16 small rows, 4 large ones.
+            try (Pipeline pipeline = f.pipeline(sink, b -> b.rowsPerTick(32).concurrency(1024).quantumBytes(256 << 10))) {
+                for (int t = 0; t < 8; t++) {
+                    assertThat(DispatchFixture.await(pipeline.tick()).claimed()).isEqualTo(32);
+                }
+            }
+            Map<String, Long> delivered = deliveredByTenant(sink);
+            assertThat(delivered.get("large") + delivered.get("small")).isEqualTo(256);
+            // Rows alone would split every tick evenly (16 and 16).
+            assertThat(delivered.get("large")).as("large rows against small ones, 4 to 16 a turn")
+                    .isLessThanOrEqualTo(delivered.get("small") / 2).isGreaterThanOrEqualTo(delivered.get("small") / 8);
+            f.assertConsistent();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
     @DisplayName("a tenant at its in-flight limit does not block others")
     void aTenantAtItsInflightLimitDoesNotBlockOthers(String backend) {
         TenantPolicies policies = TenantPolicies.of(TenantPolicy.DEFAULT,
@@ -178,6 +207,36 @@ class FairDispatchTest {
                 }
             }
             assertThat(deliveredByTenant(sink).get("slow")).isEqualTo(10L + 50L);
+            f.assertConsistent();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @DisplayName("a rate-limited tenant keeps its rate when ticks come later than its burst lasts")
+    void aRateLimitedTenantKeepsItsRateWhenTicksComeLate(String backend) {
+        TenantPolicies policies = TenantPolicies.of(TenantPolicy.DEFAULT,
+                Map.of("slow", TenantPolicy.DEFAULT.withDeliveryRate(new Rate(100, 10))));
+        try (DispatchFixture f = DispatchFixture.open(backend, dir, b -> b.tenantPolicies(policies))) {
+            ingestMany(f, "slow", 2_000);
+            ScriptedSink sink = ScriptedSink.delivering();
+            try (Pipeline pipeline = f.pipeline(sink, b -> b.rowsPerTick(1024).concurrency(2048))) {
+                DispatchFixture.await(pipeline.tick());
+                assertThat(deliveredByTenant(sink)).containsEntry("slow", 10L);
+                // Ticks 300 ms apart on the injected clock, three times the 100 ms a burst of 10
+                // lasts at 100/s: each tick takes the 30 tokens earned since the last, not 10.
+                for (int t = 0; t < 30; t++) {
+                    f.clock().advance(300);
+                    DispatchFixture.await(pipeline.tick());
+                }
+                assertThat(deliveredByTenant(sink).get("slow")).as("9 s at 100/s after the first burst")
+                        .isEqualTo(10L + 30 * 30);
+                // A stall of 5 s: what it earned over the last second counts, not all 5 s of it.
+                f.clock().advance(5_000);
+                DispatchFixture.await(pipeline.tick());
+                assertThat(deliveredByTenant(sink).get("slow")).as("a burst plus one second of tokens")
+                        .isEqualTo(10L + 30 * 30 + 10 + 100);
+            }
             f.assertConsistent();
         }
     }

@@ -8,6 +8,7 @@ import io.ankusa.dispatch.Gauges;
 import io.ankusa.dispatch.Pipeline;
 import io.ankusa.dispatch.SinkOutcome;
 import io.ankusa.dispatch.TenantPending;
+import io.ankusa.dispatch.TickReport;
 import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.keys.CounterKey;
 import io.ankusa.keys.Prefixes;
@@ -24,6 +25,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -198,6 +200,64 @@ class GaugesTest {
             f.clock().advance(-(f.now() - start) - 1_000);
             assertThat(pipeline.gauges().oldestDueAge()).as("the queue clock does not go back")
                     .contains(Duration.ofMillis(10_000));
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @DisplayName("a pipeline's oldest due age comes from its scheduler's cleanups, not from a read of the store")
+    void aPipelinesOldestDueAgeComesFromItsScheduler(String backend) {
+        // Eight tenants held at an in-flight limit of 1 by a sink that does not answer them, each
+        // with a backlog over 30 seconds: the scheduler's cleanup read each one's first due row.
+        TenantPolicies policies = tenant -> tenant.startsWith("held") ? TenantPolicy.DEFAULT.withMaxInflight(1)
+                : TenantPolicy.DEFAULT;
+        List<CompletableFuture<SinkOutcome>> unanswered = new ArrayList<>();
+        try (DispatchFixture f = DispatchFixture.open(backend, dir, b -> b.tenantPolicies(policies))) {
+            Pipeline pipeline = f.pipeline(d -> {
+                if (d.tenantId().startsWith("held")) {
+                    CompletableFuture<SinkOutcome> later = new CompletableFuture<>();
+                    unanswered.add(later);
+                    return later;
+                }
+                return CompletableFuture.completedFuture(SinkOutcome.delivered());
+            }, b -> b.sinkDeadline(Duration.ofHours(1)));
+            try {
+                long start = f.now();
+                for (int s = 0; s < 30; s++) {
+                    for (int t = 0; t < 8; t++) {
+                        f.ingest("h" + t + "_" + s, "held" + t, 0);
+                    }
+                    f.clock().advance(1_000);
+                }
+                CompletionStage<TickReport> first = pipeline.tick();
+                assertThat(unanswered).hasSize(8);
+                f.clock().advance(250);
+                f.ingest("q", "quiet", 0);
+                f.clock().advance(500);
+                DispatchFixture.await(pipeline.tick());
+
+                Measured measured = measure(f, () -> assertThat(pipeline.gauges().oldestDueAge())
+                        .as("the held tenants' second rows (their first ones are in flight)")
+                        .contains(Duration.ofMillis(f.now() - (start + 1_000))));
+                assertNoFold(measured);
+                assertThat(measured.scans()).as("reads of the active index or of due rows")
+                        .noneMatch(sc -> sc.range().from().length > 0 && (sc.range().from()[0] == Prefixes.ACTIVE
+                                || sc.range().from()[0] == Prefixes.DUE));
+
+                // The held tenants' answers: their second rows are claimed, the cleanups move on.
+                List<CompletableFuture<SinkOutcome>> answered = List.copyOf(unanswered);
+                unanswered.clear();
+                answered.forEach(u -> u.complete(SinkOutcome.delivered()));
+                DispatchFixture.await(first);
+                f.clock().advance(1_000);
+                pipeline.tick(); // claims their second rows, which the sink holds again
+                assertThat(unanswered).hasSize(8);
+                assertThat(pipeline.gauges().oldestDueAge()).as("their third rows")
+                        .contains(Duration.ofMillis(f.now() - (start + 2_000)));
+            } finally {
+                unanswered.forEach(u -> u.complete(SinkOutcome.delivered()));
+                pipeline.close();
+            }
         }
     }
 
