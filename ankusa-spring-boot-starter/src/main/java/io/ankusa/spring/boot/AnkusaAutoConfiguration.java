@@ -102,6 +102,9 @@ public class AnkusaAutoConfiguration {
         if (properties.getBytesPerTick() != null) {
             builder.bytesPerTick(properties.getBytesPerTick());
         }
+        if (properties.getQuantumBytes() != null) {
+            builder.quantumBytes(properties.getQuantumBytes());
+        }
         if (properties.getConcurrency() != null) {
             builder.concurrency(properties.getConcurrency());
         }

@@ -17,6 +17,8 @@ public class AnkusaPipelineProperties {
     private Integer rowsPerTick;
     /** Most envelope bytes claimed in one tick. */
     private Long bytesPerTick;
+    /** Envelope bytes a weight-1 tenant may claim per turn of fair dispatch. */
+    private Long quantumBytes;
     /** Most deliveries under way at once. */
     private Integer concurrency;
     /** How long the pipeline waits between ticks when idle. */
@@ -54,6 +56,16 @@ public class AnkusaPipelineProperties {
     /** @param bytesPerTick most envelope bytes claimed in one tick */
     public void setBytesPerTick(Long bytesPerTick) {
         this.bytesPerTick = bytesPerTick;
+    }
+
+    /** {@return envelope bytes a weight-1 tenant may claim per turn, or null for the default} */
+    public Long getQuantumBytes() {
+        return quantumBytes;
+    }
+
+    /** @param quantumBytes envelope bytes a weight-1 tenant may claim per turn of fair dispatch */
+    public void setQuantumBytes(Long quantumBytes) {
+        this.quantumBytes = quantumBytes;
     }
 
     /** {@return most deliveries under way at once, or null for the default} */

@@ -87,6 +87,16 @@ class AnkusaAutoConfigurationTest {
     }
 
     @Test
+    void theByteQuantumReachesThePipelineBuilder() {
+        Sink sink = d -> CompletableFuture.completedFuture(SinkOutcome.delivered());
+        runner().withBean(Sink.class, () -> sink).withPropertyValues("ankusa.pipeline.quantum-bytes=0")
+                .run(context -> assertThat(context.getStartupFailure()).rootCause()
+                        .hasMessageContaining("quantumBytes must be positive: 0"));
+        runner().withBean(Sink.class, () -> sink).withPropertyValues("ankusa.pipeline.quantum-bytes=4096")
+                .run(context -> assertThat(context).hasNotFailed().hasSingleBean(Pipeline.class));
+    }
+
+    @Test
     void anEndpointResolverGetsAnHttpSink() {
         EndpointResolver resolver = (tenant, sink) -> Optional.empty();
         runner().withBean(EndpointResolver.class, () -> resolver).run(context -> {
