@@ -5,7 +5,7 @@
  * {@code migration} guards and upgrades the store format; {@code engine} wires them; the API
  * package {@code io.ankusa.queue} sits on top.
  */
-@SuppressWarnings("module") // io.ankusa.dispatch and io.ankusa.cli are compiled after this module
+@SuppressWarnings("module") // io.ankusa.dispatch, io.ankusa.cli and io.ankusa.kafka are compiled after this module
 module io.ankusa.queue {
     requires io.ankusa.keys;
     requires org.slf4j;
@@ -15,7 +15,8 @@ module io.ankusa.queue {
 
     exports io.ankusa.queue;
     // The dispatcher's port: decoded rows and transitions, never a key; ordinals and the audit hook.
-    exports io.ankusa.queue.ledger to io.ankusa.dispatch, io.ankusa.cli;
+    // The Kafka node reads dead letters' hooks and restores dead letters through it.
+    exports io.ankusa.queue.ledger to io.ankusa.dispatch, io.ankusa.cli, io.ankusa.kafka;
     // The one admission step's parts: cached tenant policies and token buckets (the scheduler's).
     exports io.ankusa.queue.admission to io.ankusa.dispatch;
     // The bounded hand-off of events to listeners, which the pipeline publishes through too.

@@ -5,6 +5,7 @@ import io.ankusa.api.Hook;
 import io.ankusa.api.IntakePosition;
 import io.ankusa.api.InvalidHookException;
 import io.ankusa.api.QueueConfig;
+import io.ankusa.api.QueueHealth;
 import io.ankusa.api.QueueStats;
 import io.ankusa.api.Receipt;
 import io.ankusa.api.TenantErasingException;
@@ -19,15 +20,22 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,32 +46,47 @@ import org.slf4j.LoggerFactory;
  * record lands in the store with its position in one synced batch; a record the queue refuses for
  * good (it does not decode, or is invalid, over the tenant limit, refused by admission, or its
  * tenant is being erased) is published to the refused topic with the reason, never dropped.
- * A failure that is not a refusal (the store, the writer) stops the partition: it is paused, its
- * watermark stays below the record, and a restart resumes from the store.
+ * A failed store commit is read again from its first record ({@link #ingest}); a failure that
+ * persists, or a queue that failed for good, stops the partition: it is paused, its watermark
+ * stays below the record, and a restart resumes from the store.
  */
 final class AssignedPartition implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(AssignedPartition.class);
+
+    /** What {@link #ingest} returns when the partition stopped. */
+    static final long FAILED = -2;
+    /** Reads again at one offset before the partition stops. */
+    static final int RETRIES = 5;
 
     private final TopicPartition partition;
     private final String source;
     private final Queue queue;
     private final Pipeline pipeline;
     private final Watermark watermark;
+    private final DeadLetterShipper shipper;
     private final long resumeAt;
     private final Duration ingestWait;
     private long dropsSeen;
     private volatile boolean failed;
+    /** Offsets after a failed commit that landed (or went aside) anyway: skipped when read again. */
+    private final Set<Long> landed = new HashSet<>();
+    /** The highest intake position that landed after a failed commit: records below it are ingested without one. */
+    private long positionHigh = -1;
+    private long lastRetryFrom = -1;
+    private int retries;
 
     private AssignedPartition(TopicPartition partition, Queue queue, Pipeline.Builder pipeline, Watermark watermark,
-            long resumeAt, Duration ingestWait, Settles settles) {
+            long resumeAt, Duration ingestWait, Settles settles, DeadLetterShipper shipper) {
         this.partition = partition;
+        this.shipper = shipper;
         this.source = source(partition);
         this.queue = queue;
         this.watermark = watermark;
         this.resumeAt = resumeAt;
         this.ingestWait = ingestWait;
         settles.watermark = watermark;
+        settles.shipper = shipper;
         this.pipeline = pipeline.build();
     }
 
@@ -77,31 +100,83 @@ final class AssignedPartition implements AutoCloseable {
      * node took the partition further since this store last saw it) or the store has none.
      */
     static AssignedPartition open(TopicPartition partition, Path root, UnaryOperator<QueueConfig.Builder> queueConfig,
-            Sink sink, UnaryOperator<Pipeline.Builder> pipelineConfig, OptionalLong committed, Duration ingestWait) {
+            Function<QueueConfig, Queue> opener, Sink sink, UnaryOperator<Pipeline.Builder> pipelineConfig,
+            OptionalLong committed, Duration ingestWait, DeadLetters deadLetters) {
         Path directory = root.resolve(source(partition));
-        Queue queue = Queue.open(queueConfig.apply(QueueConfig.builder(directory)).build());
+        Queue queue = opener.apply(queueConfig.apply(QueueConfig.builder(directory)).build());
         try {
             OptionalLong position = queue.intakePosition(source(partition));
             long fromStore = position.isPresent() ? position.getAsLong() + 1 : 0;
             long resumeAt = Math.max(fromStore, committed.orElse(0));
+            Map<String, Long> inTopic = new HashMap<>();
+            deadLetters.records().forEach((key, record) -> inTopic.put(key, record.letter().deadAt().toEpochMilli()));
+            if (position.isEmpty() || fromStore < committed.orElse(0)) {
+                // A new store, or one behind the partition: restore the letters others dead-lettered.
+                DeadLetterRestore.Result restored = DeadLetterRestore.restore(queue, deadLetters.records().values(), resumeAt,
+                        ingestWait);
+                deadLetters.tombstone(restored.reread());
+                restored.reread().forEach(inTopic::remove);
+                if (restored.restored() > 0 || !restored.reread().isEmpty()) {
+                    LOG.info("partition {}: {} dead letters restored from {}, {} tombstoned (their hooks are read again)",
+                            partition, restored.restored(), deadLetters.topic(), restored.reread().size());
+                }
+            }
             QueueStats stats = queue.stats();
             long owedRows = stats.pending() + stats.scheduled() + stats.inflight();
             Watermark watermark = new Watermark(resumeAt, committed.orElse(resumeAt), owedRows);
+            DeadLetterShipper shipper = new DeadLetterShipper(queue, deadLetters.producer(), deadLetters.topic(),
+                    deadLetters.partition(), inTopic);
             Settles settles = new Settles();
             Pipeline.Builder builder = pipelineConfig.apply(Pipeline.builder(queue, sink)).listener(settles);
-            return new AssignedPartition(partition, queue, builder, watermark, resumeAt, ingestWait, settles);
+            return new AssignedPartition(partition, queue, builder, watermark, resumeAt, ingestWait, settles, shipper);
         } catch (RuntimeException e) {
             queue.close();
             throw e;
         }
     }
 
-    /** Forwards the pipeline's final settles to the watermark. */
+    /**
+     * The partition's share of the dead-letter topic as the node read it on assign, and how to
+     * publish to it.
+     *
+     * @param topic    the dead-letter topic
+     * @param partition its partition for this intake partition (the same number)
+     * @param records  its latest record per key in this partition (tombstoned keys left out)
+     * @param producer the node's producer
+     */
+    record DeadLetters(String topic, int partition, Map<String, DeadLetterRecord> records, Producer<String, byte[]> producer) {
+
+        void tombstone(List<String> keys) {
+            List<Future<RecordMetadata>> sends = new ArrayList<>();
+            for (String key : keys) {
+                sends.add(producer.send(new ProducerRecord<>(topic, partition, key, null)));
+            }
+            try {
+                for (Future<RecordMetadata> send : sends) {
+                    send.get();
+                }
+            } catch (ExecutionException e) {
+                throw new DeadLetterPublishException("a tombstone was not published to " + topic, e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new DeadLetterPublishException("interrupted publishing tombstones to " + topic, e);
+            }
+        }
+    }
+
+    /**
+     * Forwards the pipeline's final settles to the watermark, and a dead settle's intake offset to
+     * the dead-letter shipper (which publishes the letter before the watermark is committed).
+     */
     private static final class Settles implements QueueListener {
         private volatile Watermark watermark;
+        private volatile DeadLetterShipper shipper;
 
         @Override
         public void onSettled(DeliverySettled event) {
+            if (event.result() == DeliverySettled.Result.DEAD) {
+                shipper.deadSettled(event.seq(), watermark.offsetOf(event.seq()));
+            }
             if (event.result() != DeliverySettled.Result.RETRIED) {
                 watermark.settled(event.seq());
             }
@@ -134,19 +209,29 @@ final class AssignedPartition implements AutoCloseable {
 
     /**
      * Ingests one poll's records of this partition, in offset order, and waits until each is in
-     * the store (or refused and published aside). Returns false when the partition failed.
+     * the store (or refused and published aside). Returns the offset to read again from when a
+     * store commit failed (the node seeks there), -1 when every record is in or aside, or
+     * {@link #FAILED} when the partition stopped.
+     *
+     * <p>A failed commit fails its writer batch only: a later batch of the same poll may commit,
+     * and its intake position then passes the failed records. So on a failed commit the node reads
+     * again from the first failed offset; the records after it that did land (or were refused and
+     * published aside) are remembered and skipped when read again, so none is ingested twice. After
+     * A record read again below a position that landed meanwhile is ingested without a position, so
+     * the store's position never goes back. After {@value #RETRIES} failed reads at the same offset, or when the queue failed for good, the
+     * partition stops (paused, its watermark below the record).
      */
-    boolean ingest(List<ConsumerRecord<String, byte[]>> records, Producer<String, byte[]> refusedProducer,
+    long ingest(List<ConsumerRecord<String, byte[]>> records, Producer<String, byte[]> refusedProducer,
             String refusedTopic) {
         if (failed) {
-            return false;
+            return FAILED;
         }
         List<ConsumerRecord<String, byte[]>> submitted = new ArrayList<>(records.size());
         List<CompletableFuture<Receipt>> receipts = new ArrayList<>(records.size());
         List<Integer> sinks = new ArrayList<>(records.size());
         List<Refusal> refusals = new ArrayList<>();
         for (ConsumerRecord<String, byte[]> record : records) {
-            if (record.offset() < resumeAt) {
+            if (record.offset() < resumeAt || landed.remove(record.offset())) {
                 watermark.skipped(record.offset());
                 continue; // already in the store (a seek that went back)
             }
@@ -163,36 +248,61 @@ final class AssignedPartition implements AutoCloseable {
             watermark.submitted(record.offset());
             submitted.add(record);
             sinks.add(hook.sinks().size());
-            receipts.add(queue.ingest(hook, new IntakePosition(source, record.offset()), ingestWait));
+            // Read again below a position that landed after a failed commit: the store's position must not go back.
+            receipts.add(record.offset() < positionHigh ? queue.ingest(hook, ingestWait)
+                    : queue.ingest(hook, new IntakePosition(source, record.offset()), ingestWait));
         }
+        long retryFrom = -1;
+        Throwable failure = null;
         for (int i = 0; i < receipts.size(); i++) {
             ConsumerRecord<String, byte[]> record = submitted.get(i);
             try {
                 Receipt receipt = receipts.get(i).join();
                 watermark.accepted(record.offset(), receipt.seq(), sinks.get(i));
+                if (retryFrom >= 0) {
+                    landed.add(record.offset()); // a later batch committed: skip it when read again
+                    positionHigh = Math.max(positionHigh, record.offset());
+                }
             } catch (CompletionException e) {
                 Throwable cause = e.getCause();
                 if (cause instanceof InvalidHookException || cause instanceof TenantLimitException
                         || cause instanceof TenantOverloadedException || cause instanceof TenantErasingException) {
                     refusals.add(new Refusal(record, ((AnkusaException) cause).error(),
                             String.valueOf(cause.getMessage())));
-                } else if (!failed) {
-                    failed = true;
-                    LOG.error("partition {} stopped at offset {}: its queue failed to ingest; it stays paused and "
-                            + "its watermark below the record until the node restarts", partition, record.offset(), cause);
+                } else if (retryFrom < 0) {
+                    retryFrom = record.offset();
+                    failure = cause;
                 }
             }
         }
         for (Refusal refusal : refusals) {
-            publishRefused(refusal, refusedProducer, refusedTopic);
+            if (publishRefused(refusal, refusedProducer, refusedTopic) && retryFrom >= 0 && refusal.record().offset() > retryFrom) {
+                landed.add(refusal.record().offset());
+            }
         }
-        return !failed;
+        if (failed) {
+            return FAILED;
+        }
+        if (retryFrom < 0) {
+            retries = 0;
+            return -1;
+        }
+        retries = retryFrom == lastRetryFrom ? retries + 1 : 1;
+        lastRetryFrom = retryFrom;
+        if (retries > RETRIES || queue.health().state() == QueueHealth.State.FAILED) {
+            failed = true;
+            LOG.error("partition {} stopped at offset {}: its queue failed to ingest ({} reads); it stays paused and "
+                    + "its watermark below the record until the node restarts", partition, retryFrom, retries, failure);
+            return FAILED;
+        }
+        LOG.warn("partition {}: a store commit failed at offset {}; reading again from there", partition, retryFrom, failure);
+        return retryFrom;
     }
 
     private record Refusal(ConsumerRecord<String, byte[]> record, String error, String message) {
     }
 
-    private void publishRefused(Refusal refusal, Producer<String, byte[]> producer, String topic) {
+    private boolean publishRefused(Refusal refusal, Producer<String, byte[]> producer, String topic) {
         ProducerRecord<String, byte[]> aside = new ProducerRecord<>(topic, refusal.record().key(), refusal.record().value());
         aside.headers().add("ankusa-error", refusal.error().getBytes(StandardCharsets.UTF_8));
         aside.headers().add("ankusa-reason", refusal.message().getBytes(StandardCharsets.UTF_8));
@@ -202,6 +312,7 @@ final class AssignedPartition implements AutoCloseable {
             watermark.handled(refusal.record().offset());
             LOG.warn("record {}@{} refused ({}: {}); published to {}", source, refusal.record().offset(), refusal.error(),
                     refusal.message(), topic);
+            return true;
         } catch (ExecutionException | RuntimeException e) {
             failed = true;
             LOG.error("partition {} stopped: the refused record at offset {} could not be published to {}", partition,
@@ -210,6 +321,7 @@ final class AssignedPartition implements AutoCloseable {
             Thread.currentThread().interrupt();
             failed = true;
         }
+        return false;
     }
 
     /** The offset to commit now; resyncs the watermark first when the store owes nothing. */
@@ -228,6 +340,20 @@ final class AssignedPartition implements AutoCloseable {
             }
         }
         return watermark.watermark();
+    }
+
+    /**
+     * Publishes the store's dead letters the dead-letter topic does not hold yet; call it after
+     * {@link #watermark()} and before committing what it returned.
+     *
+     * @throws DeadLetterPublishException when Kafka did not acknowledge one (do not commit)
+     */
+    void shipDeadLetters() {
+        shipper.catchUp();
+    }
+
+    DeadLetterShipper deadLetters() {
+        return shipper;
     }
 
     /** Stops dispatch: waits up to the sink deadline for the deliveries under way. */

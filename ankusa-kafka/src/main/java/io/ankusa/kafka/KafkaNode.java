@@ -1,8 +1,12 @@
 package io.ankusa.kafka;
 
+import io.ankusa.api.PurgeResult;
 import io.ankusa.api.QueueConfig;
 import io.ankusa.dispatch.Pipeline;
+import io.ankusa.dispatch.ReplayResult;
+import io.ankusa.dispatch.Replayer;
 import io.ankusa.dispatch.Sink;
+import io.ankusa.queue.Queue;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,9 +19,11 @@ import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -59,6 +65,11 @@ import org.slf4j.LoggerFactory;
  *     window, in which a partition may be dispatched from two nodes (docs/scale-out.md). Commits
  *     carry the group generation; a fenced member's commit is refused by the coordinator, and
  *     {@code onPartitionsLost} closes its partitions without committing.</li>
+ * <li><b>Dead letters survive the loss of a node.</b> Before each watermark commit the node
+ *     publishes the partition's new dead letters to a compacted topic ({@code <topic>.dead},
+ *     {@link Builder#deadLetterTopic}); a node that opens a partition's store new restores them
+ *     from it. Replay or purge them through {@link #replayDeadLetters}, {@link #replayDeadLetter}
+ *     and {@link #purgeDeadLetters}, which tombstone them in the topic.</li>
  * </ul>
  *
  * <p>One thread of its own polls, ingests and commits (every {@link Builder#commitInterval}); each
@@ -70,7 +81,9 @@ public final class KafkaNode implements AutoCloseable {
 
     private final Builder config;
     private final KafkaConsumer<String, byte[]> consumer;
-    private final KafkaProducer<String, byte[]> refusedProducer;
+    private final KafkaProducer<String, byte[]> producer;
+    /** Reads the dead-letter topic's partitions on assign (no group; the poll thread's). */
+    private final KafkaConsumer<String, byte[]> deadReader;
     private final Map<TopicPartition, AssignedPartition> assigned = new ConcurrentHashMap<>();
     private final Map<TopicPartition, Long> committed = new ConcurrentHashMap<>();
     private final Thread thread;
@@ -100,7 +113,13 @@ public final class KafkaNode implements AutoCloseable {
         producerConfig.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         producerConfig.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
         producerConfig.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-        this.refusedProducer = new KafkaProducer<>(producerConfig);
+        this.producer = new KafkaProducer<>(producerConfig);
+        Map<String, Object> readerConfig = new HashMap<>(config.properties);
+        readerConfig.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        readerConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        readerConfig.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+        readerConfig.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        this.deadReader = new KafkaConsumer<>(readerConfig);
         this.thread = new Thread(this::run, "ankusa-kafka-node");
     }
 
@@ -164,8 +183,14 @@ public final class KafkaNode implements AutoCloseable {
                 }
                 for (TopicPartition tp : records.partitions()) {
                     AssignedPartition partition = assigned.get(tp);
-                    if (partition != null && !partition.ingest(records.records(tp), refusedProducer, config.refusedTopic)) {
+                    if (partition == null) {
+                        continue;
+                    }
+                    long next = partition.ingest(records.records(tp), producer, config.refusedTopic);
+                    if (next == AssignedPartition.FAILED) {
                         consumer.pause(List.of(tp));
+                    } else if (next >= 0) {
+                        consumer.seek(tp, next); // a store commit failed: read again from the first failed record
                     }
                 }
                 if (System.nanoTime() - lastCommit >= config.commitInterval.toNanos()) {
@@ -185,7 +210,8 @@ public final class KafkaNode implements AutoCloseable {
             } catch (RuntimeException e) {
                 LOG.warn("closing the consumer failed", e);
             }
-            refusedProducer.close(Duration.ofSeconds(30));
+            producer.close(Duration.ofSeconds(30));
+            deadReader.close(org.apache.kafka.clients.consumer.CloseOptions.timeout(Duration.ofSeconds(5)));
         }
     }
 
@@ -197,6 +223,13 @@ public final class KafkaNode implements AutoCloseable {
             AssignedPartition partition = assigned.get(tp);
             if (partition != null) {
                 long watermark = partition.watermark();
+                try {
+                    // Every dead settle the watermark counted is in the store now: publish before committing.
+                    partition.shipDeadLetters();
+                } catch (DeadLetterPublishException e) {
+                    LOG.warn("watermark of {} not committed: its dead letters are not all published", tp, e);
+                    continue;
+                }
                 if (committed.getOrDefault(tp, -1L) != watermark) {
                     offsets.put(tp, new OffsetAndMetadata(watermark, "ankusa generation=" + generation));
                 }
@@ -226,6 +259,89 @@ public final class KafkaNode implements AutoCloseable {
             }
             committed.remove(tp);
         }
+    }
+
+    /**
+     * The latest record per key of the dead-letter topic's partition {@code partition}, read from
+     * its beginning to its end as of now (tombstoned keys left out).
+     */
+    private Map<String, DeadLetterRecord> readDeadLetters(int partition) {
+        TopicPartition dead = new TopicPartition(config.deadLetterTopic, partition);
+        List<org.apache.kafka.common.PartitionInfo> partitions = deadReader.partitionsFor(config.deadLetterTopic);
+        if (partitions == null || partitions.stream().noneMatch(p -> p.partition() == partition)) {
+            throw new IllegalStateException("dead-letter topic " + config.deadLetterTopic + " has no partition " + partition
+                    + ": create it compacted, with as many partitions as " + config.topic);
+        }
+        deadReader.assign(List.of(dead));
+        deadReader.seekToBeginning(List.of(dead));
+        long end = deadReader.endOffsets(List.of(dead)).get(dead);
+        Map<String, DeadLetterRecord> records = new HashMap<>();
+        while (deadReader.position(dead) < end) {
+            for (ConsumerRecord<String, byte[]> record : deadReader.poll(config.pollTimeout).records(dead)) {
+                if (record.value() == null) {
+                    records.remove(record.key());
+                } else {
+                    records.put(record.key(), DeadLetterRecord.decode(record.value()));
+                }
+            }
+        }
+        deadReader.assign(List.of());
+        return records;
+    }
+
+    /**
+     * Replays {@code tenant}'s dead letters in the store of partition {@code partition} (as
+     * {@link Replayer#replayTenant}), then publishes a tombstone to the dead-letter topic for each
+     * letter it revived. The node must hold the partition.
+     *
+     * @param partition the intake partition whose store holds the tenant (see {@link #partitions()})
+     * @param tenant    the tenant whose dead letters to revive
+     * @return how many dead rows became due again, and how many were skipped and why
+     * @throws IllegalStateException      when the node does not hold the partition
+     * @throws DeadLetterPublishException when a tombstone was not acknowledged (the letters are revived;
+     *                                    the topic may still list them until the next replay or purge)
+     */
+    public ReplayResult replayDeadLetters(int partition, String tenant) {
+        return held(partition).deadLetters().replayTenant(tenant);
+    }
+
+    /**
+     * Replays {@code tenant}'s dead letters of hook {@code hookId} in the store of partition
+     * {@code partition} (as {@link Replayer#replayHook}), then tombstones them in the dead-letter
+     * topic. The node must hold the partition.
+     *
+     * @param partition the intake partition whose store holds the tenant
+     * @param tenant    the tenant the hook belongs to
+     * @param hookId    the hook's id
+     * @return how many dead rows became due again, and how many were skipped and why
+     * @throws IllegalStateException      when the node does not hold the partition
+     * @throws DeadLetterPublishException when a tombstone was not acknowledged
+     */
+    public ReplayResult replayDeadLetter(int partition, String tenant, String hookId) {
+        return held(partition).deadLetters().replayHook(tenant, hookId);
+    }
+
+    /**
+     * Purges {@code tenant}'s dead letters from the store of partition {@code partition} (as
+     * {@code Queue.purgeTenant(tenant, Set.of(PurgeKind.DEAD))}), then tombstones them in the
+     * dead-letter topic. The node must hold the partition.
+     *
+     * @param partition the intake partition whose store holds the tenant
+     * @param tenant    the tenant whose dead letters to remove
+     * @return how many rows, bytes and hooks were removed
+     * @throws IllegalStateException      when the node does not hold the partition
+     * @throws DeadLetterPublishException when a tombstone was not acknowledged
+     */
+    public PurgeResult purgeDeadLetters(int partition, String tenant) {
+        return held(partition).deadLetters().purgeTenant(tenant);
+    }
+
+    private AssignedPartition held(int partition) {
+        AssignedPartition held = assigned.get(new TopicPartition(config.topic, partition));
+        if (held == null) {
+            throw new IllegalStateException("this node does not hold partition " + partition + " of " + config.topic);
+        }
+        return held;
     }
 
     private final class Rebalance implements ConsumerRebalanceListener {
@@ -260,8 +376,10 @@ public final class KafkaNode implements AutoCloseable {
             for (TopicPartition tp : partitions) {
                 OffsetAndMetadata offset = offsets.get(tp);
                 OptionalLong committedOffset = offset == null ? OptionalLong.empty() : OptionalLong.of(offset.offset());
-                AssignedPartition partition = AssignedPartition.open(tp, config.root, config.queueConfig, config.sink,
-                        config.pipelineConfig, committedOffset, config.ingestWait);
+                AssignedPartition.DeadLetters deadLetters = new AssignedPartition.DeadLetters(config.deadLetterTopic,
+                        tp.partition(), readDeadLetters(tp.partition()), producer);
+                AssignedPartition partition = AssignedPartition.open(tp, config.root, config.queueConfig, config.opener, config.sink,
+                        config.pipelineConfig, committedOffset, config.ingestWait, deadLetters);
                 assigned.put(tp, partition);
                 committedOffset.ifPresent(o -> committed.put(tp, o));
                 consumer.seek(tp, partition.resumeAt());
@@ -297,7 +415,9 @@ public final class KafkaNode implements AutoCloseable {
         private final Path root;
         private final Sink sink;
         private String refusedTopic;
+        private String deadLetterTopic;
         private UnaryOperator<QueueConfig.Builder> queueConfig = b -> b;
+        private Function<QueueConfig, Queue> opener = Queue::open;
         private UnaryOperator<Pipeline.Builder> pipelineConfig = b -> b;
         private Duration pollTimeout = Duration.ofMillis(200);
         private Duration commitInterval = Duration.ofSeconds(1);
@@ -310,6 +430,7 @@ public final class KafkaNode implements AutoCloseable {
             this.root = Objects.requireNonNull(root, "root");
             this.sink = Objects.requireNonNull(sink, "sink");
             this.refusedTopic = topic + ".refused";
+            this.deadLetterTopic = topic + ".dead";
         }
 
         /**
@@ -322,6 +443,19 @@ public final class KafkaNode implements AutoCloseable {
          */
         public Builder queueConfig(UnaryOperator<QueueConfig.Builder> tweak) {
             this.queueConfig = Objects.requireNonNull(tweak, "tweak");
+            return this;
+        }
+
+        /**
+         * Opens each partition's queue from its configuration (default {@code Queue::open}): to
+         * open it with a decorated store (fault injection in tests) or to observe each open. The
+         * node closes what it returns.
+         *
+         * @param opener opens a queue; it must honour the configuration's directory
+         * @return this builder
+         */
+        public Builder queueOpener(Function<QueueConfig, Queue> opener) {
+            this.opener = Objects.requireNonNull(opener, "opener");
             return this;
         }
 
@@ -345,6 +479,20 @@ public final class KafkaNode implements AutoCloseable {
          */
         public Builder refusedTopic(String topic) {
             this.refusedTopic = Objects.requireNonNull(topic, "topic");
+            return this;
+        }
+
+        /**
+         * Where each partition's dead letters are published (default {@code <topic>.dead}): a
+         * compacted topic with as many partitions as the intake topic, letter of intake partition
+         * <i>p</i> in its partition <i>p</i>. A node that opens a partition's store new (or behind
+         * the partition) restores the letters from it.
+         *
+         * @param topic the dead-letter topic
+         * @return this builder
+         */
+        public Builder deadLetterTopic(String topic) {
+            this.deadLetterTopic = Objects.requireNonNull(topic, "topic");
             return this;
         }
 

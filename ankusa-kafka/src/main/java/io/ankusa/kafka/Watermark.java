@@ -83,6 +83,11 @@ final class Watermark {
         }
     }
 
+    /** The intake offset of the hook {@code seq} while it owes a settle, else -1. */
+    synchronized long offsetOf(long seq) {
+        return offsetBySeq.getOrDefault(seq, -1L);
+    }
+
     /** The record at {@code offset} needs nothing more from the store (refused and published aside). */
     synchronized void handled(long offset) {
         inFlight.remove(offset);

@@ -1,5 +1,6 @@
 package io.ankusa.queue.deliveries;
 
+import io.ankusa.api.Hook;
 import io.ankusa.api.QueueStats;
 import io.ankusa.api.TenantStats;
 import io.ankusa.keys.ActiveKey;
@@ -414,6 +415,11 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
             out.put(unique.get(i), read);
         }
         return out;
+    }
+
+    @Override
+    public Optional<Hook> storedHook(long seq) {
+        return readHooks(List.of(seq)).get(seq).envelope().map(HookEnvelope::hook);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.ankusa.queue.ledger;
 
+import io.ankusa.api.Hook;
 import io.ankusa.api.QueueStats;
 import io.ankusa.api.TenantStats;
 import java.util.Collection;
@@ -104,6 +105,12 @@ public interface DeliveryLedger {
      * {@code before} (in (at, seq, sink) order; from the newest when empty), no hook read.
      */
     List<DeadEntry> deadPage(Optional<DeadRow> before, int limit);
+
+    /**
+     * The hook stored under {@code seq} (a dead letter's hook, say), or empty when none is stored
+     * there or it does not decode. One read.
+     */
+    Optional<Hook> storedHook(long seq);
 
     /** The aggregate counters (ordinal 0), one multi-get. */
     QueueStats stats();

@@ -59,7 +59,8 @@ class ModuleDescriptorTest {
         ModuleDescriptor queue = descriptorOf(Queue.class, "io.ankusa.queue");
         assertThat(exports(queue)).containsOnly(
                 Map.entry("io.ankusa.queue", Set.of()),
-                Map.entry("io.ankusa.queue.ledger", Set.of("io.ankusa.dispatch", "io.ankusa.cli")),
+                // The Kafka node reads dead letters' hooks and restores dead letters through the ledger.
+                Map.entry("io.ankusa.queue.ledger", Set.of("io.ankusa.dispatch", "io.ankusa.cli", "io.ankusa.kafka")),
                 Map.entry("io.ankusa.queue.admission", Set.of("io.ankusa.dispatch")),
                 Map.entry("io.ankusa.queue.events", Set.of("io.ankusa.dispatch")),
                 Map.entry("io.ankusa.queue.fixtures", Set.of("io.ankusa.cli")));

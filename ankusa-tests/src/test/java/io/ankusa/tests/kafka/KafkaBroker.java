@@ -90,10 +90,15 @@ final class KafkaBroker implements AutoCloseable {
         return admin;
     }
 
-    /** Creates {@code topic} with {@code partitions} partitions (replication 1). */
+    /**
+     * Creates the intake topic {@code topic} with {@code partitions} partitions (replication 1), and
+     * its dead-letter topic {@code <topic>.dead}: compacted, as many partitions.
+     */
     void createTopic(String topic, int partitions) {
         try {
-            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(60, TimeUnit.SECONDS);
+            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1),
+                    new NewTopic(topic + ".dead", partitions, (short) 1).configs(Map.of("cleanup.policy", "compact"))))
+                    .all().get(60, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new AssertionError("could not create " + topic, e);
         }
@@ -103,6 +108,19 @@ final class KafkaBroker implements AutoCloseable {
     Map<TopicPartition, OffsetAndMetadata> committed(String group) {
         try {
             return admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(60, TimeUnit.SECONDS);
+        } catch (InterruptedException | ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** Whether {@code group} is stable with {@code members} members, each assigned a partition. */
+    boolean groupStable(String group, int members) {
+        try {
+            org.apache.kafka.clients.admin.ConsumerGroupDescription description = admin.describeConsumerGroups(List.of(group))
+                    .describedGroups().get(group).get(60, TimeUnit.SECONDS);
+            return description.groupState() == org.apache.kafka.common.GroupState.STABLE
+                    && description.members().size() == members
+                    && description.members().stream().noneMatch(m -> m.assignment().topicPartitions().isEmpty());
         } catch (InterruptedException | ExecutionException | java.util.concurrent.TimeoutException e) {
             throw new AssertionError(e);
         }

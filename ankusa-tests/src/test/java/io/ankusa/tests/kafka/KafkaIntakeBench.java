@@ -48,8 +48,9 @@ public final class KafkaIntakeBench {
     public static void main(String[] args) throws Exception {
         int hooks = Integer.getInteger("ankusa.bench.kafkaHooks", 50_000);
         String backends = System.getProperty("ankusa.bench.backends", "");
-        Path dir = Files.createTempDirectory(Path.of(System.getProperty("ankusa.bench.dir", System.getProperty("java.io.tmpdir"))),
-                "kafka-bench");
+        // The bench profile's directory (target/bench) may not exist yet when this bench runs first.
+        Path base = Files.createDirectories(Path.of(System.getProperty("ankusa.bench.dir", System.getProperty("java.io.tmpdir"))));
+        Path dir = Files.createTempDirectory(base, "kafka-bench");
         boolean ok = true;
         StringBuilder table = new StringBuilder(String.format(Locale.ROOT,
                 "%n| backend | hooks | embedded queue (hooks/s) | Kafka intake + node (hooks/s) | ratio |%n|---|---|---|---|---|%n"));

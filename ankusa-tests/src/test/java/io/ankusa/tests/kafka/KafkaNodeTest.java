@@ -2,6 +2,7 @@ package io.ankusa.tests.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ankusa.api.DeadLetterQuery;
 import io.ankusa.api.Hook;
 import io.ankusa.api.QueueStats;
 import io.ankusa.dispatch.Sink;
@@ -10,6 +11,10 @@ import io.ankusa.kafka.IntakeAck;
 import io.ankusa.kafka.KafkaIntake;
 import io.ankusa.kafka.KafkaNode;
 import io.ankusa.kafka.KafkaPartition;
+import io.ankusa.keys.ColumnFamilies;
+import io.ankusa.store.WriteBatch;
+import io.ankusa.tests.queue.TestQueue;
+import io.ankusa.tests.support.InterruptingStore;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,8 +25,11 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -233,5 +241,226 @@ class KafkaNodeTest {
             }
         }
         assertThat(moved).as("partitions that moved from a to b").isGreaterThan(0);
+    }
+
+    /** A dead letter as compared across stores: what an operator sees of it. */
+    private record Letter(String tenant, String hookId, int sink, int attempts, String lastError) {
+    }
+
+    private static Set<Letter> deadLetters(KafkaNode node) {
+        Set<Letter> letters = new java.util.HashSet<>();
+        for (KafkaPartition p : node.partitions()) {
+            p.queue().deadLetters(DeadLetterQuery.all().limit(DeadLetterQuery.MAX_LIMIT)).letters().forEach(l ->
+                    letters.add(new Letter(l.tenantId(), l.hookId(), l.sink(), l.attempts(), l.lastError())));
+        }
+        return letters;
+    }
+
+    /** The dead-letter topic's latest value per key (tombstoned keys left out), read to its end. */
+    private static Map<String, byte[]> deadTopic(String topic, int partitions) {
+        Map<String, byte[]> latest = new HashMap<>();
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of("bootstrap.servers", broker.bootstrap(),
+                "key.deserializer", StringDeserializer.class.getName(),
+                "value.deserializer", ByteArrayDeserializer.class.getName()))) {
+            List<TopicPartition> tps = new ArrayList<>();
+            for (int i = 0; i < partitions; i++) {
+                tps.add(new TopicPartition(topic, i));
+            }
+            consumer.assign(tps);
+            consumer.seekToBeginning(tps);
+            Map<TopicPartition, Long> ends = consumer.endOffsets(tps);
+            while (tps.stream().anyMatch(tp -> consumer.position(tp) < ends.get(tp))) {
+                consumer.poll(Duration.ofMillis(200)).forEach(r -> {
+                    if (r.value() == null) {
+                        latest.remove(r.key());
+                    } else {
+                        latest.put(r.key(), r.value());
+                    }
+                });
+            }
+        }
+        return latest;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @DisplayName("dead letters survive the loss of a node and replay on the new owner")
+    void deadLettersSurviveTheLossOfANode(String backend) throws Exception {
+        String topic = "dead-" + backend;
+        String group = "group-" + topic;
+        broker.createTopic(topic, PARTITIONS);
+        // "bad" hooks fail for good on the first node (two sinks: sink 1 dead, sink 0 delivered).
+        Sink refusing = delivery -> CompletableFuture.completedFuture(delivery.hookId().startsWith("bad") && delivery.sink() == 1
+                ? SinkOutcome.dead("410 gone") : SinkOutcome.delivered());
+        Set<String> redelivered = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        Sink taking = delivery -> {
+            redelivered.add(delivery.hookId() + "/" + delivery.sink());
+            return CompletableFuture.completedFuture(SinkOutcome.delivered());
+        };
+        Path lost = root.resolve("lost");
+        Set<Letter> before;
+        try (KafkaIntake intake = KafkaIntake.builder(broker.bootstrap(), topic).build()) {
+            List<IntakeAck> acks = new ArrayList<>();
+            for (int i = 0; i < 60; i++) {
+                String id = (i % 5 == 0 ? "bad" : "good") + i;
+                acks.add(intake.publish(Hook.builder().id(id).sourceId("test").tenantId("t" + (i % 7)).payload("{\"n\":" + i + "}")
+                        .sinks(0, 1).build()).join());
+            }
+            Map<TopicPartition, Long> ends = broker.endOffsets(java.util.stream.IntStream.range(0, PARTITIONS)
+                    .mapToObj(p -> new TopicPartition(topic, p)).toList());
+            try (KafkaNode node = node(backend, topic, group, lost, refusing)) {
+                // Every hook settled and the watermark committed past it: the letters' hooks are below it.
+                Eventually.until(WAIT, () -> "12 dead letters, watermarks at the end: " + deadLetters(node) + " " + broker.committed(group),
+                        () -> deadLetters(node).size() == 12 && ends.entrySet().stream().allMatch(e ->
+                                Optional.ofNullable(broker.committed(group).get(e.getKey())).map(OffsetAndMetadata::offset)
+                                        .orElse(-1L).longValue() == e.getValue()));
+                before = deadLetters(node);
+            }
+            assertThat(before).allSatisfy(l -> assertThat(l.hookId()).startsWith("bad"));
+            cliOnPartitionStores(backend, lost, topic, acks);
+            assertThat(deadTopic(topic + ".dead", PARTITIONS)).hasSize(12);
+            // Another machine: the first node's stores are gone.
+            deleteTree(lost);
+            try (KafkaNode node = node(backend, topic, group, root.resolve("other"), taking)) {
+                Eventually.until(WAIT, () -> "the new owner lists the same dead letters: " + deadLetters(node),
+                        () -> node.partitions().size() == PARTITIONS && deadLetters(node).equals(before));
+                assertThat(redelivered).as("nothing below the watermark is delivered again").isEmpty();
+                Map<Integer, Set<String>> tenantsByPartition = new HashMap<>();
+                acks.stream().filter(a -> a.hookId().startsWith("bad"))
+                        .forEach(a -> tenantsByPartition.computeIfAbsent(a.partition(), k -> new java.util.HashSet<>()).add(a.tenant()));
+                long revived = 0;
+                for (Map.Entry<Integer, Set<String>> partition : tenantsByPartition.entrySet()) {
+                    for (String tenant : partition.getValue()) {
+                        revived += node.replayDeadLetters(partition.getKey(), tenant).revived();
+                    }
+                }
+                assertThat(revived).isEqualTo(12);
+                Eventually.until(WAIT, () -> "every replayed letter delivered: " + redelivered,
+                        () -> redelivered.size() == 12);
+                assertThat(redelivered).allSatisfy(d -> assertThat(d).startsWith("bad").endsWith("/1"));
+                assertThat(deadLetters(node)).isEmpty();
+            }
+            assertThat(deadTopic(topic + ".dead", PARTITIONS)).as("replayed letters are tombstoned").isEmpty();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @DisplayName("a node publishes the dead letters its store holds and the topic lacks")
+    void storeDeadLettersArePublishedOnOpen(String backend) {
+        String topic = "unpublished-" + backend;
+        String group = "group-" + topic;
+        broker.createTopic(topic, 1);
+        broker.createTopic(topic + "-later", 1);
+        Sink refusing = delivery -> CompletableFuture.completedFuture(SinkOutcome.dead("410 gone"));
+        try (KafkaIntake intake = KafkaIntake.builder(broker.bootstrap(), topic).build()) {
+            publish(intake, "h", 20, 3);
+            try (KafkaNode node = node(backend, topic, group, root, refusing)) {
+                Eventually.until(WAIT, () -> "20 dead letters: " + deadLetters(node), () -> deadLetters(node).size() == 20);
+            }
+            // As if the node had died between the store's dead-lettering and the publish: the store holds
+            // letters a dead-letter topic does not. The store is current, so nothing is restored; the
+            // first commit publishes them.
+            try (KafkaNode node = KafkaNode.builder(broker.bootstrap(), topic, group, root, refusing)
+                    .queueConfig(b -> b.backend(backend).housekeepingInterval(Duration.ZERO))
+                    .deadLetterTopic(topic + "-later.dead").commitInterval(Duration.ofMillis(200)).build().start()) {
+                Eventually.until(WAIT, () -> "20 letters published", () -> !node.died() && deadTopic(topic + "-later.dead", 1).size() == 20);
+            }
+        }
+    }
+
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @DisplayName("a store commit that fails mid-poll is read again and nothing is ingested twice")
+    void failedCommitMidPollIsReadAgain(String backend) {
+        String topic = "failedcommit-" + backend;
+        String group = "group-" + topic;
+        broker.createTopic(topic, 1);
+        java.util.concurrent.atomic.AtomicReference<InterruptingStore> store = new java.util.concurrent.atomic.AtomicReference<>();
+        try (KafkaIntake intake = KafkaIntake.builder(broker.bootstrap(), topic).build()) {
+            publish(intake, "h", 400, 10);
+            // Writer batches of 16 hooks: the first poll's records span many batches; the second batch
+            // that holds hooks fails, and the batches after it commit, their positions past its records.
+            try (KafkaNode node = KafkaNode.builder(broker.bootstrap(), topic, group, root, NEVER)
+                    .queueConfig(b -> b.backend(backend).housekeepingInterval(Duration.ZERO).batchMaxHooks(16))
+                    .queueOpener(config -> TestQueue.openOnWall(config, s -> {
+                        InterruptingStore interrupting = new InterruptingStore(s);
+                        interrupting.failCommit(2, batch -> batch.ops().stream().anyMatch(
+                                op -> op instanceof WriteBatch.Put put && put.family().equals(ColumnFamilies.HOOKS)));
+                        store.set(interrupting);
+                        return interrupting;
+                    }))
+                    .commitInterval(Duration.ofMillis(200)).build().start()) {
+                Eventually.until(WAIT, () -> "400 hooks owed once each: " + owedByPartition(node),
+                        () -> !node.partitions().isEmpty() && owedByPartition(node).getOrDefault(0, 0L) == 400
+                                && node.partitions().get(0).queue().intakePosition(topic + "-0").orElse(-1) == 399);
+                assertThat(store.get().fired()).as("a commit failed").isTrue();
+                assertThat(node.partitions().get(0).failed()).isFalse();
+                QueueStats stats = node.partitions().get(0).queue().stats();
+                assertThat(owed(stats)).as("one row per record").isEqualTo(400);
+            }
+        }
+    }
+
+
+    /** One in-process run of the {@code ankusa} CLI against {@code store}: exit code, stdout, stderr. */
+    private record Cli(int exit, String out, String err) {
+        static Cli run(Path store, String backend, String... args) {
+            java.io.StringWriter out = new java.io.StringWriter();
+            java.io.StringWriter err = new java.io.StringWriter();
+            List<String> all = new ArrayList<>(List.of(args));
+            all.addAll(List.of("--store", store.toString(), "--backend", backend));
+            int exit = io.ankusa.cli.command.AnkusaCommand.execute(new java.io.PrintWriter(out, true),
+                    new java.io.PrintWriter(err, true), all.toArray(String[]::new));
+            return new Cli(exit, out.toString(), err.toString());
+        }
+    }
+
+    /**
+     * The {@code ankusa} CLI on the partition stores a stopped node left behind: the read commands
+     * show what the node held, a replay revives, a checkpoint copies, the dry run finds nothing to migrate.
+     */
+    private void cliOnPartitionStores(String backend, Path nodeRoot, String topic, List<IntakeAck> acks) throws Exception {
+        Map<Integer, List<IntakeAck>> bad = new HashMap<>();
+        acks.stream().filter(a -> a.hookId().startsWith("bad")).forEach(a -> bad.computeIfAbsent(a.partition(), k -> new ArrayList<>()).add(a));
+        for (int p = 0; p < PARTITIONS; p++) {
+            Path store = nodeRoot.resolve(topic + "-" + p);
+            List<IntakeAck> letters = bad.getOrDefault(p, List.of());
+            Cli stats = Cli.run(store, backend, "stats", "--json");
+            assertThat(stats.exit()).as("stats on %s: %s", store, stats.err()).isZero();
+            assertThat(stats.out()).contains("\"dead\":" + letters.size()).contains("\"pending\":0");
+            Cli tenants = Cli.run(store, backend, "tenants");
+            assertThat(tenants.exit()).as("tenants: %s", tenants.err()).isZero();
+            Cli dlq = Cli.run(store, backend, "dlq", "--limit", "100");
+            assertThat(dlq.exit()).as("dlq: %s", dlq.err()).isZero();
+            letters.forEach(a -> assertThat(dlq.out()).contains(a.hookId()));
+            Cli migrate = Cli.run(store, backend, "migrate", "--dry-run");
+            assertThat(migrate.exit()).as("migrate --dry-run: %s", migrate.err()).isZero();
+            Cli endpoints = Cli.run(store, backend, "endpoints", "list");
+            assertThat(endpoints.exit()).as("endpoints list: %s", endpoints.err()).isZero();
+            Cli quarantine = Cli.run(store, backend, "quarantine", "list");
+            assertThat(quarantine.exit()).as("quarantine list: %s", quarantine.err()).isZero();
+            if (!letters.isEmpty()) {
+                Cli attempts = Cli.run(store, backend, "attempts", "--tenant", letters.get(0).tenant());
+                assertThat(attempts.exit()).as("attempts: %s", attempts.err()).isZero();
+                Path copy = root.resolve("copy-" + p);
+                Cli checkpoint = Cli.run(store, backend, "checkpoint", copy.toString());
+                assertThat(checkpoint.exit()).as("checkpoint: %s", checkpoint.err()).isZero();
+                // A replay on the copy (the node's store stays as it was for the takeover below).
+                Cli replay = Cli.run(copy, backend, "replay", "--all");
+                assertThat(replay.exit()).as("replay --all: %s", replay.err()).isZero();
+                Cli after = Cli.run(copy, backend, "stats", "--json");
+                assertThat(after.out()).contains("\"dead\":0").contains("\"pending\":" + letters.size());
+            }
+        }
+    }
+
+    private static void deleteTree(Path dir) throws java.io.IOException {
+        try (java.util.stream.Stream<Path> paths = java.nio.file.Files.walk(dir)) {
+            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                java.nio.file.Files.delete(p);
+            }
+        }
     }
 }

@@ -32,6 +32,11 @@ public final class InterruptingStore extends ForwardingStore {
         countdown.set(n);
     }
 
+    /** Whether the armed failure happened. */
+    public boolean fired() {
+        return countdown.get() == 0;
+    }
+
     @Override
     public void commit(WriteBatch batch, Durability durability) {
         if (countdown.get() > 0 && matching.test(batch) && countdown.decrementAndGet() == 0) {
