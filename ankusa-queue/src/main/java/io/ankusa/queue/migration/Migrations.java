@@ -29,8 +29,14 @@ import org.slf4j.LoggerFactory;
  * <ul>
  * <li><b>A step is whole or absent.</b> Each step's ops, its cursor (in {@code m:migrating:<to>})
  *     and, in the last step, the new format stamp and the removal of {@code m:migrating:<to>} are
- *     committed in <em>one</em> synced batch. A crash leaves the store after a whole number of
- *     steps: still stamped with the old format, with the cursor of the last committed step.</li>
+ *     committed in <em>one</em> batch. A crash leaves the store after a whole number of
+ *     steps: still stamped with the old format, with the cursor of the last step it kept.</li>
+ * <li><b>Synced every {@value #SYNCED_EVERY_STEPS} steps, and at the end.</b> The other steps are
+ *     committed {@link Durability#ASYNC}: a process crash keeps them, and a power loss loses at most
+ *     the unsynced steps, a suffix of the commit order on both backends (a synced commit hardens
+ *     every earlier one), which the next run does again from the last kept cursor. One fsync per
+ *     step was most of the migration's time on RocksDB (docs/testing.md, "The migration bench");
+ *     the last step, which stamps the new format, is always synced.</li>
  * <li><b>Resumable without double counting.</b> A run finding {@code m:migrating:<to>} continues
  *     from its cursor with the stored start time, so every old row is moved by exactly one
  *     committed step and counted once, whatever happened to earlier runs.</li>
@@ -45,6 +51,8 @@ public final class Migrations {
 
     private static final Logger LOG = LoggerFactory.getLogger(Migrations.class);
     private static final long LOG_INTERVAL_NANOS = Duration.ofSeconds(5).toNanos();
+    /** Every this many steps one is committed {@link Durability#SYNC}; the others ride on it. */
+    static final int SYNCED_EVERY_STEPS = 32;
 
     /** No migration registered: every older store is refused with {@code migration_missing}. */
     public static final Migrations NONE = new Migrations(Map.of(), progress -> {
@@ -162,7 +170,8 @@ public final class Migrations {
                 }
                 batch.put(ColumnFamilies.DEFAULT, cursorKey, new RunnerCursor(startedAt, step.cursor()).encode());
             }
-            batch.commit(store, Durability.SYNC);
+            batch.commit(store, step.done() || (steps + 1) % SYNCED_EVERY_STEPS == 0 ? Durability.SYNC
+                    : Durability.ASYNC);
             rows += step.rows();
             steps++;
             long now = System.nanoTime();

@@ -59,7 +59,7 @@ import org.slf4j.LoggerFactory;
  * <ul>
  * <li>A step visits at most {@value #ROWS_PER_STEP} old rows, phase after phase, and returns their
  *     moves, the ordinals it allocated and the counter deltas as one batch with the cursor
- *     {@code <<phase::8, last_old_key>>}; the runner commits all of it in one synced write. A row
+ *     {@code <<phase::8, last_old_key>>}; the runner commits all of it in one write. A row
  *     is therefore moved and counted by exactly one committed step.</li>
  * <li>The next step seeks to just after the last old key, never to the family's start: in phases
  *     1 and 2 the moved keys are deleted (tombstones a scan from the start would wade through,

@@ -34,8 +34,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.rocksdb.Checkpoint;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.Options;
-import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
+import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.Snapshot;
 
@@ -111,6 +111,9 @@ final class RocksStore implements Store {
     private final DirectoryLock lock;
     private final CloseGate gate;
     private final Set<RocksScan> openScans = ConcurrentHashMap.newKeySet();
+
+    /** Bytes set aside per value in a plain {@link #multiGet}: a hook of a small payload fits. */
+    static final int VALUE_SLOT_BYTES = 1024;
 
     private RocksStore(Path directory, List<FamilySpec> families, List<ColumnFamilyHandle> allHandles,
             RocksDB db, NativeOptions natives, DirectoryLock lock) {
@@ -243,8 +246,9 @@ final class RocksStore implements Store {
     }
 
     /**
-     * Point reads from one snapshot. Not {@code multiGetAsList}: it reports a corrupt entry as
-     * {@code null}, the same as an absent one; a single {@code get} throws on it.
+     * One RocksDB {@code MultiGet} ({@link RocksMultiGet}: a corrupt entry throws, never reads as
+     * absent), under one snapshot when more than one key is read: a value longer than its slot of
+     * {@value #VALUE_SLOT_BYTES} bytes is read again on its own, and must come from the same view.
      */
     @Override
     public List<Optional<byte[]>> multiGet(String family, List<byte[]> keys) {
@@ -255,8 +259,8 @@ final class RocksStore implements Store {
             keys.forEach(RocksStore::checkKey);
             List<Optional<byte[]>> values = new ArrayList<>(keys.size());
             readFromOneSnapshot(keys.size(), readOptions -> {
-                for (byte[] key : keys) {
-                    values.add(Optional.ofNullable(db.get(handle, readOptions, key)));
+                for (byte[] value : RocksMultiGet.read(db, readOptions, handle, keys, VALUE_SLOT_BYTES)) {
+                    values.add(Optional.ofNullable(value));
                 }
             });
             return Collections.unmodifiableList(values);
@@ -287,12 +291,13 @@ final class RocksStore implements Store {
         try {
             ColumnFamilyHandle handle = handle(family, FamilyKind.COUNTER);
             keys.forEach(RocksStore::checkKey);
-            long[] sums = new long[keys.size()];
-            readFromOneSnapshot(keys.size(), readOptions -> {
-                for (int i = 0; i < sums.length; i++) {
-                    sums[i] = decodeCounter(db.get(handle, readOptions, keys.get(i)));
-                }
-            });
+            // One MultiGet reads every key at one sequence number, so no snapshot is taken: a
+            // counter fits its slot, and a longer value, read again, fails to decode as corrupt.
+            List<byte[]> values = RocksMultiGet.read(db, natives.defaultRead(), handle, keys, CounterCodec.LENGTH);
+            long[] sums = new long[values.size()];
+            for (int i = 0; i < sums.length; i++) {
+                sums[i] = decodeCounter(values.get(i));
+            }
             return sums;
         } catch (RocksDBException e) {
             throw RocksFailures.translate("counter read from family '" + family + "'", e);
@@ -453,9 +458,7 @@ final class RocksStore implements Store {
 
     private void readFromOneSnapshot(int keys, SnapshotRead read) throws RocksDBException {
         if (keys <= 1) {
-            try (ReadOptions readOptions = new ReadOptions()) {
-                read.read(readOptions);
-            }
+            read.read(natives.defaultRead());
             return;
         }
         Snapshot snapshot = db.getSnapshot();

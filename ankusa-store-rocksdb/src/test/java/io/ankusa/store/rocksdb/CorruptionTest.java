@@ -1,5 +1,6 @@
 package io.ankusa.store.rocksdb;
 
+import static io.ankusa.store.rocksdb.TestStores.COUNTS;
 import static io.ankusa.store.rocksdb.TestStores.FAMILIES;
 import static io.ankusa.store.rocksdb.TestStores.ITEMS;
 import static io.ankusa.store.rocksdb.TestStores.create;
@@ -35,7 +36,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Bytes flipped in the middle of an SST data block: every read that touches the block throws
- * {@link StoreCorruptionException}; none reports the entries as absent or ends a scan early.
+ * {@link StoreCorruptionException}; none reports the entries as absent (or a counter as 0) or ends
+ * a scan early.
  */
 class CorruptionTest {
 
@@ -67,13 +69,18 @@ class CorruptionTest {
             store.commit(batch, Durability.SYNC);
             store.checkpoint(corrupted); // flushes the memtable: the copy holds the rows in an SST
         }
+        long size = flipBytesInTheMiddleOfTheLargestTable(corrupted);
+        assertThat(size).as("the SST holds the data blocks").isGreaterThan((long) KEYS * VALUE_BYTES / 2);
+    }
+
+    /** Flips 64 bytes in the middle of the largest SST of {@code store}; returns its size. */
+    private static long flipBytesInTheMiddleOfTheLargestTable(Path store) throws IOException {
         Path sst;
-        try (Stream<Path> files = Files.list(corrupted)) {
+        try (Stream<Path> files = Files.list(store)) {
             sst = files.filter(p -> p.toString().endsWith(".sst"))
                     .max(Comparator.comparingLong(CorruptionTest::size)).orElseThrow();
         }
         long size = Files.size(sst);
-        assertThat(size).as("the SST holds the data blocks").isGreaterThan((long) KEYS * VALUE_BYTES / 2);
         try (FileChannel channel = FileChannel.open(sst, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             ByteBuffer middle = ByteBuffer.allocate(64);
             channel.read(middle, size / 2);
@@ -82,6 +89,7 @@ class CorruptionTest {
             }
             channel.write(middle.flip(), size / 2);
         }
+        return size;
     }
 
     private static long size(Path path) {
@@ -136,6 +144,42 @@ class CorruptionTest {
     void multiGetThrowsRatherThanReportingTheCorruptKeysAbsent() {
         try (RocksStore store = openCorrupted()) {
             assertThatThrownBy(() -> store.multiGet(ITEMS, keys)).isInstanceOf(StoreCorruptionException.class);
+        }
+    }
+
+    @Test
+    void counterReadsThrowRatherThanReadingTheCorruptCountersAsZero() throws IOException {
+        int counters = 40_000;
+        Path live = dir.resolve("counters-live");
+        Path copy = dir.resolve("counters-copy");
+        List<byte[]> counterKeys = new ArrayList<>();
+        try (RocksStore store = create(live)) {
+            WriteBatch batch = new WriteBatch();
+            for (int i = 0; i < counters; i++) {
+                byte[] key = String.format("counter%06d", i).getBytes(StandardCharsets.US_ASCII);
+                counterKeys.add(key);
+                batch.merge(COUNTS, key, i + 1L); // no counter is 0, so a 0 can only be a corrupt one read as absent
+            }
+            store.commit(batch, Durability.SYNC);
+            store.checkpoint(copy);
+        }
+        flipBytesInTheMiddleOfTheLargestTable(copy);
+        try (RocksStore store = open(StoreOptions.existing(copy, FAMILIES))) {
+            int failedChunks = 0;
+            for (int from = 0; from < counters; from += 500) {
+                List<byte[]> chunk = counterKeys.subList(from, from + 500);
+                long[] sums;
+                try {
+                    sums = store.counters(COUNTS, chunk);
+                } catch (StoreCorruptionException expected) {
+                    failedChunks++;
+                    continue;
+                }
+                for (int i = 0; i < sums.length; i++) {
+                    assertThat(sums[i]).as("counter %d", from + i).isEqualTo(from + i + 1L);
+                }
+            }
+            assertThat(failedChunks).as("chunks that met the flipped block").isPositive().isLessThan(counters / 500);
         }
     }
 }

@@ -37,10 +37,11 @@ import java.util.stream.Stream;
  * </pre>
  *
  * System properties: {@code ankusa.bench.hooks} (per batched cell, default 100 000),
- * {@code ankusa.bench.serialHooks} (per serial cell, default 3 000), {@code ankusa.bench.producers}
- * (default 4), {@code ankusa.bench.dir}. Payload 256 bytes, one sink per hook. Before each cell
- * 10 000 hooks are ingested (every tenant once, so the writer's tenant cache is warm, and the same
- * JIT warm-up for every cell).
+ * {@code ankusa.bench.serialHooks} (per serial cell, default 3 000; 0 leaves the serial cells out), {@code ankusa.bench.producers}
+ * (default 4), {@code ankusa.bench.ingestTenants} (tenant counts, default 1,10000), {@code ankusa.bench.dir}.
+ * Payload 256 bytes, one sink per hook. Before each cell 10 000 hooks, or one per tenant if there are
+ * more tenants, are ingested (every tenant once, so every tenant exists, and at least the same JIT
+ * warm-up for every cell); hooks then go to the tenants round-robin.
  *
  * <p>Admission: every cell runs twice, with the default policy (no limits: admission costs a map
  * look-up) and with {@code admission on} (every tenant with pending-row and pending-byte limits and
@@ -103,17 +104,19 @@ public final class IngestBench {
         List<Boolean> admissions = System.getProperty("ankusa.bench.admission", "both").equals("off")
                 ? List.of(false) : List.of(false, true);
         int rounds = Math.max(1, Integer.getInteger("ankusa.bench.ingestRounds", 1));
+        int[] tenantCounts = Stream.of(System.getProperty("ankusa.bench.ingestTenants", "1,10000").split(","))
+                .mapToInt(Integer::parseInt).toArray();
         // One list per round: its cells in the order they ran.
         List<List<Cell>> byRound = new ArrayList<>();
         for (int round = 1; round <= rounds; round++) {
             List<Cell> ran = new ArrayList<>();
             List<Boolean> order = round % 2 == 1 || admissions.size() == 1 ? admissions : List.of(true, false);
             for (String backend : Stream.of("rocksdb", "lmdb").filter(b -> Stores.provider(b).isPresent()).toList()) {
-                for (int tenants : new int[] {1, 10_000}) {
+                for (int tenants : tenantCounts) {
                     for (boolean admission : order) {
                         ran.add(run(root, backend, tenants, "batched", admission, hooks, producers, 8_192, failures));
                     }
-                    for (boolean admission : order) {
+                    for (boolean admission : serialHooks > 0 ? order : List.<Boolean>of()) {
                         ran.add(run(root, backend, tenants, "serial", admission, serialHooks, 1, 1, failures));
                     }
                 }
@@ -187,11 +190,15 @@ public final class IngestBench {
         }
         try (Queue queue = Queue.open(config.build())) {
             byte[] body = new byte[PAYLOAD];
-            List<CompletableFuture<?>> warm = new ArrayList<>();
-            for (int i = 0; i < WARM_UP; i++) {
-                warm.add(queue.ingest(hook("w" + i, i % tenants, body)));
+            // In chunks: with a million tenants the warm-up is a million hooks.
+            int warmUp = warmUp(tenants);
+            for (int from = 0; from < warmUp; from += WARM_UP) {
+                List<CompletableFuture<?>> warm = new ArrayList<>();
+                for (int i = from; i < Math.min(warmUp, from + WARM_UP); i++) {
+                    warm.add(queue.ingest(hook("w" + i, i % tenants, body)));
+                }
+                CompletableFuture.allOf(warm.toArray(new CompletableFuture<?>[0])).get(10, TimeUnit.MINUTES);
             }
-            CompletableFuture.allOf(warm.toArray(new CompletableFuture<?>[0])).get(10, TimeUnit.MINUTES);
             // The writer thread's CPU time is what admission adds to (it decides on that thread), and
             // unlike wall time it does not move with the other processes on a shared machine.
             ThreadMXBean threads = ManagementFactory.getThreadMXBean();
@@ -227,7 +234,7 @@ public final class IngestBench {
             long writerCpu = threads.getThreadCpuTime(writer) - cpuBefore;
             pool.shutdown();
             Cell cell = new Cell(backend, tenants, shape, admission, hooks, seconds, writerCpu);
-            long expected = WARM_UP + (long) hooks;
+            long expected = warmUp + (long) hooks;
             if (refused.get() != 0 || queue.stats().pending() != expected || queue.tenantCount() != tenants) {
                 failures.add(cell + ": " + refused.get() + " refused, pending " + queue.stats().pending() + " of "
                         + expected + ", tenants " + queue.tenantCount() + " of " + tenants);
@@ -236,6 +243,11 @@ public final class IngestBench {
         } finally {
             delete(dir);
         }
+    }
+
+    /** Hooks before a cell is measured: at least {@value #WARM_UP}, and every tenant once. */
+    private static int warmUp(int tenants) {
+        return Math.max(WARM_UP, tenants);
     }
 
     private static Hook hook(String id, int tenant, byte[] body) {

@@ -1,6 +1,7 @@
 package io.ankusa.tests.upgrade;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ankusa.api.QueueConfig;
 import io.ankusa.keys.ColumnFamilies;
@@ -9,6 +10,7 @@ import io.ankusa.queue.StoreUpgrade;
 import io.ankusa.queue.migration.FormatGuard;
 import io.ankusa.queue.migration.Migrations;
 import io.ankusa.store.Store;
+import io.ankusa.store.StoreClosedException;
 import io.ankusa.testkit.property.PropertyConfig;
 import io.ankusa.tests.queue.IndexFold;
 import java.io.BufferedReader;
@@ -124,6 +126,48 @@ class MigrationResumeTest {
         assertThat(Upgrades.snapshot(backend, victim)).as("store after kill -9 and resume (%s)", replay).isEqualTo(expected);
         try (Store s = Upgrades.openRaw(backend, victim)) {
             IndexFold.of(s).assertCountersMatch(s);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @DisplayName("a power loss during the migration loses at most its unsynced steps and the resumed run ends as an uninterrupted one")
+    void powerLossLosesOnlyUnsyncedStepsAndTheResumedRunEndsTheSame(String backend) {
+        Path template = dir.resolve("template");
+        BACKLOG.write(backend, template);
+        Path uninterrupted = copy(template, "uninterrupted");
+        int steps = Upgrades.migrate(Upgrades.config(backend, uninterrupted)).size();
+        List<String> expected = Upgrades.snapshot(backend, uninterrupted);
+
+        for (int k = 1; k <= steps; k++) {
+            Path run = copy(template, "power-loss-after-" + k);
+            QueueConfig config = Upgrades.config(backend, run);
+            CheckpointAtSyncStore store;
+            try (Store raw = Upgrades.openRaw(backend, run)) {
+                // The first commit is the format-3 sentinels, then one per step.
+                store = new CheckpointAtSyncStore(raw, dir.resolve("synced-after-" + k), k + 1);
+                if (k < steps) {
+                    assertThatThrownBy(() -> FormatGuard.prepare(store, Migrations.standard(), config))
+                            .isInstanceOf(StoreClosedException.class);
+                } else {
+                    FormatGuard.prepare(store, Migrations.standard(), config);
+                }
+            }
+            // What a power loss right after step k leaves at worst: the store as of its last synced
+            // commit (the format-2 store itself if none was synced).
+            Path survivor = copy(store.latestSynced().orElse(template), "survivor-after-" + k);
+            try (Store s = Upgrades.openRaw(backend, survivor)) {
+                assertThat(Upgrades.format(s)).as("format after a power loss after step %d of %d", k, steps)
+                        .hasValue(k == steps ? 3 : 2);
+            }
+            if (k < steps) {
+                Upgrades.migrate(Upgrades.config(backend, survivor));
+            }
+            assertThat(Upgrades.snapshot(backend, survivor)).as("store after a power loss after step %d and resume", k)
+                    .isEqualTo(expected);
+            try (Store s = Upgrades.openRaw(backend, survivor)) {
+                IndexFold.of(s).assertCountersMatch(s);
+            }
         }
     }
 
