@@ -31,11 +31,11 @@ import java.util.function.Supplier;
  * cleanup, and the hand-over of the claimed deliveries to their sinks.
  *
  * <ol>
- *   <li>The {@link ActiveFeed}: the next page (4 per row of the tick's budget, 256 to 4096) of active markers up to the current
- *       second, from a cursor that moves forward over the active index rather than rescanning it
- *       from the oldest second, offered to the {@link TenantScheduler}, which keeps the tenants with
- *       due work in its ready ring. Tenants with nothing due have no marker, so the tick never
- *       touches them.</li>
+ *   <li>The {@link ActiveFeed}: the next page (4 per row of the tick's budget, 256 to 4096) of
+ *       active markers up to the current second, from a cursor that moves forward over the active
+ *       index rather than rescanning it from the oldest second, offered to the
+ *       {@link TenantScheduler}, which keeps the tenants with due work in its ready ring. Tenants
+ *       with nothing due have no marker, so the tick never touches them.</li>
  *   <li>The scheduler wakes the tenants whose wait is over (a settle under their in-flight limit,
  *       their next delivery token) and plans one deficit round-robin pass: per ready tenant,
  *       {@code dueForTenant} from its scan floor up to now, in due-time order, as many rows as its
