@@ -3,6 +3,7 @@ package io.ankusa.dispatch.pipeline;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.DueRow;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,6 +11,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedSet;
 import java.util.TreeSet;
 
 /**
@@ -104,7 +106,15 @@ public final class MarkerCleanup {
      * @param firsts each tenant's earliest due row as step 1 saw it
      * @param stale  each tenant's markers to delete (step 2), only tenants that have some
      */
-    public record Cleaning(Map<Long, Optional<DueRow>> firsts, Map<Long, TreeSet<Long>> stale) {
+    public record Cleaning(Map<Long, Optional<DueRow>> firsts, Map<Long, SortedSet<Long>> stale) {
+
+        /** Copies the maps (and the stale sets). */
+        public Cleaning {
+            firsts = Map.copyOf(firsts);
+            Map<Long, SortedSet<Long>> copied = new LinkedHashMap<>();
+            stale.forEach((ord, buckets) -> copied.put(ord, Collections.unmodifiableSortedSet(new TreeSet<>(buckets))));
+            stale = Collections.unmodifiableMap(copied);
+        }
     }
 
     /**
@@ -125,7 +135,7 @@ public final class MarkerCleanup {
             long now) {
         long current = bucketOf(now);
         Map<Long, Optional<DueRow>> firsts = new LinkedHashMap<>();
-        Map<Long, TreeSet<Long>> staleByTenant = new LinkedHashMap<>();
+        Map<Long, SortedSet<Long>> staleByTenant = new LinkedHashMap<>();
         for (Map.Entry<Long, ? extends Collection<Long>> tenant : scannedByTenant.entrySet()) {
             long ord = tenant.getKey();
             Optional<DueRow> first = firstNotClaimed(ord, tenant.getValue(), claiming.getOrDefault(ord, List.of()));
@@ -191,7 +201,7 @@ public final class MarkerCleanup {
     }
 
     /** Step 3: puts back the marker of every deleted bucket that holds a due row; returns the earliest such row. */
-    private Optional<DueRow> restoreOccupied(long ord, TreeSet<Long> deleted) {
+    private Optional<DueRow> restoreOccupied(long ord, SortedSet<Long> deleted) {
         long last = (deleted.last() + 1) * 1000 - 1;
         long floor = deleted.first() * 1000;
         Optional<DueRow> earliest = Optional.empty();
