@@ -31,22 +31,24 @@ import java.util.function.Supplier;
  * cleanup, and the hand-over of the claimed deliveries to their sinks.
  *
  * <ol>
- *   <li>The {@link ActiveFeed}: the next page (at most 4096) of active markers up to the current
- *       second, from a cursor that moves forward over the active index rather than rescanning it
- *       from the oldest second, offered to the {@link TenantScheduler}, which keeps the tenants with
- *       due work in its ready ring. Tenants with nothing due have no marker, so the tick never
- *       touches them.</li>
+ *   <li>The {@link ActiveFeed}: the next page (4 per row of the tick's budget, 256 to 4096) of
+ *       active markers up to the current second, from a cursor that moves forward over the active
+ *       index rather than rescanning it from the oldest second, offered to the
+ *       {@link TenantScheduler}, which keeps the tenants with due work in its ready ring. Tenants
+ *       with nothing due have no marker, so the tick never touches them.</li>
  *   <li>The scheduler wakes the tenants whose wait is over (a settle under their in-flight limit,
  *       their next delivery token) and plans one deficit round-robin pass: per ready tenant,
  *       {@code dueForTenant} from its scan floor up to now, in due-time order, as many rows as its
  *       turn, its limits and the tick's row limit (never more than the free sink slots) and byte
  *       budget allow. The tenants visited are what {@code dispatchActiveTenants} reports.</li>
- *   <li>One claim of every tenant's rows (one unsynced batch, under the tenants' stripes: it is
- *       made durable by the next synced commit, at the latest the settle of its rows); the
- *       scheduler counts them in flight and takes their tokens.</li>
- *   <li>Marker cleanup for every visited tenant (after the claim; the stale markers of all of them
- *       deleted in one unsynced batch), which also gives each tenant's next scan floor, or evicts
- *       it when it drained.</li>
+ *   <li>Marker cleanup's first step for every visited tenant: its earliest due row that this
+ *       tick does not claim, and so its stale markers.</li>
+ *   <li>One claim of every tenant's rows, with the deletes of every visited tenant's stale markers
+ *       (one unsynced batch, under the tenants' stripes: it is made durable by the next synced
+ *       commit, at the latest the settle of its rows); the scheduler counts them in flight and
+ *       takes their tokens.</li>
+ *   <li>Marker cleanup's check (a marker put back for a deleted second that holds a row after all),
+ *       which also gives each tenant's next scan floor, or evicts it when it drained.</li>
  *   <li>The claimed deliveries go to the sink; rows whose hook is gone are dropped through the same
  *       counted settle path. Each settle gives its tenant's in-flight slot back. Rows whose hook or
  *       delivery row is stored but does not decode were moved into the quarantine by the claim
@@ -141,7 +143,7 @@ final class Tick {
             return new Run(0, 0, CompletableFuture.completedFuture(new TickReport(startedAt, 0, 0, 0, 0, 0, 0)));
         }
         long nowNanos = nanoTime.getAsLong();
-        feed.next(now).forEach(scheduler::offer);
+        feed.next(now, ActiveFeed.pageFor(rowBudget)).forEach(scheduler::offer);
         if (feed.caughtUp()) {
             scheduler.feedCaughtUp();
         }
@@ -149,7 +151,12 @@ final class Tick {
         TenantScheduler.Plan plan = scheduler.plan(now, nowNanos, rowBudget, byteBudget,
                 lane -> lane.markers.isEmpty() ? 0 : cursors.floor(lane.ord, lane.markers.first()));
         List<TenantLane> visited = plan.visited();
-        Claim claim = plan.rows().isEmpty() ? Claim.empty() : ledger.claimAll(plan.rows());
+        long current = MarkerCleanup.bucketOf(now);
+        Map<Long, List<Long>> visitedBuckets = new LinkedHashMap<>();
+        visited.forEach(lane -> visitedBuckets.put(lane.ord, List.copyOf(lane.markers.headSet(current, true))));
+        // Cleanup step 1 before the claim; its deletes ride in the claim's batch (one commit); step 3 after.
+        MarkerCleanup.Cleaning cleaning = cleanup.prepare(visitedBuckets, plan.rows(), now);
+        Claim claim = ledger.claimAll(plan.rows(), cleaning.stale());
         releaseUnsent(plan, claim);
         alarm.quarantined(claim.quarantined());
         Map<Long, Integer> claimedByTenant = new HashMap<>();
@@ -167,10 +174,7 @@ final class Tick {
         for (InflightRow orphan : claim.orphans()) {
             settles.add(release(settler.drop(orphan), lanes.get(orphan.ord())));
         }
-        long current = MarkerCleanup.bucketOf(now);
-        Map<Long, List<Long>> visitedBuckets = new LinkedHashMap<>();
-        visited.forEach(lane -> visitedBuckets.put(lane.ord, List.copyOf(lane.markers.headSet(current, true))));
-        Map<Long, Optional<DueRow>> firsts = cleanup.clean(visitedBuckets, now);
+        Map<Long, Optional<DueRow>> firsts = cleanup.finish(cleaning);
         firsts.forEach((ord, first) -> cursors.update(ord, first, now));
         for (TenantLane lane : visited) {
             Optional<DueRow> first = firsts.getOrDefault(lane.ord, Optional.empty());

@@ -3,11 +3,15 @@ package io.ankusa.dispatch.pipeline;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.DueRow;
 import java.util.Collection;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.SortedSet;
 import java.util.TreeSet;
 
 /**
@@ -89,16 +93,52 @@ public final class MarkerCleanup {
      * tenant's earliest due row as far as the cleanup saw it.
      */
     public Map<Long, Optional<DueRow>> clean(Map<Long, ? extends Collection<Long>> scannedByTenant, long now) {
+        Cleaning cleaning = prepare(scannedByTenant, Map.of(), now);
+        if (!cleaning.stale().isEmpty()) {
+            ledger.deleteMarkers(cleaning.stale());
+        }
+        return finish(cleaning);
+    }
+
+    /**
+     * What step 1 found, for step 2's deletes and step 3's check.
+     *
+     * @param firsts each tenant's earliest due row as step 1 saw it
+     * @param stale  each tenant's markers to delete (step 2), only tenants that have some
+     */
+    public record Cleaning(Map<Long, Optional<DueRow>> firsts, Map<Long, SortedSet<Long>> stale) {
+
+        /** Copies the maps (and the stale sets). */
+        public Cleaning {
+            firsts = Map.copyOf(firsts);
+            Map<Long, SortedSet<Long>> copied = new LinkedHashMap<>();
+            stale.forEach((ord, buckets) -> copied.put(ord, Collections.unmodifiableSortedSet(new TreeSet<>(buckets))));
+            stale = Collections.unmodifiableMap(copied);
+        }
+    }
+
+    /**
+     * Step 1 for every tenant of {@code scannedByTenant}, run <em>before</em> the claim of
+     * {@code claiming} (rows by tenant) commits: each tenant's earliest due row that is not among
+     * the rows being claimed (the claim leaves none of them due: each is claimed, quarantined or
+     * already gone), and so the stale markers to delete. The caller then deletes them in the
+     * claim's own batch ({@code DeliveryLedger.claimAll(rows, staleMarkers)}: step 2, one commit
+     * for the claim and the deletes) and calls {@link #finish} (step 3). The argument above holds:
+     * step 1 still reads before step 2 deletes, and step 3 reads after.
+     *
+     * @param scannedByTenant tenant → the marker buckets the tick saw for it
+     * @param claiming        the rows the tick is about to claim, by tenant
+     * @param now             epoch milliseconds
+     * @return what step 1 found
+     */
+    public Cleaning prepare(Map<Long, ? extends Collection<Long>> scannedByTenant, Map<Long, List<DueRow>> claiming,
+            long now) {
         long current = bucketOf(now);
         Map<Long, Optional<DueRow>> firsts = new LinkedHashMap<>();
-        Map<Long, TreeSet<Long>> staleByTenant = new LinkedHashMap<>();
+        Map<Long, SortedSet<Long>> staleByTenant = new LinkedHashMap<>();
         for (Map.Entry<Long, ? extends Collection<Long>> tenant : scannedByTenant.entrySet()) {
             long ord = tenant.getKey();
-            // Seek from the earliest scanned second, not the head of the tenant's range: what lies
-            // before it (claims' tombstones) is never walked. Exact for the deletes below, which
-            // only touch scanned seconds: a row in one of them is at or after the seek's start.
-            Optional<DueRow> first = tenant.getValue().isEmpty() ? ledger.firstDue(ord)
-                    : ledger.firstDue(ord, tenant.getValue().stream().mapToLong(Long::longValue).min().orElseThrow() * 1000);
+            Optional<DueRow> first = firstNotClaimed(ord, tenant.getValue(), claiming.getOrDefault(ord, List.of()));
             firsts.put(ord, first);
             long keepFrom = Math.min(current, first.map(r -> bucketOf(r.at())).orElse(current));
             TreeSet<Long> stale = new TreeSet<>();
@@ -111,18 +151,57 @@ public final class MarkerCleanup {
                 staleByTenant.put(ord, stale);
             }
         }
-        if (staleByTenant.isEmpty()) {
-            return firsts;
-        }
         staleByTenant.keySet().forEach(interleaving::afterFirstDue);
-        ledger.deleteMarkers(staleByTenant);
-        staleByTenant.forEach((ord, stale) -> interleaving.afterDelete(ord, List.copyOf(stale)));
-        staleByTenant.forEach((ord, stale) -> restoreOccupied(ord, stale).ifPresent(row -> firsts.put(ord, Optional.of(row))));
+        return new Cleaning(firsts, staleByTenant);
+    }
+
+    /**
+     * Step 1 for one tenant: its earliest due row from the earliest scanned second on (one seek
+     * that starts there, so the tombstones claims left before it are not walked) that is not one
+     * of {@code claiming}. Reads at most one row more than it claims.
+     */
+    private Optional<DueRow> firstNotClaimed(long ord, Collection<Long> scanned, List<DueRow> claiming) {
+        // Seek from the earliest scanned second, not the head of the tenant's range: exact for the
+        // deletes, which only touch scanned seconds: a row in one of them is at or after the start.
+        long fromAt = scanned.isEmpty() ? 0 : scanned.stream().mapToLong(Long::longValue).min().orElseThrow() * 1000;
+        if (claiming.isEmpty()) {
+            return scanned.isEmpty() ? ledger.firstDue(ord) : ledger.firstDue(ord, fromAt);
+        }
+        Set<RowKey> claimed = new HashSet<>();
+        claiming.forEach(row -> claimed.add(RowKey.of(row)));
+        for (DueRow row : ledger.dueForTenant(ord, Long.MAX_VALUE, fromAt, claiming.size() + 1, Long.MAX_VALUE)) {
+            if (!claimed.contains(RowKey.of(row))) {
+                return Optional.of(row);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** A due row's place in its tenant's range (what the claim goes by, whatever its size or kind). */
+    private record RowKey(long at, long seq, int sink) {
+
+        static RowKey of(DueRow row) {
+            return new RowKey(row.at(), row.seq(), row.sink());
+        }
+    }
+
+    /**
+     * Step 3 after the stale markers of {@code cleaning} were deleted: puts back the marker of
+     * every deleted bucket that holds a due row. Returns each tenant's earliest due row as far as
+     * the cleanup saw it (step 1's, or an earlier row step 3 found).
+     *
+     * @param cleaning what {@link #prepare} found, its stale markers deleted since
+     * @return each tenant's earliest due row
+     */
+    public Map<Long, Optional<DueRow>> finish(Cleaning cleaning) {
+        Map<Long, Optional<DueRow>> firsts = new LinkedHashMap<>(cleaning.firsts());
+        cleaning.stale().forEach((ord, stale) -> interleaving.afterDelete(ord, List.copyOf(stale)));
+        cleaning.stale().forEach((ord, stale) -> restoreOccupied(ord, stale).ifPresent(row -> firsts.put(ord, Optional.of(row))));
         return firsts;
     }
 
     /** Step 3: puts back the marker of every deleted bucket that holds a due row; returns the earliest such row. */
-    private Optional<DueRow> restoreOccupied(long ord, TreeSet<Long> deleted) {
+    private Optional<DueRow> restoreOccupied(long ord, SortedSet<Long> deleted) {
         long last = (deleted.last() + 1) * 1000 - 1;
         long floor = deleted.first() * 1000;
         Optional<DueRow> earliest = Optional.empty();

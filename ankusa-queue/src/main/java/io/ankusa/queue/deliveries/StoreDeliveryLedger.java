@@ -294,11 +294,16 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
         if (unique.isEmpty()) {
             return Claim.empty();
         }
-        return stripes.locked(ord, () -> claimLocked(unique));
+        return stripes.locked(ord, () -> claimLocked(unique, new DeliveryBatch()));
     }
 
     @Override
     public Claim claimAll(Map<Long, List<DueRow>> rowsByTenant) {
+        return claimAll(rowsByTenant, Map.of());
+    }
+
+    @Override
+    public Claim claimAll(Map<Long, List<DueRow>> rowsByTenant, Map<Long, ? extends Collection<Long>> staleMarkers) {
         List<DueRow> all = new ArrayList<>();
         rowsByTenant.forEach((ord, rows) -> {
             Ordinals.requireTenant(ord);
@@ -310,11 +315,16 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
             all.addAll(rows);
         });
         Map<DueKey, DueRow> unique = uniqueByKey(all);
+        DeliveryBatch batch = new DeliveryBatch();
+        deleteMarkerOps(batch, staleMarkers);
         if (unique.isEmpty()) {
+            if (!batch.isEmpty()) {
+                batch.commit(store, Durability.ASYNC);
+            }
             return Claim.empty();
         }
         Claim[] result = new Claim[1];
-        stripes.lockedAll(rowsByTenant.keySet(), () -> result[0] = claimLocked(unique));
+        stripes.lockedAll(rowsByTenant.keySet(), () -> result[0] = claimLocked(unique, batch));
         return result[0];
     }
 
@@ -338,7 +348,7 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
      * commit before it — so a settled row's claim is never lost. A process that dies (kill -9)
      * loses nothing: the claim is in the OS page cache.
      */
-    private Claim claimLocked(Map<DueKey, DueRow> unique) {
+    private Claim claimLocked(Map<DueKey, DueRow> unique, DeliveryBatch batch) {
         List<byte[]> keys = unique.keySet().stream().map(DueKey::encode).toList();
         List<Optional<byte[]>> values = store.multiGet(ColumnFamilies.INDEX, keys);
         List<DueRow> present = new ArrayList<>();
@@ -348,13 +358,15 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
             }
         }
         if (present.isEmpty()) {
+            if (!batch.isEmpty()) {
+                batch.commit(store, Durability.ASYNC);
+            }
             return Claim.empty();
         }
         Map<Long, HookRead> hooks = readHooks(present.stream().map(DueRow::seq).toList());
         List<Optional<byte[]>> deliveryRows = store.multiGet(ColumnFamilies.DELIVERIES,
                 present.stream().map(r -> new DeliveryKey(r.seq(), r.sink()).encode()).toList());
         long now = clock.millis();
-        DeliveryBatch batch = new DeliveryBatch();
         List<ClaimedDelivery> claimed = new ArrayList<>();
         List<InflightRow> orphans = new ArrayList<>();
         List<QuarantinedRow> quarantined = new ArrayList<>();
@@ -578,8 +590,16 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
 
     @Override
     public void deleteMarkers(Map<Long, ? extends Collection<Long>> bucketsByTenant) {
-        long current = ActiveKey.bucketOf(clock.millis());
         DeliveryBatch batch = new DeliveryBatch();
+        deleteMarkerOps(batch, bucketsByTenant);
+        if (!batch.isEmpty()) {
+            batch.commit(store, Durability.ASYNC);
+        }
+    }
+
+    /** Adds the deletes of each tenant's markers of its buckets to {@code batch}; never a bucket of the current second or later. */
+    private void deleteMarkerOps(DeliveryBatch batch, Map<Long, ? extends Collection<Long>> bucketsByTenant) {
+        long current = ActiveKey.bucketOf(clock.millis());
         bucketsByTenant.forEach((ord, buckets) -> {
             Ordinals.requireTenant(ord);
             for (long bucket : new LinkedHashSet<>(buckets)) {
@@ -588,9 +608,6 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
                 }
             }
         });
-        if (!batch.isEmpty()) {
-            batch.commit(store, Durability.ASYNC);
-        }
     }
 
     @Override

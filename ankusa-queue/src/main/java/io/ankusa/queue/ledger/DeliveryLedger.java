@@ -144,6 +144,24 @@ public interface DeliveryLedger {
      */
     Claim claimAll(Map<Long, List<DueRow>> rowsByTenant);
 
+    /**
+     * {@link #claimAll(Map)}, and in the same unsynced batch {@link #deleteMarkers(Map)} of
+     * {@code staleMarkers} (each key's markers of its buckets; a bucket of the current second or
+     * later is never deleted): a tick's claim and its marker cleanup's deletes in one commit. The
+     * deletes are committed even when nothing is left to claim.
+     *
+     * @param rowsByTenant the rows to claim, by tenant
+     * @param staleMarkers the marker buckets to delete, by tenant
+     * @return what was claimed
+     */
+    default Claim claimAll(Map<Long, List<DueRow>> rowsByTenant, Map<Long, ? extends Collection<Long>> staleMarkers) {
+        Claim claim = rowsByTenant.isEmpty() ? Claim.empty() : claimAll(rowsByTenant);
+        if (!staleMarkers.isEmpty()) {
+            deleteMarkers(staleMarkers);
+        }
+        return claim;
+    }
+
     /** Commits the outcome of many inflight deliveries in one synced batch; rows no longer inflight are skipped. */
     void settle(List<Settlement> settlements);
 

@@ -33,6 +33,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import org.lmdbjava.ByteArrayProxy;
@@ -50,11 +52,17 @@ import org.lmdbjava.Txn;
  *
  * <h2>What it guarantees, and why</h2>
  *
- * <p><b>Atomic batches.</b> A commit is one LMDB write transaction. LMDB's copy-on-write B-tree
- * publishes a transaction by writing its meta page last; a reader or a restart sees the old root or
- * the new one, never a mix. The transaction runs wholly on the committing thread (LMDB binds a
- * write transaction to its thread) under {@code commitLock} (LMDB has one writer; the lock makes
- * committers queue in Java rather than on LMDB's mutex, and orders them with map growth and close).
+ * <p><b>Atomic batches.</b> A batch is applied inside one LMDB write transaction. LMDB's
+ * copy-on-write B-tree publishes a transaction by writing its meta page last; a reader or a restart
+ * sees the old root or the new one, never a mix. The transaction runs wholly on one thread (LMDB
+ * binds a write transaction to its thread) under {@code commitLock} (LMDB has one writer; the lock
+ * makes committers queue in Java rather than on LMDB's mutex, and orders them with map growth and
+ * close). <b>Committers share transactions:</b> a batch first joins a queue of waiting batches, and
+ * whoever takes the lock next writes every waiting batch, in arrival order, in one transaction (each
+ * batch whole or absent, as the group is; a later batch sees the earlier ones' writes, as it would
+ * one commit later). Committers that arrive while a transaction is being written so share the next
+ * one and its {@code fdatasync}. When a shared transaction fails, each of its batches is written
+ * again alone, so that a bad batch fails only its own caller.
  *
  * <p><b>Exact merges.</b> A merge reads the counter, adds and puts inside that one writer's
  * transaction ({@link BatchApplier}); nothing can interleave.
@@ -62,7 +70,13 @@ import org.lmdbjava.Txn;
  * <p><b>Durability.</b> The environment is opened with {@code MDB_NOMETASYNC}: at each commit LMDB
  * writes the data pages, {@code fdatasync}s them, then writes the meta page without a sync. A
  * {@link Durability#SYNC} commit then calls {@code mdb_env_sync(force)}, so the meta page is on
- * disk too when {@code commit} returns. An {@link Durability#ASYNC} commit is in the OS page cache
+ * disk too when {@code commit} returns — <b>after</b> the commit lock is released, under a lock of
+ * its own ({@code syncLock}), so that the next writers do not wait for it. Transactions are numbered;
+ * a sync covers every transaction committed before it started, and a {@code SYNC} commit returns
+ * once a sync covering its transaction has finished: committers queued behind one sync usually
+ * find themselves covered by it and return without one of their own (group commit). A resize and
+ * {@link #close()} take {@code syncLock} too ({@code mdb_env_sync} reads the meta pages in the map).
+ * An {@link Durability#ASYNC} commit is in the OS page cache
  * (it survives the process dying) and its meta page reaches the disk with the next commit's sync,
  * an explicit sync, or {@link #close()}; a power loss before that undoes it whole. We do not use
  * {@code MDB_NOSYNC}: it drops the sync <em>between</em> data and meta pages too, and LMDB states
@@ -106,6 +120,16 @@ final class LmdbStore implements Store {
     private final BatchApplier applier;
     private final ReaderGate gate;
     private final ReentrantLock commitLock = new ReentrantLock();
+    /** Held by a sync, a resize (under the commit lock) and close: a sync never runs during a remap or after close. */
+    private final ReentrantLock syncLock = new ReentrantLock();
+    /** Batches waiting for the next write transaction ({@link #write}). */
+    private final ConcurrentLinkedQueue<PendingWrite> waiting = new ConcurrentLinkedQueue<>();
+    /** Number of the last write transaction committed (its meta page written, maybe not synced); under the commit lock. */
+    private final AtomicLong committed = new AtomicLong();
+    /** Every write transaction up to this number is on disk; -1 until the first sync (a previous process's writes). */
+    private volatile long synced = -1;
+    /** Set by close once the environment is closed; under the sync lock. */
+    private boolean environmentClosed;
     private final Set<LmdbScan> openScans = ConcurrentHashMap.newKeySet();
     private volatile String writeRefusal;
 
@@ -298,34 +322,159 @@ final class LmdbStore implements Store {
         Objects.requireNonNull(batch, "batch");
         Objects.requireNonNull(durability, "durability");
         BatchValidator.validate(batch, kinds);
+        long transaction = batch.isEmpty() ? requireWritable() : write(batch);
+        if (durability == Durability.SYNC) {
+            syncThrough(transaction);
+        }
+    }
+
+    /** For an empty batch: the store must take writes; returns the last write transaction committed. */
+    private long requireWritable() {
+        if (gate.isClosed()) {
+            throw new StoreClosedException("store " + directory + " is closed");
+        }
+        if (writeRefusal != null) {
+            throw refusal();
+        }
+        return committed.get();
+    }
+
+    private StoreException refusal() {
+        return new StoreException(StoreError.IO, "store " + directory + " refuses writes (" + writeRefusal
+                + "); close and reopen it");
+    }
+
+    /**
+     * Writes {@code batch} without a sync of the meta page; returns the number of the write
+     * transaction that applied it. The batch waits in {@link #waiting}; whoever takes the commit lock
+     * next writes every waiting batch in one transaction, so committers that arrive while a
+     * transaction is being written share the next one (and its {@code fdatasync}).
+     */
+    private long write(WriteBatch batch) {
+        PendingWrite mine = new PendingWrite(batch);
+        waiting.add(mine);
         commitLock.lock();
         try {
-            if (gate.isClosed()) {
-                throw new StoreClosedException("store " + directory + " is closed");
+            if (!mine.done) {
+                writeWaiting();
             }
-            if (writeRefusal != null) {
-                throw new StoreException(StoreError.IO, "store " + directory + " refuses writes (" + writeRefusal
-                        + "); close and reopen it");
+            if (!mine.done) { // unreachable: writeWaiting takes every waiting batch, this one included
+                throw new IllegalStateException("batch left unwritten by " + this);
             }
-            if (!batch.isEmpty()) {
-                writeGrowingMap(batch);
+            if (mine.failure != null) {
+                throw mine.failure;
             }
-            if (durability == Durability.SYNC) {
-                sync("the batch is applied but may not be durable");
-            }
-            growAheadIfHalfFull();
-        } catch (LmdbException e) {
-            throw LmdbErrors.translate(e, "commit to " + directory, directory);
+            return mine.transaction;
         } finally {
             commitLock.unlock();
         }
     }
 
-    /** One write transaction; on {@code MDB_MAP_FULL} it is aborted, the map doubled, the batch replayed. */
-    private void writeGrowingMap(WriteBatch batch) {
+    /**
+     * Writes every waiting batch, in arrival order, in one write transaction; the caller holds the
+     * commit lock. When that transaction fails, each batch is written again in a transaction of its
+     * own, so that one bad batch fails alone and every caller gets its own answer.
+     */
+    private void writeWaiting() {
+        List<PendingWrite> group = new ArrayList<>();
+        for (PendingWrite next = waiting.poll(); next != null; next = waiting.poll()) {
+            group.add(next);
+        }
+        try {
+            if (gate.isClosed()) {
+                group.forEach(w -> w.failed(new StoreClosedException("store " + directory + " is closed")));
+                return;
+            }
+            if (writeRefusal != null) {
+                group.forEach(w -> w.failed(refusal()));
+                return;
+            }
+            try {
+                writeGrowingMap(group);
+                long number = committed.incrementAndGet();
+                group.forEach(w -> w.written(number));
+            } catch (LmdbException e) {
+                if (group.size() == 1) {
+                    group.get(0).failed(LmdbErrors.translate(e, "commit to " + directory, directory));
+                } else {
+                    writeOneByOne(group);
+                }
+            } catch (RuntimeException e) {
+                if (group.size() == 1) {
+                    group.get(0).failed(asStoreException(e));
+                } else {
+                    writeOneByOne(group);
+                }
+            }
+            try {
+                growAheadIfHalfFull();
+            } catch (LmdbException e) {
+                // the batches are written; the next commit meets the same failure and reports it
+            }
+        } catch (RuntimeException | Error e) {
+            group.stream().filter(w -> !w.done).forEach(w -> w.failed(new StoreException(StoreError.IO,
+                    "commit to " + directory + " failed: " + e, e)));
+            throw e;
+        }
+    }
+
+    private StoreException asStoreException(RuntimeException e) {
+        return e instanceof StoreException known ? known
+                : new StoreException(StoreError.IO, "commit to " + directory + " failed: " + e, e);
+    }
+
+    /** After a shared transaction failed: each batch in a transaction of its own, each with its own answer. */
+    private void writeOneByOne(List<PendingWrite> group) {
+        for (PendingWrite alone : group) {
+            try {
+                writeGrowingMap(List.of(alone));
+                alone.written(committed.incrementAndGet());
+            } catch (LmdbException e) {
+                alone.failed(LmdbErrors.translate(e, "commit to " + directory, directory));
+            } catch (RuntimeException e) {
+                alone.failed(asStoreException(e));
+            }
+        }
+    }
+
+    /**
+     * Makes every write transaction up to {@code transaction} durable: one {@code mdb_env_sync} (the
+     * meta page, and any data page not yet on disk) outside the commit lock, so the next writers
+     * do not wait for it. Group commit: a sync covers every transaction committed before it started,
+     * so callers that queued behind a sync usually find themselves covered and return without one.
+     */
+    private void syncThrough(long transaction) {
+        if (synced >= transaction) {
+            return;
+        }
+        syncLock.lock();
+        try {
+            if (synced >= transaction) {
+                return;
+            }
+            if (environmentClosed) {
+                throw new StoreClosedException("store " + directory + " is closed; a batch applied before the close"
+                        + " may not be durable (the close's own sync failed)");
+            }
+            if (writeRefusal != null) {
+                throw new StoreException(StoreError.IO, "store " + directory + " refuses writes (" + writeRefusal
+                        + "); the batch is applied but may not be durable; close and reopen it");
+            }
+            long upTo = committed.get();
+            sync("the batch is applied but may not be durable");
+            synced = upTo;
+        } finally {
+            syncLock.unlock();
+        }
+    }
+
+    /** One write transaction for {@code group}; on {@code MDB_MAP_FULL} it is aborted, the map doubled, the group replayed. */
+    private void writeGrowingMap(List<PendingWrite> group) {
         while (true) {
             try (Txn<byte[]> txn = env.txnWrite()) {
-                applier.apply(txn, batch);
+                for (PendingWrite w : group) {
+                    applier.apply(txn, w.batch);
+                }
                 txn.commit();
                 return;
             } catch (Env.MapFullException full) {
@@ -340,16 +489,21 @@ final class LmdbStore implements Store {
             throw new StoreException(StoreError.IO, "the LMDB map of " + directory + " cannot grow past " + size
                     + " bytes; nothing was written", full);
         }
-        if (!gate.enterResize(settings.resizeWait())) {
-            throw new StoreException(StoreError.IO, "commit to " + directory + ": the LMDB map (" + size
-                    + " bytes) is full and cannot grow while " + gate.readers() + " reads or scans stay open"
-                    + " (waited up to " + settings.resizeWait().toMillis() + " ms); nothing was written."
-                    + " Close scans before committing, or raise " + LmdbSettings.MAP_SIZE, full);
-        }
+        syncLock.lock(); // mdb_env_sync reads the meta pages in the map: never during a remap
         try {
-            resize(size * 2);
+            if (!gate.enterResize(settings.resizeWait())) {
+                throw new StoreException(StoreError.IO, "commit to " + directory + ": the LMDB map (" + size
+                        + " bytes) is full and cannot grow while " + gate.readers() + " reads or scans stay open"
+                        + " (waited up to " + settings.resizeWait().toMillis() + " ms); nothing was written."
+                        + " Close scans before committing, or raise " + LmdbSettings.MAP_SIZE, full);
+            }
+            try {
+                resize(size * 2);
+            } finally {
+                gate.exitResize();
+            }
         } finally {
-            gate.exitResize();
+            syncLock.unlock();
         }
     }
 
@@ -365,13 +519,19 @@ final class LmdbStore implements Store {
         while (used > target / 2 && target <= Long.MAX_VALUE / 2) {
             target *= 2;
         }
-        if (target > info.mapSize && gate.tryEnterResize()) {
+        if (target > info.mapSize && syncLock.tryLock()) { // a sync running: the next commit grows it
             try {
-                resize(target);
-            } catch (StoreException ignored) {
-                // reported by every later read and commit
+                if (gate.tryEnterResize()) {
+                    try {
+                        resize(target);
+                    } catch (StoreException ignored) {
+                        // reported by every later read and commit
+                    } finally {
+                        gate.exitResize();
+                    }
+                }
             } finally {
-                gate.exitResize();
+                syncLock.unlock();
             }
         }
     }
@@ -462,16 +622,21 @@ final class LmdbStore implements Store {
             }
         }
         commitLock.lock();
+        syncLock.lock();
         try {
             gate.awaitNoReaders();
             try {
+                long upTo = committed.get();
                 sync("writes committed with ASYNC may be lost");
+                synced = upTo;
             } finally {
+                environmentClosed = true;
                 env.close();
             }
         } catch (LmdbException e) {
             throw LmdbErrors.translate(e, "close " + directory);
         } finally {
+            syncLock.unlock();
             commitLock.unlock();
             directoryLock.close();
         }

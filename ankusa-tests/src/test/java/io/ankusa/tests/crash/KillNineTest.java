@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -74,8 +75,15 @@ class KillNineTest {
                 random.nextInt(MAX_SETTLES_BEFORE_KILL + 1));
     }
 
+    /** The backends to run: {@code -Dankusa.crash.backends=lmdb} (comma-separated) narrows a soak to some. */
+    static Stream<String> backends() {
+        String only = System.getProperty("ankusa.crash.backends", "");
+        List<String> wanted = only.isBlank() ? List.of() : List.of(only.split(","));
+        return io.ankusa.tests.queue.Backends.names().filter(b -> wanted.isEmpty() || wanted.contains(b));
+    }
+
     @ParameterizedTest(name = "{0}")
-    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @MethodSource("backends")
     @DisplayName("counters equal the index after kill -9")
     void countersEqualTheIndexAfterKillNine(String backend) {
         AtomicInteger n = new AtomicInteger();
@@ -83,7 +91,7 @@ class KillNineTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @MethodSource("backends")
     @DisplayName("counters equal the index after kill -9 while dispatching; inflight rows return to due at boot")
     void countersEqualTheIndexAfterKillNineWhileDispatching(String backend) {
         AtomicInteger n = new AtomicInteger();

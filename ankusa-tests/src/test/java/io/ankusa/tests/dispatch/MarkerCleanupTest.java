@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DisplayName;
@@ -158,6 +159,41 @@ class MarkerCleanupTest {
 
             assertThat(first).map(DueRow::at).contains(now);
             assertThat(f.ledger().activeTenants(now, 10)).extracting(ActiveTenant::bucket).containsExactly(now / 1000);
+            f.assertConsistent();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @DisplayName("step 1 before the claim skips the rows being claimed, and the deletes ride in the claim's batch")
+    void stepOneBeforeTheClaimSkipsTheClaimedRows(String backend) {
+        try (DispatchFixture f = DispatchFixture.onWallClock(backend, dir)) {
+            f.ingest("a", "t", 0);
+            long first = f.now() / 1000;
+            f.clock().advance(2_000);
+            f.ingest("b", "t", 0);
+            long second = f.now() / 1000;
+            f.clock().advance(2_000);
+            long ord = f.ord("t");
+            long now = f.now();
+            DeliveryLedger ledger = f.ledger();
+            List<Long> scanned = scannedBuckets(ledger, ord, now);
+            assertThat(scanned).containsExactly(first, second);
+            List<DueRow> claiming = ledger.dueForTenant(ord, now, 0, 1, Long.MAX_VALUE);
+            MarkerCleanup cleanup = new MarkerCleanup(ledger);
+
+            MarkerCleanup.Cleaning cleaning = cleanup.prepare(Map.of(ord, scanned), Map.of(ord, claiming), now);
+            assertThat(cleaning.stale()).as("the claimed row's second is stale").containsOnlyKeys(ord);
+            assertThat(cleaning.stale().get(ord)).containsExactly(first);
+            assertThat(ledger.activeTenants(now, 10)).as("nothing deleted before the claim").hasSize(2);
+            Claim claim = ledger.claimAll(Map.of(ord, claiming), cleaning.stale());
+            Map<Long, Optional<DueRow>> firsts = cleanup.finish(cleaning);
+
+            assertThat(claim.claimed()).hasSize(1);
+            assertThat(firsts.get(ord)).map(DueRow::at).map(at -> at / 1000).contains(second);
+            assertThat(ledger.activeTenants(now, 10)).extracting(ActiveTenant::bucket).containsExactly(second);
+            f.assertConsistent();
+            ledger.delivered(claim.claimed().get(0).row());
             f.assertConsistent();
         }
     }
