@@ -99,9 +99,27 @@ final class KafkaBroker implements AutoCloseable {
             admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1),
                     new NewTopic(topic + ".dead", partitions, (short) 1).configs(Map.of("cleanup.policy", "compact"))))
                     .all().get(60, TimeUnit.SECONDS);
+            awaitLeaders(topic, partitions);
+            awaitLeaders(topic + ".dead", partitions);
         } catch (Exception e) {
             throw new AssertionError("could not create " + topic, e);
         }
+    }
+
+    /**
+     * Waits until the broker leads every partition of {@code topic}: a list-offsets request, which
+     * only a partition's leader answers, succeeds for each. A topic whose creation has returned may
+     * not be led yet; an idempotent producer whose first batch is refused then ("not leader") while
+     * a later one lands can retry the first for good (KAFKA-14359), so tests publish only to led
+     * partitions.
+     */
+    private void awaitLeaders(String topic, int partitions) throws InterruptedException, ExecutionException,
+            java.util.concurrent.TimeoutException {
+        Map<TopicPartition, OffsetSpec> latest = new java.util.HashMap<>();
+        for (int p = 0; p < partitions; p++) {
+            latest.put(new TopicPartition(topic, p), OffsetSpec.latest());
+        }
+        admin.listOffsets(latest).all().get(60, TimeUnit.SECONDS);
     }
 
     /** The group's committed offsets of {@code topic}'s partitions. */
