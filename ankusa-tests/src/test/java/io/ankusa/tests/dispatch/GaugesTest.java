@@ -6,6 +6,7 @@ import io.ankusa.api.TenantPolicies;
 import io.ankusa.api.TenantPolicy;
 import io.ankusa.dispatch.Gauges;
 import io.ankusa.dispatch.Pipeline;
+import io.ankusa.dispatch.Sink;
 import io.ankusa.dispatch.SinkOutcome;
 import io.ankusa.dispatch.TenantPending;
 import io.ankusa.dispatch.TickReport;
@@ -141,6 +142,22 @@ class GaugesTest {
         return key;
     }
 
+    /** Tenants named {@code held…} may have one delivery in flight; the others are unlimited. */
+    private static final TenantPolicies HELD_AT_ONE = tenant -> tenant.startsWith("held")
+            ? TenantPolicy.DEFAULT.withMaxInflight(1) : TenantPolicy.DEFAULT;
+
+    /** A sink that never answers the {@code held…} tenants (their futures go to {@code unanswered}) and delivers the rest. */
+    private static Sink holdingHeld(List<CompletableFuture<SinkOutcome>> unanswered) {
+        return d -> {
+            if (d.tenantId().startsWith("held")) {
+                CompletableFuture<SinkOutcome> later = new CompletableFuture<>();
+                unanswered.add(later);
+                return later;
+            }
+            return CompletableFuture.completedFuture(SinkOutcome.delivered());
+        };
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
     @DisplayName("queue gauges read counters")
@@ -209,18 +226,9 @@ class GaugesTest {
     void aPipelinesOldestDueAgeComesFromItsScheduler(String backend) {
         // Eight tenants held at an in-flight limit of 1 by a sink that does not answer them, each
         // with a backlog over 30 seconds: the scheduler's cleanup read each one's first due row.
-        TenantPolicies policies = tenant -> tenant.startsWith("held") ? TenantPolicy.DEFAULT.withMaxInflight(1)
-                : TenantPolicy.DEFAULT;
         List<CompletableFuture<SinkOutcome>> unanswered = new ArrayList<>();
-        try (DispatchFixture f = DispatchFixture.open(backend, dir, b -> b.tenantPolicies(policies))) {
-            Pipeline pipeline = f.pipeline(d -> {
-                if (d.tenantId().startsWith("held")) {
-                    CompletableFuture<SinkOutcome> later = new CompletableFuture<>();
-                    unanswered.add(later);
-                    return later;
-                }
-                return CompletableFuture.completedFuture(SinkOutcome.delivered());
-            }, b -> b.sinkDeadline(Duration.ofHours(1)));
+        try (DispatchFixture f = DispatchFixture.open(backend, dir, b -> b.tenantPolicies(HELD_AT_ONE))) {
+            Pipeline pipeline = f.pipeline(holdingHeld(unanswered), b -> b.sinkDeadline(Duration.ofHours(1)));
             try {
                 long start = f.now();
                 for (int s = 0; s < 30; s++) {
@@ -373,18 +381,10 @@ class GaugesTest {
     void aPipelinesGaugeReadsTheCountersOfChangedTenants(String backend) {
         // 600 tenants held at an in-flight limit of 1 by a sink that does not answer them: the
         // scheduler knows them all, and nothing changes their pending counts.
-        TenantPolicies policies = tenant -> tenant.startsWith("held") ? TenantPolicy.DEFAULT.withMaxInflight(1)
-                : TenantPolicy.DEFAULT;
         List<CompletableFuture<SinkOutcome>> unanswered = new ArrayList<>();
-        try (DispatchFixture f = DispatchFixture.open(backend, dir, b -> b.tenantPolicies(policies))) {
-            Pipeline pipeline = f.pipeline(d -> {
-                if (d.tenantId().startsWith("held")) {
-                    CompletableFuture<SinkOutcome> later = new CompletableFuture<>();
-                    unanswered.add(later);
-                    return later;
-                }
-                return CompletableFuture.completedFuture(SinkOutcome.delivered());
-            }, b -> b.rowsPerTick(2_048).concurrency(2_048).sinkDeadline(Duration.ofHours(1)));
+        try (DispatchFixture f = DispatchFixture.open(backend, dir, b -> b.tenantPolicies(HELD_AT_ONE))) {
+            Pipeline pipeline = f.pipeline(holdingHeld(unanswered),
+                    b -> b.rowsPerTick(2_048).concurrency(2_048).sinkDeadline(Duration.ofHours(1)));
             try {
                 List<io.ankusa.api.Hook> hooks = new ArrayList<>();
                 for (int t = 0; t < 600; t++) {
