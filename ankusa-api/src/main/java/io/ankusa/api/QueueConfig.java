@@ -39,9 +39,9 @@ import java.util.concurrent.Executor;
  * @param tenantPolicies      each tenant's share of dispatch and limits (default
  *                            {@link TenantPolicy#DEFAULT} for every tenant: weight 1, no limits)
  * @param completionExecutor  where ingest futures complete, so where a caller's {@code thenAccept} runs;
- *                            empty (the default) is the queue's own pool of daemon threads, one task per
- *                            hook, so a callback that blocks holds one pool thread and never the writer
- *                            or another producer's receipt. {@code Runnable::run} completes on the
+ *                            empty (the default) is the queue's own pool of daemon threads, where a
+ *                            callback that blocks holds one pool thread and never the writer or another
+ *                            producer's receipt; a supplied executor gets one task per hook. {@code Runnable::run} completes on the
  *                            writer thread (fastest, but a slow callback then stalls every tenant's ingest)
  * @param nodeMaxBytes        {@code admission.node-max-bytes}: the node-wide limit on row bytes (the
  *                            aggregate's {@code bytes} counter); a hook that would pass it is refused with
