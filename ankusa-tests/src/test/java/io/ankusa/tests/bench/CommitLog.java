@@ -56,28 +56,38 @@ final class CommitLog extends ForwardingStore {
 
     /**
      * The store's own best at what synced ingest asks of it: every non-empty batch of {@code log}
-     * committed unsynced, in order, from this thread, while a second thread makes synced empty
-     * commits back to back (one WAL fsync or LMDB environment sync each, covering every batch
-     * written before it started) — the same writes under the same rule as the queue's writer and
-     * its sync thread (a batch is durable once a sync that started after its write returned),
-     * without the queue's own work. The recorded empty commits are dropped: how many syncs the
-     * queue made depends on its own speed (a slower queue makes fewer, larger sync groups), so
-     * replaying them would give a slower queue a cheaper ceiling. Returns the seconds from the
-     * first write until a sync that started after the last write returned.
+     * committed unsynced, in order, from this thread, while a second thread syncs (a synced empty
+     * commit: a WAL fsync or an LMDB environment sync, covering every batch written before it
+     * started) whenever batches were written since its last sync began, as the queue's sync thread
+     * does — the same writes under the same rule as the queue's writer and sync thread, without the
+     * queue's own work. The recorded empty commits are dropped: how many syncs the queue made
+     * depends on its own speed (a slower queue makes fewer, larger sync groups), so replaying them
+     * would give a slower queue a cheaper ceiling. Returns the seconds from the first write until a
+     * sync that started after the last write returned.
      */
     static Overlapped replayOverlapped(List<Commit> log, Store store) {
-        java.util.concurrent.atomic.AtomicBoolean writing = new java.util.concurrent.atomic.AtomicBoolean(true);
+        java.util.concurrent.BlockingQueue<Boolean> written = new java.util.concurrent.LinkedBlockingQueue<>();
         java.util.concurrent.atomic.AtomicLong syncs = new java.util.concurrent.atomic.AtomicLong();
         java.util.concurrent.atomic.AtomicReference<RuntimeException> failure = new java.util.concurrent.atomic.AtomicReference<>();
         long start = System.nanoTime();
         Thread syncer = new Thread(() -> {
+            List<Boolean> group = new ArrayList<>();
             try {
-                while (writing.get()) {
+                while (true) {
+                    group.clear();
+                    group.add(written.take());
+                    written.drainTo(group);
+                    // Boolean.FALSE: the last batch was written before it was queued; sync once more and stop.
                     store.commit(new WriteBatch(), Durability.SYNC);
                     syncs.incrementAndGet();
+                    if (group.contains(Boolean.FALSE)) {
+                        return;
+                    }
                 }
             } catch (RuntimeException e) {
                 failure.set(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
         }, "replay-sync");
         syncer.start();
@@ -87,10 +97,11 @@ final class CommitLog extends ForwardingStore {
                 if (!c.batch().isEmpty()) {
                     store.commit(c.batch(), Durability.ASYNC);
                     batches++;
+                    written.add(Boolean.TRUE);
                 }
             }
         } finally {
-            writing.set(false);
+            written.add(Boolean.FALSE);
         }
         try {
             syncer.join();
@@ -101,9 +112,7 @@ final class CommitLog extends ForwardingStore {
         if (failure.get() != null) {
             throw failure.get();
         }
-        // The sync in progress may have started before the last write: one more covers it.
-        store.commit(new WriteBatch(), Durability.SYNC);
-        return new Overlapped((System.nanoTime() - start) / 1e9, batches, syncs.get() + 1);
+        return new Overlapped((System.nanoTime() - start) / 1e9, batches, syncs.get());
     }
 
     /** An overlapped replay: its seconds, the batches written and the syncs made. */
