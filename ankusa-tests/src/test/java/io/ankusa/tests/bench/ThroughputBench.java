@@ -37,7 +37,7 @@ import java.util.stream.Stream;
  * The throughput bench: what the queue does against what its store could do with the same writes.
  *
  * <p>Per backend, with 1 tenant and with 10 000 tenants: <b>synced ingest</b> (hooks acknowledged
- * per second; {@value #PRODUCERS} producers, up to 8 192 hooks in flight, group commits of up to 256)
+ * per second; {@value #PRODUCERS} producers, up to 8 192 hooks in flight, group commits of up to the default 1 024)
  * and <b>claims + settles</b> (deliveries per second through a started {@link Pipeline} with a
  * no-op sink, until the backlog is delivered). Each phase runs over a {@link CommitLog}, and right
  * before it the store is checkpointed. The <b>raw ceiling</b> replays the phase's recorded
