@@ -58,12 +58,15 @@ import java.util.stream.Stream;
  * exits non-zero when a rule fails.
  *
  * <p>System properties: {@code ankusa.bench.backends} (default {@code rocksdb,lmdb}),
- * {@code ankusa.bench.dir}, {@code ankusa.bench.throughputHooks} (per cell, default 50 000).
+ * {@code ankusa.bench.dir}, {@code ankusa.bench.throughputHooks} (per cell, default 50 000),
+ * {@code ankusa.bench.throughputPhases} ({@code ingest}: the synced-ingest cells only).
  */
 public final class ThroughputBench {
 
     static final double MIN_INGEST_SHARE_OF_CEILING = 0.5;
     static final String INGEST = "synced ingest";
+    /** {@code -Dankusa.bench.throughputPhases=ingest}: the synced-ingest cells only. */
+    static final boolean INGEST_ONLY = "ingest".equals(System.getProperty("ankusa.bench.throughputPhases", ""));
     /** Producer threads: two, so that on a 2-core machine they do not crowd out the writer thread. */
     static final int PRODUCERS = 2;
     static final int IN_FLIGHT = 8_192;
@@ -127,8 +130,9 @@ public final class ThroughputBench {
         }
         System.out.println();
         System.out.printf(Locale.ROOT, "Throughput bench: %d B payload, 1 sink, ingest by %d producers with up to %,d "
-                + "hooks in flight, claims + settles by a started pipeline (defaults) with a no-op sink; raw = the "
-                + "phase's recorded commits replayed on a checkpoint by one thread; best of %d rounds each; Java %s%n%n", PAYLOAD, PRODUCERS,
+                + "hooks in flight, claims + settles by a started pipeline (defaults) with a no-op sink; raw = on a "
+                + "checkpoint, claims + settles: the recorded commits replayed by one thread; synced ingest: the same "
+                + "batches written unsynced by one thread while a second one syncs; best of %d rounds each; Java %s%n%n", PAYLOAD, PRODUCERS,
                 IN_FLIGHT, ROUNDS, System.getProperty("java.version"));
         System.out.println(table(cells));
         for (Cell c : cells) {
@@ -170,6 +174,9 @@ public final class ThroughputBench {
                         + ", tenants " + queue.tenantCount());
             }
 
+            if (INGEST_ONLY) {
+                return out;
+            }
             Path dispatchCheckpoint = dir.resolve("before-dispatch");
             store.checkpoint(dispatchCheckpoint);
             AtomicLong delivered = new AtomicLong();
