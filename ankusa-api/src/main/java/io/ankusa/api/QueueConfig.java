@@ -21,7 +21,7 @@ import java.util.concurrent.Executor;
  * @param tenantsMax          {@code tenants.max}: the most tenants the store will hold, 1..4 294 967 294
  *                            (default 1 000 000); a hook of the next new tenant is refused with
  *                            {@link TenantLimitException}
- * @param batchMaxHooks       most hooks in one ingest commit (default 256)
+ * @param batchMaxHooks       most hooks in one ingest commit (default 1 024)
  * @param batchMaxBytes       most envelope bytes in one ingest commit (default 4 MiB; a single larger hook
  *                            still commits alone)
  * @param payloadMaxBytes     largest payload accepted (default 1 MiB)
@@ -39,9 +39,9 @@ import java.util.concurrent.Executor;
  * @param tenantPolicies      each tenant's share of dispatch and limits (default
  *                            {@link TenantPolicy#DEFAULT} for every tenant: weight 1, no limits)
  * @param completionExecutor  where ingest futures complete, so where a caller's {@code thenAccept} runs;
- *                            empty (the default) is the queue's own pool of daemon threads, one task per
- *                            hook, so a callback that blocks holds one pool thread and never the writer
- *                            or another producer's receipt. {@code Runnable::run} completes on the
+ *                            empty (the default) is the queue's own pool of daemon threads, where a
+ *                            callback that blocks holds one pool thread and never the writer or another
+ *                            producer's receipt; a supplied executor gets one task per hook. {@code Runnable::run} completes on the
  *                            writer thread (fastest, but a slow callback then stalls every tenant's ingest)
  * @param nodeMaxBytes        {@code admission.node-max-bytes}: the node-wide limit on row bytes (the
  *                            aggregate's {@code bytes} counter); a hook that would pass it is refused with
@@ -87,7 +87,7 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
      * @param directory the store's directory (created when missing)
      * @param backend store backend name: {@code "rocksdb"} (default) or {@code "lmdb"}
      * @param tenantsMax {@code tenants.max}: the most tenants the store will hold, 1..4 294 967 294 (default 1 000 000); a hook of the next new tenant is refused with {@link TenantLimitException}
-     * @param batchMaxHooks most hooks in one ingest commit (default 256)
+     * @param batchMaxHooks most hooks in one ingest commit (default 1 024)
      * @param batchMaxBytes most envelope bytes in one ingest commit (default 4 MiB; a single larger hook still commits alone)
      * @param payloadMaxBytes largest payload accepted (default 1 MiB)
      * @param ingestQueueCapacity most hooks waiting for the writer before ingest refuses with {@link IngestOverloadedException} (default 65 536)
@@ -217,7 +217,7 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
         private final Path directory;
         private String backend = "rocksdb";
         private long tenantsMax = DEFAULT_TENANTS_MAX;
-        private int batchMaxHooks = 256;
+        private int batchMaxHooks = 1_024;
         private long batchMaxBytes = 4L << 20;
         private int payloadMaxBytes = 1 << 20;
         private int ingestQueueCapacity = 65_536;

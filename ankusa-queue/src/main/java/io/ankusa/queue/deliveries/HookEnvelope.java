@@ -2,6 +2,7 @@ package io.ankusa.queue.deliveries;
 
 import io.ankusa.api.Hook;
 import io.ankusa.api.stored.StoredHooks;
+import io.ankusa.keys.StrictUtf8;
 import io.ankusa.store.StoreCorruptionException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -49,20 +50,43 @@ public record HookEnvelope(Hook hook, long receivedAt) {
     public byte[] encode() {
         Optional<String> tenant = hook.tenantId();
         Optional<String> key = hook.idempotencyKey();
-        Wire.Out out = new Wire.Out(64 + hook.payloadLength())
+        // The strings first, so the envelope's exact size is known and its array is never copied.
+        byte[] id = utf8(hook.id());
+        byte[] source = utf8(hook.sourceId());
+        byte[] tenantBytes = tenant.map(HookEnvelope::utf8).orElse(null);
+        byte[] keyBytes = key.map(HookEnvelope::utf8).orElse(null);
+        List<byte[]> headers = new ArrayList<>(hook.headers().size() * 2);
+        hook.headers().forEach((name, value) -> {
+            headers.add(utf8(name));
+            headers.add(utf8(value));
+        });
+        byte[] payload = hook.payload();
+        int size = 1 + 1 + 8 + 4 + id.length + 4 + source.length
+                + (tenantBytes == null ? 0 : 4 + tenantBytes.length) + (keyBytes == null ? 0 : 4 + keyBytes.length)
+                + 4 + headers.stream().mapToInt(b -> 4 + b.length).sum()
+                + 2 + 2 * hook.sinks().size() + 4 + payload.length;
+        Wire.Out out = new Wire.Out(size)
                 .u8(VERSION)
                 .u8((tenant.isPresent() ? TENANT : 0) | (key.isPresent() ? IDEMPOTENCY : 0))
                 .u64(receivedAt)
-                .string(hook.id())
-                .string(hook.sourceId());
-        tenant.ifPresent(out::string);
-        key.ifPresent(out::string);
+                .bytes(id)
+                .bytes(source);
+        if (tenantBytes != null) {
+            out.bytes(tenantBytes);
+        }
+        if (keyBytes != null) {
+            out.bytes(keyBytes);
+        }
         out.u32(hook.headers().size());
-        hook.headers().forEach((name, value) -> out.string(name).string(value));
+        headers.forEach(out::bytes);
         out.u16(hook.sinks().size());
         hook.sinks().forEach(out::u16);
-        out.bytes(hook.payload());
+        out.bytes(payload);
         return out.toByteArray();
+    }
+
+    private static byte[] utf8(String s) {
+        return StrictUtf8.encode("a string of the envelope", s);
     }
 
     /** Decodes; refuses anything that is not a version-1 envelope of a valid hook. */

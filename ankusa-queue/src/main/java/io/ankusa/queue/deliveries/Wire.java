@@ -1,9 +1,9 @@
 package io.ankusa.queue.deliveries;
 
 import io.ankusa.store.StoreCorruptionException;
-import java.io.ByteArrayOutputStream;
 import io.ankusa.keys.StrictUtf8;
 import java.nio.charset.CharacterCodingException;
+import java.util.Arrays;
 
 /** Big-endian primitives of the queue's binary codecs: a writer and a strict bounds-checked reader. */
 final class Wire {
@@ -11,42 +11,58 @@ final class Wire {
     private Wire() {
     }
 
-    /** Appends big-endian fields. */
+    /**
+     * Appends big-endian fields to an array of its own (not a {@code ByteArrayOutputStream}, whose
+     * every one-byte write takes a lock); with an exact size hint {@link #toByteArray} copies nothing.
+     */
     static final class Out {
-        private final ByteArrayOutputStream out;
+        private byte[] buf;
+        private int len;
 
         Out(int sizeHint) {
-            out = new ByteArrayOutputStream(sizeHint);
+            buf = new byte[Math.max(16, sizeHint)];
+        }
+
+        private void room(int n) {
+            if (len + n > buf.length) {
+                buf = Arrays.copyOf(buf, Math.max(len + n, buf.length * 2));
+            }
         }
 
         Out u8(int v) {
-            out.write(v);
+            room(1);
+            buf[len++] = (byte) v;
             return this;
         }
 
         Out u16(int v) {
-            out.write(v >>> 8);
-            out.write(v);
+            room(2);
+            buf[len++] = (byte) (v >>> 8);
+            buf[len++] = (byte) v;
             return this;
         }
 
         Out u32(long v) {
+            room(4);
             for (int shift = 24; shift >= 0; shift -= 8) {
-                out.write((int) (v >>> shift));
+                buf[len++] = (byte) (v >>> shift);
             }
             return this;
         }
 
         Out u64(long v) {
+            room(8);
             for (int shift = 56; shift >= 0; shift -= 8) {
-                out.write((int) (v >>> shift));
+                buf[len++] = (byte) (v >>> shift);
             }
             return this;
         }
 
         Out bytes(byte[] b) {
             u32(b.length);
-            out.write(b, 0, b.length);
+            room(b.length);
+            System.arraycopy(b, 0, buf, len, b.length);
+            len += b.length;
             return this;
         }
 
@@ -55,8 +71,9 @@ final class Wire {
             return bytes(StrictUtf8.encode("a string of the envelope", s));
         }
 
+        /** The bytes appended: the array itself when the size hint was exact, else a copy of its used part. */
         byte[] toByteArray() {
-            return out.toByteArray();
+            return len == buf.length ? buf : Arrays.copyOf(buf, len);
         }
     }
 

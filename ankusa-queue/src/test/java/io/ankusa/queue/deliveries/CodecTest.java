@@ -41,6 +41,28 @@ class CodecTest {
         }
     }
 
+    @Test
+    @DisplayName("an envelope is its fields in order, encoded to its exact size (the same bytes as field by field)")
+    void envelopeBytesAreItsFieldsInOrder() {
+        for (boolean tenant : new boolean[] {false, true}) {
+            for (boolean key : new boolean[] {false, true}) {
+                Hook hook = hook(tenant, key);
+                // Grown from one byte, field by field, as the layout says.
+                Wire.Out out = new Wire.Out(1).u8(HookEnvelope.VERSION).u8((tenant ? 1 : 0) | (key ? 2 : 0)).u64(42)
+                        .string("evt_1").string("src-ä");
+                if (tenant) {
+                    out.string("acme");
+                }
+                if (key) {
+                    out.string("idem-9");
+                }
+                out.u32(2).string("content-type").string("application/json").string("x-empty").string("");
+                out.u16(3).u16(3).u16(0).u16(65535).bytes("{\"a\":1}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                assertThat(new HookEnvelope(hook, 42).encode()).isEqualTo(out.toByteArray());
+            }
+        }
+    }
+
     /** An envelope as an older release wrote it, of a hook today's input rules refuse. */
     private static byte[] olderEnvelope(String id, String tenant, String headerName, String headerValue) {
         Wire.Out out = new Wire.Out(64).u8(1).u8(1).u64(7).string(id).string("src\nforged").string(tenant);

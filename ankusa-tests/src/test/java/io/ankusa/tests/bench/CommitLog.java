@@ -54,6 +54,71 @@ final class CommitLog extends ForwardingStore {
         }
     }
 
+    /**
+     * The store's own best at what synced ingest asks of it: every non-empty batch of {@code log}
+     * committed unsynced, in order, from this thread, while a second thread syncs (a synced empty
+     * commit: a WAL fsync or an LMDB environment sync, covering every batch written before it
+     * started) whenever batches were written since its last sync began, as the queue's sync thread
+     * does — the same writes under the same rule as the queue's writer and sync thread, without the
+     * queue's own work. The recorded empty commits are dropped: how many syncs the queue made
+     * depends on its own speed (a slower queue makes fewer, larger sync groups), so replaying them
+     * would give a slower queue a cheaper ceiling. Returns the seconds from the first write until a
+     * sync that started after the last write returned.
+     */
+    static Overlapped replayOverlapped(List<Commit> log, Store store) {
+        java.util.concurrent.BlockingQueue<Boolean> written = new java.util.concurrent.LinkedBlockingQueue<>();
+        java.util.concurrent.atomic.AtomicLong syncs = new java.util.concurrent.atomic.AtomicLong();
+        java.util.concurrent.atomic.AtomicReference<RuntimeException> failure = new java.util.concurrent.atomic.AtomicReference<>();
+        long start = System.nanoTime();
+        Thread syncer = new Thread(() -> {
+            List<Boolean> group = new ArrayList<>();
+            try {
+                while (true) {
+                    group.clear();
+                    group.add(written.take());
+                    written.drainTo(group);
+                    // Boolean.FALSE: the last batch was written before it was queued; sync once more and stop.
+                    store.commit(new WriteBatch(), Durability.SYNC);
+                    syncs.incrementAndGet();
+                    if (group.contains(Boolean.FALSE)) {
+                        return;
+                    }
+                }
+            } catch (RuntimeException e) {
+                failure.set(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "replay-sync");
+        syncer.start();
+        long batches = 0;
+        try {
+            for (Commit c : log) {
+                if (!c.batch().isEmpty()) {
+                    store.commit(c.batch(), Durability.ASYNC);
+                    batches++;
+                    written.add(Boolean.TRUE);
+                }
+            }
+        } finally {
+            written.add(Boolean.FALSE);
+        }
+        try {
+            syncer.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        if (failure.get() != null) {
+            throw failure.get();
+        }
+        return new Overlapped((System.nanoTime() - start) / 1e9, batches, syncs.get());
+    }
+
+    /** An overlapped replay: its seconds, the batches written and the syncs made. */
+    record Overlapped(double seconds, long batches, long syncs) {
+    }
+
     /** Commits {@code log} to {@code store} in order from this thread; returns the seconds it took. */
     static double replay(List<Commit> log, Store store) {
         long start = System.nanoTime();

@@ -28,7 +28,7 @@ import java.util.stream.Stream;
 /**
  * The ingest bench: synced ingest throughput (hooks per second, each acknowledged only after its
  * fsync) on the rocksdb and lmdb backends, with one tenant and with 10 000 tenants, in two shapes:
- * many hooks in flight (group commit fills batches of up to 256) and one hook in flight (one
+ * many hooks in flight (group commit fills batches of up to the default 1 024) and one hook in flight (one
  * synced commit per hook). Prints a Markdown table and exits non-zero when a hook is lost or
  * miscounted, or a figure falls under a floor far below normal (100 hooks/s batched, 20 serial).
  *
@@ -125,7 +125,7 @@ public final class IngestBench {
             cells.addAll(ran);
         }
         System.out.println();
-        System.out.printf(Locale.ROOT, "Ingest bench: synced, %d B payload, 1 sink, batches of up to 256 hooks, "
+        System.out.printf(Locale.ROOT, "Ingest bench: synced, %d B payload, 1 sink, batches of up to 1 024 hooks, "
                 + "batched = %d producers with up to 8 192 hooks in flight, serial = 1 hook in flight, Java %s%n%n",
                 PAYLOAD, producers, System.getProperty("java.version"));
         System.out.printf(Locale.ROOT, "%d round(s); hooks/s is the median over the rounds%n%n", rounds);

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.api.Receipt;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -55,6 +57,47 @@ class IngestCompletionTest {
                 assertThat(other.hookId()).isEqualTo("b-1");
                 assertThat(blocked).isNotDone();
                 assertThat(callbackThread.get()).startsWith("ankusa-ingest-completion-");
+            } finally {
+                releaseCallback.countDown();
+            }
+            blocked.get(60, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * The own pool completes receipts through a few drainers, not a thread per hook: a callback
+     * that blocks while later receipts of its own batch still wait must not hold them (the
+     * drainer running it hands the rest to another one first).
+     */
+    @ParameterizedTest(name = "[{0}]")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    void aBlockingCallbackDoesNotHoldTheRestOfItsBatch(String backend) throws Exception {
+        try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
+            CountDownLatch writerParked = new CountDownLatch(1);
+            CountDownLatch releaseWriter = new CountDownLatch(1);
+            q.engine().writer().submitChore(() -> {
+                writerParked.countDown();
+                return awaitQuietly(releaseWriter);
+            });
+            assertThat(writerParked.await(60, TimeUnit.SECONDS)).isTrue();
+
+            CountDownLatch callbackEntered = new CountDownLatch(1);
+            CountDownLatch releaseCallback = new CountDownLatch(1);
+            CompletableFuture<Void> blocked = q.queue().ingest(hook("a-1", "a", 0)).thenAccept(receipt -> {
+                callbackEntered.countDown();
+                awaitQuietly(releaseCallback);
+            });
+            // Queued behind a-1 while the writer is parked: one batch, completed in order after a-1.
+            List<CompletableFuture<Receipt>> rest = new ArrayList<>();
+            for (int i = 0; i < 50; i++) {
+                rest.add(q.queue().ingest(hook("b-" + i, "b", 0)));
+            }
+            releaseWriter.countDown();
+            assertThat(callbackEntered.await(60, TimeUnit.SECONDS)).as("the first callback runs").isTrue();
+            try {
+                CompletableFuture.allOf(rest.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+                assertThat(rest).allSatisfy(f -> assertThat(f).isCompleted());
+                assertThat(blocked).isNotDone();
             } finally {
                 releaseCallback.countDown();
             }

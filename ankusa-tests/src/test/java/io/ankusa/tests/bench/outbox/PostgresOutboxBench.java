@@ -40,6 +40,7 @@ import java.util.stream.Stream;
  * </pre>
  *
  * <p>System properties: {@code ankusa.bench.pgHooks}, {@code ankusa.bench.pgRounds},
+ * {@code ankusa.bench.pgPhases} ({@code ingest,drain}, the default, or one of them),
  * {@code ankusa.bench.backends} (default {@code rocksdb,lmdb}), {@code ankusa.bench.pgBin}
  * (PostgreSQL's {@code bin} directory), {@code ankusa.bench.dir}.
  */
@@ -59,6 +60,7 @@ public final class PostgresOutboxBench {
         int hooks = Integer.getInteger("ankusa.bench.pgHooks", 100_000);
         int rounds = Integer.getInteger("ankusa.bench.pgRounds", 3);
         String only = System.getProperty("ankusa.bench.backends", "");
+        List<String> phases = Arrays.asList(System.getProperty("ankusa.bench.pgPhases", "ingest,drain").split(","));
         List<String> backends = Stream.of("rocksdb", "lmdb").filter(b -> Stores.provider(b).isPresent())
                 .filter(b -> only.isBlank() || Arrays.asList(only.split(",")).contains(b)).toList();
         Path root = Files.createDirectories(Path.of(System.getProperty("ankusa.bench.dir",
@@ -68,7 +70,7 @@ public final class PostgresOutboxBench {
         String version;
         try (PostgresCluster cluster = PostgresCluster.start()) {
             version = cluster.version();
-            Rounds run = new Rounds(new AnkusaCells(root), new PostgresOutbox(cluster), backends, failures);
+            Rounds run = new Rounds(new AnkusaCells(root), new PostgresOutbox(cluster), backends, phases, failures);
             run.round(Math.max(1_000, hooks / 5), new LinkedHashMap<>(), "warm-up");
             for (int r = 1; r <= rounds; r++) {
                 run.round(hooks, rates, "round " + r);
@@ -93,20 +95,23 @@ public final class PostgresOutboxBench {
     }
 
     /** One round: every cell once, Ankusa and PostgreSQL alternating. */
-    private record Rounds(AnkusaCells ankusa, PostgresOutbox postgres, List<String> backends, List<String> failures) {
+    private record Rounds(AnkusaCells ankusa, PostgresOutbox postgres, List<String> backends, List<String> phases,
+            List<String> failures) {
 
         void round(int hooks, Map<String, List<Double>> rates, String name) throws Exception {
-            Workload ingestWork = Workload.zipf(WARM_UP + hooks, INGEST_TENANTS, 14);
-            int pg = 2;
-            for (String backend : backends) {
-                record(rates, name, Cells.ingest(backend), hooks / ankusaIngest(backend, ingestWork, hooks));
-                record(rates, name, Cells.ingestPostgres(pg), hooks / postgresIngest(ingestWork, hooks, pg));
-                pg = pg == 2 ? 4 : 2;
+            if (phases.contains("ingest")) {
+                Workload ingestWork = Workload.zipf(WARM_UP + hooks, INGEST_TENANTS, 14);
+                int pg = 2;
+                for (String backend : backends) {
+                    record(rates, name, Cells.ingest(backend), hooks / ankusaIngest(backend, ingestWork, hooks));
+                    record(rates, name, Cells.ingestPostgres(pg), hooks / postgresIngest(ingestWork, hooks, pg));
+                    pg = pg == 2 ? 4 : 2;
+                }
+                if (backends.size() < 2) {
+                    record(rates, name, Cells.ingestPostgres(4), hooks / postgresIngest(ingestWork, hooks, 4));
+                }
             }
-            if (backends.size() < 2) {
-                record(rates, name, Cells.ingestPostgres(4), hooks / postgresIngest(ingestWork, hooks, 4));
-            }
-            for (int tenants : new int[] {1, 10_000}) {
+            for (int tenants : phases.contains("drain") ? new int[] {1, 10_000} : new int[0]) {
                 Workload drainWork = Workload.zipf(hooks, tenants, 15);
                 for (int inFlight : new int[] {1_024, 256}) {
                     for (int i = 0; i < backends.size(); i++) {

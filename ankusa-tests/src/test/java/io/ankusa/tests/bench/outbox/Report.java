@@ -35,6 +35,8 @@ final class Report {
                         Cells.drainPostgres(tenants, inFlight), true));
             }
         }
+        // A phase left out of the run (ankusa.bench.pgPhases) has no line and no rule.
+        lines.removeIf(line -> !rates.containsKey(line.postgres()));
     }
 
     private Map<String, String> perBackend(java.util.function.Function<String, String> name) {
