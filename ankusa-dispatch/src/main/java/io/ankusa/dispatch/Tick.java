@@ -143,6 +143,8 @@ final class Tick {
             return new Run(0, 0, CompletableFuture.completedFuture(new TickReport(startedAt, 0, 0, 0, 0, 0, 0)));
         }
         long nowNanos = nanoTime.getAsLong();
+        // Before the scheduler reads due rows: the claim takes them as read unless one was removed since.
+        long readMark = ledger.dueReadMark();
         feed.next(now, ActiveFeed.pageFor(rowBudget)).forEach(scheduler::offer);
         if (feed.caughtUp()) {
             scheduler.feedCaughtUp();
@@ -156,7 +158,7 @@ final class Tick {
         visited.forEach(lane -> visitedBuckets.put(lane.ord, List.copyOf(lane.markers.headSet(current, true))));
         // Cleanup step 1 before the claim; its deletes ride in the claim's batch (one commit); step 3 after.
         MarkerCleanup.Cleaning cleaning = cleanup.prepare(visitedBuckets, plan.rows(), now);
-        Claim claim = ledger.claimAll(plan.rows(), cleaning.stale());
+        Claim claim = ledger.claimAll(plan.rows(), cleaning.stale(), readMark);
         releaseUnsent(plan, claim);
         alarm.quarantined(claim.quarantined());
         Map<Long, Integer> claimedByTenant = new HashMap<>();

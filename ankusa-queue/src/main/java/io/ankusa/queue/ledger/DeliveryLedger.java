@@ -162,6 +162,35 @@ public interface DeliveryLedger {
         return claim;
     }
 
+    /**
+     * A mark to take before reading the due rows of a claim: {@link #claimAll(Map, Map, long)} with
+     * it skips reading them again when no due row was removed (claimed or purged) since the mark.
+     * The default never matches, so the claim always reads its rows again.
+     *
+     * @return the mark; compare it with nothing, pass it to {@link #claimAll(Map, Map, long)}
+     */
+    default long dueReadMark() {
+        return Long.MIN_VALUE;
+    }
+
+    /**
+     * {@link #claimAll(Map, Map)} of rows exactly as {@link #dueForTenant} or
+     * {@link #dueForTenantAfter} returned them after {@code readMark} was taken. Under the stripes,
+     * when no due row was removed since the mark, every row read since is still stored with the
+     * value read (a due row's value never changes while it exists), so the rows are claimed as
+     * given, without a second read; otherwise they are read again as {@link #claimAll(Map)} does.
+     * A caller that changes a row's size or kind must not use this method.
+     *
+     * @param rowsByTenant the rows to claim, by tenant, as read after the mark
+     * @param staleMarkers the marker buckets to delete, by tenant
+     * @param readMark     {@link #dueReadMark()} taken before the rows were read
+     * @return what was claimed
+     */
+    default Claim claimAll(Map<Long, List<DueRow>> rowsByTenant, Map<Long, ? extends Collection<Long>> staleMarkers,
+            long readMark) {
+        return claimAll(rowsByTenant, staleMarkers);
+    }
+
     /** Commits the outcome of many inflight deliveries in one synced batch; rows no longer inflight are skipped. */
     void settle(List<Settlement> settlements);
 
