@@ -5,12 +5,14 @@ import io.ankusa.dispatch.pipeline.MarkerCleanup;
 import io.ankusa.queue.events.EventHub;
 import io.ankusa.queue.ledger.Claim;
 import io.ankusa.queue.ledger.DeliveryLedger;
+import io.ankusa.queue.ledger.DueRead;
 import io.ankusa.queue.ledger.DueRow;
 import io.ankusa.queue.ledger.InflightRow;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -42,7 +44,9 @@ import java.util.function.Supplier;
  *       turn, its limits and the tick's row limit (never more than the free sink slots) and byte
  *       budget allow. The tenants visited are what {@code dispatchActiveTenants} reports.</li>
  *   <li>Marker cleanup's first step for every visited tenant: its earliest due row that this
- *       tick does not claim, and so its stale markers.</li>
+ *       tick does not claim, and so its stale markers; taken from the scheduler's due read when
+ *       that was the tenant's only read and started at its earliest scanned second (the read
+ *       returns the row after its rows too), else one seek.</li>
  *   <li>One claim of every tenant's rows, with the deletes of every visited tenant's stale markers
  *       (one unsynced batch, under the tenants' stripes: it is made durable by the next synced
  *       commit, at the latest the settle of its rows); the scheduler counts them in flight and
@@ -157,7 +161,7 @@ final class Tick {
         Map<Long, List<Long>> visitedBuckets = new LinkedHashMap<>();
         visited.forEach(lane -> visitedBuckets.put(lane.ord, List.copyOf(lane.markers.headSet(current, true))));
         // Cleanup step 1 before the claim; its deletes ride in the claim's batch (one commit); step 3 after.
-        MarkerCleanup.Cleaning cleaning = cleanup.prepare(visitedBuckets, plan.rows(), now);
+        MarkerCleanup.Cleaning cleaning = cleanup.prepare(visitedBuckets, plan.rows(), readAhead(plan, visitedBuckets), now);
         Claim claim = ledger.claimAll(plan.rows(), cleaning.stale(), readMark);
         releaseUnsent(plan, claim);
         alarm.quarantined(claim.quarantined());
@@ -201,6 +205,21 @@ final class Tick {
                             counts.getOrDefault(Settled.DEAD, 0), counts.getOrDefault(Settled.DROPPED, 0));
                 });
         return new Run(rowBudget, claimed + claim.orphans().size(), report);
+    }
+
+    /**
+     * The scheduler's due reads that can stand for cleanup step 1: a tenant's only read of the
+     * plan, started at its earliest scanned second (not at a floor raised past it).
+     */
+    private static Map<Long, DueRead> readAhead(TenantScheduler.Plan plan, Map<Long, List<Long>> scanned) {
+        Map<Long, DueRead> out = new HashMap<>();
+        plan.ahead().forEach((ord, ahead) -> {
+            List<Long> buckets = scanned.getOrDefault(ord, List.of());
+            if (!buckets.isEmpty() && ahead.floorAt() == Collections.min(buckets) * 1000) {
+                out.put(ord, ahead.read());
+            }
+        });
+        return out;
     }
 
     /** Rows the endpoint gate admitted that will not be sent (gone, quarantined, orphans) give their endpoint slot back. */

@@ -20,6 +20,7 @@ import io.ankusa.queue.ledger.Claim;
 import io.ankusa.queue.ledger.ClaimedDelivery;
 import io.ankusa.queue.ledger.DeadEntry;
 import io.ankusa.queue.ledger.DeadRow;
+import io.ankusa.queue.ledger.DueRead;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.DueRow;
 import io.ankusa.queue.ledger.EndpointRow;
@@ -140,6 +141,26 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
             }
         }
         return out;
+    }
+
+    @Override
+    public DueRead dueForTenantAhead(long ord, long now, long floorAt, int limit, long byteBudget) {
+        Ordinals.requireTenant(ord);
+        requireLimit(limit);
+        List<DueRow> out = new ArrayList<>();
+        long bytes = 0;
+        try (Scan scan = store.scan(ColumnFamilies.INDEX, Ranges.of(DueKey.tenantRange(ord, Math.max(0, floorAt), Long.MAX_VALUE)))) {
+            while (scan.hasNext()) {
+                KeyValue kv = scan.next();
+                DueRow row = DueRows.decode(kv.key(), kv.value());
+                if (out.size() == limit || row.at() > now || (!out.isEmpty() && bytes + row.size() > byteBudget)) {
+                    return new DueRead(out, Optional.of(row));
+                }
+                bytes += row.size();
+                out.add(row);
+            }
+        }
+        return new DueRead(out, Optional.empty());
     }
 
     @Override

@@ -69,6 +69,25 @@ public interface DeliveryLedger {
      */
     List<DueRow> dueForTenantAfter(long ord, long now, DueRow after, int limit, long byteBudget);
 
+    /**
+     * {@link #dueForTenant}, and the stored due row right after the rows it returns (in key order,
+     * any due time; empty when there is none), read by the same seek.
+     *
+     * @param ord        the tenant
+     * @param now        epoch milliseconds: rows due up to then are returned
+     * @param floorAt    the scan starts at this due time
+     * @param limit      at most this many rows
+     * @param byteBudget rows until this many bytes (the first row is returned even if larger)
+     * @return the rows and the row after them
+     */
+    default DueRead dueForTenantAhead(long ord, long now, long floorAt, int limit, long byteBudget) {
+        List<DueRow> rows = dueForTenant(ord, now, floorAt, limit, byteBudget);
+        List<DueRow> after = rows.isEmpty()
+                ? dueForTenant(ord, Long.MAX_VALUE, floorAt, 1, Long.MAX_VALUE)
+                : dueForTenantAfter(ord, Long.MAX_VALUE, rows.get(rows.size() - 1), 1, Long.MAX_VALUE);
+        return new DueRead(rows, after.stream().findFirst());
+    }
+
     /** Tenant {@code ord}'s earliest due row (one seek). */
     Optional<DueRow> firstDue(long ord);
 
