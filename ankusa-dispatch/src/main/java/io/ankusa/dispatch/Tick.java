@@ -209,13 +209,14 @@ final class Tick {
 
     /**
      * The scheduler's due reads that can stand for cleanup step 1: a tenant's only read of the
-     * plan, started at its earliest scanned second (not at a floor raised past it).
+     * plan, started in its earliest scanned second (at its start, or at a floor raised within it:
+     * see {@link TenantCursors} for the row such a floor can hide, and for how long).
      */
     private static Map<Long, DueRead> readAhead(TenantScheduler.Plan plan, Map<Long, List<Long>> scanned) {
         Map<Long, DueRead> out = new HashMap<>();
         plan.ahead().forEach((ord, ahead) -> {
             List<Long> buckets = scanned.getOrDefault(ord, List.of());
-            if (!buckets.isEmpty() && ahead.floorAt() == Collections.min(buckets) * 1000) {
+            if (!buckets.isEmpty() && MarkerCleanup.bucketOf(ahead.floorAt()) == Collections.min(buckets)) {
                 out.put(ord, ahead.read());
             }
         });

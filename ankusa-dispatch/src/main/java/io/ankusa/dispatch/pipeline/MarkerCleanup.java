@@ -139,11 +139,14 @@ public final class MarkerCleanup {
 
     /**
      * {@link #prepare(Map, Map, long)}, taking step 1's answer for the tenants of {@code readAhead}
-     * from a read the tick made anyway instead of seeking again: each such read must start at the
-     * tenant's earliest scanned second, and every row it claims must be among the read's rows.
-     * The answer is then the first of those rows it does not claim, else the row after them: what
-     * step 1 would read, as of the earlier read. A row committed since is no risk to the argument
-     * above: it is committed before step 2 deletes, so step 3 sees it.
+     * from a read the tick made anyway instead of seeking again: each such read must start within
+     * the tenant's earliest scanned second (at its start, or at a floor raised within it), and
+     * every row it claims must be among the read's rows. The answer is then the first of those rows
+     * it does not claim, else the row after them: what step 1 would read, as of the earlier read,
+     * from where the read started. Neither difference is a risk to the argument above: a row
+     * committed since the read is committed before step 2 deletes, and a row of that second before
+     * the read's start keeps its marker unless step 2 deletes the whole second, which step 3 then
+     * checks from its start; both are found by step 3, which puts their markers back.
      *
      * @param scannedByTenant tenant → the marker buckets the tick saw for it
      * @param claiming        the rows the tick is about to claim, by tenant

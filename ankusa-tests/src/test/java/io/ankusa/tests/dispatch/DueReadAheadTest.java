@@ -128,6 +128,38 @@ class DueReadAheadTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @DisplayName("a row before a raised floor keeps its marker and is found by the check")
+    void aRowBeforeARaisedFloorKeepsItsMarker(String backend) {
+        try (DispatchFixture f = DispatchFixture.onWallClock(backend, dir)) {
+            f.ingest("early", "t", 0);
+            long early = f.now();
+            f.clock().advance(500);
+            f.ingest("floor", "t", 0);
+            long floorAt = f.now();
+            f.clock().advance(3_000);
+            long ord = f.ord("t");
+            DeliveryLedger ledger = f.ledger();
+            long now = f.now();
+            List<Long> scanned = List.of(ActiveKey.bucketOf(early));
+            assertThat(ActiveKey.bucketOf(floorAt)).isEqualTo(scanned.get(0));
+            DueRead read = ledger.dueForTenantAhead(ord, now, floorAt, 10, Long.MAX_VALUE);
+            assertThat(read.rows()).extracting(DueRow::at).containsExactly(floorAt);
+
+            MarkerCleanup cleanup = new MarkerCleanup(ledger);
+            MarkerCleanup.Cleaning cleaning = cleanup.prepare(Map.of(ord, scanned), Map.of(ord, read.rows()),
+                    Map.of(ord, read), now);
+            Claim claim = ledger.claimAll(Map.of(ord, read.rows()), cleaning.stale());
+            Map<Long, Optional<DueRow>> firsts = cleanup.finish(cleaning);
+
+            assertThat(claim.claimed()).hasSize(1);
+            assertThat(firsts.get(ord)).as("the check found the row before the floor").map(DueRow::at).contains(early);
+            assertThat(ledger.activeTenants(now, 10)).extracting(ActiveTenant::bucket).containsExactly(scanned.get(0));
+            f.assertConsistent();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
     @DisplayName("a row written into a stale second after the read keeps its marker")
     void rowWrittenAfterTheReadKeepsItsMarker(String backend) {
         try (DispatchFixture f = DispatchFixture.onWallClock(backend, dir)) {
