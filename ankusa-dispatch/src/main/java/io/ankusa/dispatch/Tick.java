@@ -225,7 +225,12 @@ final class Tick {
 
     /** Rows the endpoint gate admitted that will not be sent (gone, quarantined, orphans) give their endpoint slot back. */
     private void releaseUnsent(TenantScheduler.Plan plan, Claim claim) {
-        if (plan.rows().isEmpty()) {
+        int planned = 0;
+        for (List<DueRow> rows : plan.rows().values()) {
+            planned += rows.size();
+        }
+        if (claim.claimed().size() == planned) {
+            // The claim sends a subset of the planned rows: as many means every one of them.
             return;
         }
         Set<List<Long>> sent = new HashSet<>();
