@@ -105,14 +105,14 @@ final class TenantScheduler {
      *
      * @param rows    the rows to claim, by tenant
      * @param visited the lanes visited
-     * @param ahead   per tenant whose due rows this plan read exactly once (from the lane's floor,
-     *                no gate skip, one read): that read, with the row after it
+     * @param ahead   per tenant whose due rows this plan read from the lane's floor without a gate
+     *                skip: the rows read, with the row after them
      */
     record Plan(Map<Long, List<DueRow>> rows, List<TenantLane> visited, Map<Long, Ahead> ahead) {
     }
 
     /**
-     * A lane's one due read of a plan.
+     * A lane's due reads of a plan, as one read from its floor.
      *
      * @param floorAt where the read started
      * @param read    the rows read and the row after them
@@ -120,7 +120,7 @@ final class TenantScheduler {
     record Ahead(long floorAt, DueRead read) {
     }
 
-    /** This plan's due reads by tenant; empty once a tenant was read more than once. */
+    /** This plan's due reads by tenant; empty once a tenant was read past a gate skip or from its floor twice. */
     private final Map<Long, Optional<Ahead>> aheads = new HashMap<>();
 
     TenantScheduler(DeliveryLedger ledger, TenantDirectory directory, PolicyCache policies, EndpointGate gate,
@@ -404,16 +404,17 @@ final class TenantScheduler {
             ToLongFunction<TenantLane> floors) {
         if (planned.isEmpty()) {
             // One seek gives the rows and the row after them: the marker cleanup's first step
-            // for this tenant, when this is its only read of the tick.
+            // for this tenant (with the reads that follow it in this plan, extendAhead).
             long floorAt = floors.applyAsLong(lane);
             DueRead read = ledger.dueForTenantAhead(lane.ord, now, floorAt, want, bytes);
             aheads.merge(lane.ord, Optional.of(new Ahead(floorAt, read)), (was, again) -> Optional.empty());
             return read.rows();
         }
-        aheads.put(lane.ord, Optional.empty());
         long lastAt = planned.get(planned.size() - 1).at();
         int sameAt = (int) planned.stream().filter(r -> r.at() == lastAt).count();
-        List<DueRow> read = new ArrayList<>(ledger.dueForTenant(lane.ord, now, lastAt, want + sameAt, Long.MAX_VALUE));
+        DueRead raw = ledger.dueForTenantAhead(lane.ord, now, lastAt, want + sameAt, Long.MAX_VALUE);
+        extendAhead(lane.ord, raw);
+        List<DueRow> read = new ArrayList<>(raw.rows());
         read.removeAll(planned);
         List<DueRow> out = new ArrayList<>(Math.min(want, read.size()));
         long total = 0;
@@ -426,6 +427,36 @@ final class TenantScheduler {
         }
         return out;
     }
+
+    /**
+     * A later read of a lane in the same plan, from the time of its last planned row: the rows
+     * planned came from the lane's reads so far, so this read starts inside the range they
+     * covered, and together they cover one range from the floor. Its rows join the earlier ones;
+     * the row after them is the later read's next when it reached past them, else the earlier one.
+     */
+    private void extendAhead(long ord, DueRead later) {
+        Optional<Ahead> was = aheads.getOrDefault(ord, Optional.empty());
+        if (was.isEmpty()) {
+            aheads.put(ord, Optional.empty());
+            return;
+        }
+        DueRead earlier = was.get().read();
+        List<DueRow> rows = new ArrayList<>(earlier.rows());
+        DueRow last = rows.isEmpty() ? null : rows.get(rows.size() - 1);
+        boolean reachedPast = false;
+        for (DueRow row : later.rows()) {
+            if (last == null || KEY_ORDER.compare(row, last) > 0) {
+                rows.add(row);
+                reachedPast = true;
+            }
+        }
+        Optional<DueRow> next = reachedPast ? later.next() : earlier.next();
+        aheads.put(ord, Optional.of(new Ahead(was.get().floorAt(), new DueRead(rows, next))));
+    }
+
+    /** A tenant's due rows in key order: due time, seq, sink. */
+    private static final Comparator<DueRow> KEY_ORDER = Comparator.comparingLong(DueRow::at)
+            .thenComparingLong(DueRow::seq).thenComparingInt(DueRow::sink);
 
     /** {@code a × b}, or {@link Long#MAX_VALUE} when that overflows. */
     private static long saturatedProduct(long a, long b) {

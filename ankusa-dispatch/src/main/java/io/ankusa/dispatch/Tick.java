@@ -45,8 +45,8 @@ import java.util.function.Supplier;
  *       budget allow. The tenants visited are what {@code dispatchActiveTenants} reports.</li>
  *   <li>Marker cleanup's first step for every visited tenant: its earliest due row that this
  *       tick does not claim, and so its stale markers; taken from the scheduler's due read when
- *       that was the tenant's only read and started at its earliest scanned second (the read
- *       returns the row after its rows too), else one seek.</li>
+ *       that started at its earliest scanned second and went on from there without a gate skip
+ *       (the read returns the row after its rows too), else one seek.</li>
  *   <li>One claim of every tenant's rows, with the deletes of every visited tenant's stale markers
  *       (one unsynced batch, under the tenants' stripes: it is made durable by the next synced
  *       commit, at the latest the settle of its rows); the scheduler counts them in flight and
@@ -208,9 +208,10 @@ final class Tick {
     }
 
     /**
-     * The scheduler's due reads that can stand for cleanup step 1: a tenant's only read of the
-     * plan, started in its earliest scanned second (at its start, or at a floor raised within it:
-     * see {@link TenantCursors} for the row such a floor can hide, and for how long).
+     * The scheduler's due reads that can stand for cleanup step 1: a tenant's reads of the plan,
+     * from its floor on without a gate skip, started in its earliest scanned second (at its
+     * start, or at a floor raised within it: see {@link TenantCursors} for the row such a floor
+     * can hide, and for how long).
      */
     private static Map<Long, DueRead> readAhead(TenantScheduler.Plan plan, Map<Long, List<Long>> scanned) {
         Map<Long, DueRead> out = new HashMap<>();
