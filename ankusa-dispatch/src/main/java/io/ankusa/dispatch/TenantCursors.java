@@ -16,22 +16,35 @@ import java.util.Optional;
  * to the due time of its earliest row as the last cleanup read it (from the start of the tenant's
  * range) when that row is in the same second, but never past the time of that cleanup (a row due
  * later, a retry, must not hide a hook ingested after the cleanup). The raise skips the rows of that second the
- * pipeline already claimed. It can hide one row for one tick: a row committed into that second but
- * stamped before the recorded time (a writer stamps a row with the time it read its clock, and can
- * commit after the pipeline claimed past it). The cleanup of the same visit reads that row as the
- * tenant's first, so the next tick's floor is at or before it. A tenant without a floor (first
- * visit, after a restart, after it drained) starts at its earliest scanned marker. Only the tick
- * thread uses this class.
+ * pipeline already claimed. It can hide a row: one committed into that second but stamped before
+ * the recorded time (a writer stamps a row with the time it read its clock, and can commit after
+ * the pipeline claimed past it). The marker cleanup takes its first step from the scheduler's read
+ * (which starts at the floor), so it does not see that row either; every
+ * {@value #UNRAISED_EVERY}th update the floor is not raised for one visit, and that visit's read
+ * starts at the second's start and finds it: a hidden row waits at most that many visits. (The
+ * row keeps its marker meanwhile: the cleanup deletes the marker of that second only when it
+ * finds no row from the floor on in it, and then its check finds the row and puts the marker back.)
+ * A tenant without a floor (first visit, after a restart, after it drained) starts at its earliest
+ * scanned marker. Only the tick thread uses this class.
  */
 final class TenantCursors {
 
-    private final Map<Long, Long> floors = new HashMap<>();
+    /** Every this many updates of a tenant, its floor is not raised for one visit. */
+    static final int UNRAISED_EVERY = 16;
+
+    /** A tenant's floor: the due time it was raised to, and how many updates it had. */
+    private static final class Floor {
+        long at;
+        long updates;
+    }
+
+    private final Map<Long, Floor> floors = new HashMap<>();
 
     /** The floor for tenant {@code ord}'s due scan, given the earliest marker bucket the tick scanned for it. */
     long floor(long ord, long earliestScannedBucket) {
-        Long first = floors.get(ord);
-        if (first != null && MarkerCleanup.bucketOf(first) == earliestScannedBucket) {
-            return first;
+        Floor first = floors.get(ord);
+        if (first != null && first.updates % UNRAISED_EVERY != 0 && MarkerCleanup.bucketOf(first.at) == earliestScannedBucket) {
+            return first.at;
         }
         return earliestScannedBucket * 1000;
     }
@@ -46,7 +59,9 @@ final class TenantCursors {
         if (first.isEmpty()) {
             floors.remove(ord);
         } else {
-            floors.put(ord, Math.min(first.get().at(), now));
+            Floor floor = floors.computeIfAbsent(ord, o -> new Floor());
+            floor.at = Math.min(first.get().at(), now);
+            floor.updates++;
         }
     }
 

@@ -6,6 +6,7 @@ import io.ankusa.api.TenantPolicy;
 import io.ankusa.queue.admission.PolicyCache;
 import io.ankusa.queue.admission.TokenBucket;
 import io.ankusa.queue.ledger.DeliveryLedger;
+import io.ankusa.queue.ledger.DueRead;
 import io.ankusa.queue.ledger.DueRow;
 import io.ankusa.queue.ledger.TenantDirectory;
 import java.util.ArrayDeque;
@@ -99,9 +100,28 @@ final class TenantScheduler {
     private final Set<TenantLane> blocked = new LinkedHashSet<>();
     private boolean heldBySlots;
 
-    /** What one tick plans to claim. */
-    record Plan(Map<Long, List<DueRow>> rows, List<TenantLane> visited) {
+    /**
+     * What one tick plans to claim.
+     *
+     * @param rows    the rows to claim, by tenant
+     * @param visited the lanes visited
+     * @param ahead   per tenant whose due rows this plan read from the lane's floor without a gate
+     *                skip: the rows read, with the row after them
+     */
+    record Plan(Map<Long, List<DueRow>> rows, List<TenantLane> visited, Map<Long, Ahead> ahead) {
     }
+
+    /**
+     * A lane's due reads of a plan, as one read from its floor.
+     *
+     * @param floorAt where the read started
+     * @param read    the rows read and the row after them
+     */
+    record Ahead(long floorAt, DueRead read) {
+    }
+
+    /** This plan's due reads by tenant; empty once a tenant was read past a gate skip or from its floor twice. */
+    private final Map<Long, Optional<Ahead>> aheads = new HashMap<>();
 
     TenantScheduler(DeliveryLedger ledger, TenantDirectory directory, PolicyCache policies, EndpointGate gate,
             PendingLeaders leaders, OldestDue oldest, long quantumBytes) {
@@ -218,6 +238,7 @@ final class TenantScheduler {
         Map<Long, List<DueRow>> toClaim = new LinkedHashMap<>();
         Map<Long, TenantLane> visited = new LinkedHashMap<>();
         heldBySlots = false;
+        aheads.clear();
         long[] left = {rowBudget, byteBudget};
         // Passes until the tick is full or a pass took nothing: a tenant that drained early leaves
         // its share of the tick to the others, in the same proportions.
@@ -225,7 +246,9 @@ final class TenantScheduler {
         while (progress && left[0] > 0 && left[1] > 0 && !ring.isEmpty()) {
             progress = pass(now, nowNanos, left, floors, toClaim, visited);
         }
-        return new Plan(toClaim, List.copyOf(visited.values()));
+        Map<Long, Ahead> ahead = new HashMap<>();
+        aheads.forEach((ord, read) -> read.ifPresent(a -> ahead.put(ord, a)));
+        return new Plan(toClaim, List.copyOf(visited.values()), ahead);
     }
 
     private boolean pass(long now, long nowNanos, long[] left, ToLongFunction<TenantLane> floors,
@@ -330,9 +353,13 @@ final class TenantScheduler {
         while (true) {
             int asked = want - admitted.size();
             long budget = byteBudget - bytes[0];
-            List<DueRow> read = lane.skipAfter != null
-                    ? ledger.dueForTenantAfter(lane.ord, now, lane.skipAfter, asked, budget)
-                    : readAfter(lane, now, planned, asked, budget, floors);
+            List<DueRow> read;
+            if (lane.skipAfter != null) {
+                aheads.put(lane.ord, Optional.empty());
+                read = ledger.dueForTenantAfter(lane.ord, now, lane.skipAfter, asked, budget);
+            } else {
+                read = readAfter(lane, now, planned, asked, budget, floors);
+            }
             boolean refusedAny = false;
             DueRow last = null;
             for (DueRow row : read) {
@@ -376,11 +403,18 @@ final class TenantScheduler {
     private List<DueRow> readAfter(TenantLane lane, long now, List<DueRow> planned, int want, long bytes,
             ToLongFunction<TenantLane> floors) {
         if (planned.isEmpty()) {
-            return ledger.dueForTenant(lane.ord, now, floors.applyAsLong(lane), want, bytes);
+            // One seek gives the rows and the row after them: the marker cleanup's first step
+            // for this tenant (with the reads that follow it in this plan, extendAhead).
+            long floorAt = floors.applyAsLong(lane);
+            DueRead read = ledger.dueForTenantAhead(lane.ord, now, floorAt, want, bytes);
+            aheads.merge(lane.ord, Optional.of(new Ahead(floorAt, read)), (was, again) -> Optional.empty());
+            return read.rows();
         }
         long lastAt = planned.get(planned.size() - 1).at();
         int sameAt = (int) planned.stream().filter(r -> r.at() == lastAt).count();
-        List<DueRow> read = new ArrayList<>(ledger.dueForTenant(lane.ord, now, lastAt, want + sameAt, Long.MAX_VALUE));
+        DueRead raw = ledger.dueForTenantAhead(lane.ord, now, lastAt, want + sameAt, Long.MAX_VALUE);
+        extendAhead(lane.ord, raw);
+        List<DueRow> read = new ArrayList<>(raw.rows());
         read.removeAll(planned);
         List<DueRow> out = new ArrayList<>(Math.min(want, read.size()));
         long total = 0;
@@ -393,6 +427,36 @@ final class TenantScheduler {
         }
         return out;
     }
+
+    /**
+     * A later read of a lane in the same plan, from the time of its last planned row: the rows
+     * planned came from the lane's reads so far, so this read starts inside the range they
+     * covered, and together they cover one range from the floor. Its rows join the earlier ones;
+     * the row after them is the later read's next when it reached past them, else the earlier one.
+     */
+    private void extendAhead(long ord, DueRead later) {
+        Optional<Ahead> was = aheads.getOrDefault(ord, Optional.empty());
+        if (was.isEmpty()) {
+            aheads.put(ord, Optional.empty());
+            return;
+        }
+        DueRead earlier = was.get().read();
+        List<DueRow> rows = new ArrayList<>(earlier.rows());
+        DueRow last = rows.isEmpty() ? null : rows.get(rows.size() - 1);
+        boolean reachedPast = false;
+        for (DueRow row : later.rows()) {
+            if (last == null || KEY_ORDER.compare(row, last) > 0) {
+                rows.add(row);
+                reachedPast = true;
+            }
+        }
+        Optional<DueRow> next = reachedPast ? later.next() : earlier.next();
+        aheads.put(ord, Optional.of(new Ahead(was.get().floorAt(), new DueRead(rows, next))));
+    }
+
+    /** A tenant's due rows in key order: due time, seq, sink. */
+    private static final Comparator<DueRow> KEY_ORDER = Comparator.comparingLong(DueRow::at)
+            .thenComparingLong(DueRow::seq).thenComparingInt(DueRow::sink);
 
     /** {@code a × b}, or {@link Long#MAX_VALUE} when that overflows. */
     private static long saturatedProduct(long a, long b) {

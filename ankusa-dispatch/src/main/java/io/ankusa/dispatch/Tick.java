@@ -5,12 +5,14 @@ import io.ankusa.dispatch.pipeline.MarkerCleanup;
 import io.ankusa.queue.events.EventHub;
 import io.ankusa.queue.ledger.Claim;
 import io.ankusa.queue.ledger.DeliveryLedger;
+import io.ankusa.queue.ledger.DueRead;
 import io.ankusa.queue.ledger.DueRow;
 import io.ankusa.queue.ledger.InflightRow;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -42,7 +44,9 @@ import java.util.function.Supplier;
  *       turn, its limits and the tick's row limit (never more than the free sink slots) and byte
  *       budget allow. The tenants visited are what {@code dispatchActiveTenants} reports.</li>
  *   <li>Marker cleanup's first step for every visited tenant: its earliest due row that this
- *       tick does not claim, and so its stale markers.</li>
+ *       tick does not claim, and so its stale markers; taken from the scheduler's due read when
+ *       that started at its earliest scanned second and went on from there without a gate skip
+ *       (the read returns the row after its rows too), else one seek.</li>
  *   <li>One claim of every tenant's rows, with the deletes of every visited tenant's stale markers
  *       (one unsynced batch, under the tenants' stripes: it is made durable by the next synced
  *       commit, at the latest the settle of its rows); the scheduler counts them in flight and
@@ -143,6 +147,8 @@ final class Tick {
             return new Run(0, 0, CompletableFuture.completedFuture(new TickReport(startedAt, 0, 0, 0, 0, 0, 0)));
         }
         long nowNanos = nanoTime.getAsLong();
+        // Before the scheduler reads due rows: the claim takes them as read unless one was removed since.
+        long readMark = ledger.dueReadMark();
         feed.next(now, ActiveFeed.pageFor(rowBudget)).forEach(scheduler::offer);
         if (feed.caughtUp()) {
             scheduler.feedCaughtUp();
@@ -155,8 +161,8 @@ final class Tick {
         Map<Long, List<Long>> visitedBuckets = new LinkedHashMap<>();
         visited.forEach(lane -> visitedBuckets.put(lane.ord, List.copyOf(lane.markers.headSet(current, true))));
         // Cleanup step 1 before the claim; its deletes ride in the claim's batch (one commit); step 3 after.
-        MarkerCleanup.Cleaning cleaning = cleanup.prepare(visitedBuckets, plan.rows(), now);
-        Claim claim = ledger.claimAll(plan.rows(), cleaning.stale());
+        MarkerCleanup.Cleaning cleaning = cleanup.prepare(visitedBuckets, plan.rows(), readAhead(plan, visitedBuckets), now);
+        Claim claim = ledger.claimAll(plan.rows(), cleaning.stale(), readMark);
         releaseUnsent(plan, claim);
         alarm.quarantined(claim.quarantined());
         Map<Long, Integer> claimedByTenant = new HashMap<>();
@@ -201,9 +207,31 @@ final class Tick {
         return new Run(rowBudget, claimed + claim.orphans().size(), report);
     }
 
+    /**
+     * The scheduler's due reads that can stand for cleanup step 1: a tenant's reads of the plan,
+     * from its floor on without a gate skip, started in its earliest scanned second (at its
+     * start, or at a floor raised within it: see {@link TenantCursors} for the row such a floor
+     * can hide, and for how long).
+     */
+    private static Map<Long, DueRead> readAhead(TenantScheduler.Plan plan, Map<Long, List<Long>> scanned) {
+        Map<Long, DueRead> out = new HashMap<>();
+        plan.ahead().forEach((ord, ahead) -> {
+            List<Long> buckets = scanned.getOrDefault(ord, List.of());
+            if (!buckets.isEmpty() && MarkerCleanup.bucketOf(ahead.floorAt()) == Collections.min(buckets)) {
+                out.put(ord, ahead.read());
+            }
+        });
+        return out;
+    }
+
     /** Rows the endpoint gate admitted that will not be sent (gone, quarantined, orphans) give their endpoint slot back. */
     private void releaseUnsent(TenantScheduler.Plan plan, Claim claim) {
-        if (plan.rows().isEmpty()) {
+        int planned = 0;
+        for (List<DueRow> rows : plan.rows().values()) {
+            planned += rows.size();
+        }
+        if (claim.claimed().size() == planned) {
+            // The claim sends a subset of the planned rows: as many means every one of them.
             return;
         }
         Set<List<Long>> sent = new HashSet<>();

@@ -44,6 +44,16 @@ class TenantCursorsTest {
     }
 
     @Test
+    void every_sixteenth_update_leaves_the_floor_unraised_for_one_visit() {
+        TenantCursors cursors = new TenantCursors();
+        for (int update = 1; update <= 2 * TenantCursors.UNRAISED_EVERY; update++) {
+            cursors.update(7, firstAt(1_700_000_000_640L), LATER);
+            long expected = update % TenantCursors.UNRAISED_EVERY == 0 ? 1_700_000_000_000L : 1_700_000_000_640L;
+            assertThat(cursors.floor(7, 1_700_000_000)).as("after update %d", update).isEqualTo(expected);
+        }
+    }
+
+    @Test
     void a_drained_tenant_is_evicted() {
         TenantCursors cursors = new TenantCursors();
         cursors.update(7, firstAt(1_700_000_000_640L), LATER);

@@ -1,6 +1,7 @@
 package io.ankusa.dispatch.pipeline;
 
 import io.ankusa.queue.ledger.DeliveryLedger;
+import io.ankusa.queue.ledger.DueRead;
 import io.ankusa.queue.ledger.DueRow;
 import java.util.Collection;
 import java.util.Collections;
@@ -133,12 +134,36 @@ public final class MarkerCleanup {
      */
     public Cleaning prepare(Map<Long, ? extends Collection<Long>> scannedByTenant, Map<Long, List<DueRow>> claiming,
             long now) {
+        return prepare(scannedByTenant, claiming, Map.of(), now);
+    }
+
+    /**
+     * {@link #prepare(Map, Map, long)}, taking step 1's answer for the tenants of {@code readAhead}
+     * from a read the tick made anyway instead of seeking again: each such read must start within
+     * the tenant's earliest scanned second (at its start, or at a floor raised within it), and
+     * every row it claims must be among the read's rows. The answer is then the first of those rows
+     * it does not claim, else the row after them: what step 1 would read, as of the earlier read,
+     * from where the read started. Neither difference is a risk to the argument above: a row
+     * committed since the read is committed before step 2 deletes, and a row of that second before
+     * the read's start keeps its marker unless step 2 deletes the whole second, which step 3 then
+     * checks from its start; both are found by step 3, which puts their markers back.
+     *
+     * @param scannedByTenant tenant → the marker buckets the tick saw for it
+     * @param claiming        the rows the tick is about to claim, by tenant
+     * @param readAhead       tenant → its due rows from its earliest scanned second, and the row after them
+     * @param now             epoch milliseconds
+     * @return what step 1 found
+     */
+    public Cleaning prepare(Map<Long, ? extends Collection<Long>> scannedByTenant, Map<Long, List<DueRow>> claiming,
+            Map<Long, DueRead> readAhead, long now) {
         long current = bucketOf(now);
         Map<Long, Optional<DueRow>> firsts = new LinkedHashMap<>();
         Map<Long, SortedSet<Long>> staleByTenant = new LinkedHashMap<>();
         for (Map.Entry<Long, ? extends Collection<Long>> tenant : scannedByTenant.entrySet()) {
             long ord = tenant.getKey();
-            Optional<DueRow> first = firstNotClaimed(ord, tenant.getValue(), claiming.getOrDefault(ord, List.of()));
+            List<DueRow> claimed = claiming.getOrDefault(ord, List.of());
+            DueRead read = readAhead.get(ord);
+            Optional<DueRow> first = read == null ? firstNotClaimed(ord, tenant.getValue(), claimed) : firstNotClaimed(read, claimed);
             firsts.put(ord, first);
             long keepFrom = Math.min(current, first.map(r -> bucketOf(r.at())).orElse(current));
             TreeSet<Long> stale = new TreeSet<>();
@@ -175,6 +200,18 @@ public final class MarkerCleanup {
             }
         }
         return Optional.empty();
+    }
+
+    /** Step 1 from a read made already: its first row not claimed, else the row after its rows. */
+    private static Optional<DueRow> firstNotClaimed(DueRead read, List<DueRow> claiming) {
+        Set<RowKey> claimed = new HashSet<>();
+        claiming.forEach(row -> claimed.add(RowKey.of(row)));
+        for (DueRow row : read.rows()) {
+            if (!claimed.contains(RowKey.of(row))) {
+                return Optional.of(row);
+            }
+        }
+        return read.next();
     }
 
     /** A due row's place in its tenant's range (what the claim goes by, whatever its size or kind). */

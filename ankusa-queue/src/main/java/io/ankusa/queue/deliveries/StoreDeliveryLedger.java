@@ -20,6 +20,7 @@ import io.ankusa.queue.ledger.Claim;
 import io.ankusa.queue.ledger.ClaimedDelivery;
 import io.ankusa.queue.ledger.DeadEntry;
 import io.ankusa.queue.ledger.DeadRow;
+import io.ankusa.queue.ledger.DueRead;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.DueRow;
 import io.ankusa.queue.ledger.EndpointRow;
@@ -60,7 +61,10 @@ import org.slf4j.LoggerFactory;
  * costs nothing and protects against a double settle), builds its ops from the row <em>as
  * stored</em> (size and kind from the stored value, not from the caller's copy), and commits the
  * row change and its deltas atomically. A row that is no longer there is skipped, so no delta is
- * ever written for a row that did not move.
+ * ever written for a row that did not move. The one exception to the read under the stripe is a
+ * tick's claim of rows it read after {@link #dueReadMark()}: when no due row was removed since
+ * (the stripes count every claim and purge), its rows are stored as read, and the claim uses them
+ * without reading them again.
  */
 public final class StoreDeliveryLedger implements DeliveryLedger {
 
@@ -137,6 +141,26 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
             }
         }
         return out;
+    }
+
+    @Override
+    public DueRead dueForTenantAhead(long ord, long now, long floorAt, int limit, long byteBudget) {
+        Ordinals.requireTenant(ord);
+        requireLimit(limit);
+        List<DueRow> out = new ArrayList<>();
+        long bytes = 0;
+        try (Scan scan = store.scan(ColumnFamilies.INDEX, Ranges.of(DueKey.tenantRange(ord, Math.max(0, floorAt), Long.MAX_VALUE)))) {
+            while (scan.hasNext()) {
+                KeyValue kv = scan.next();
+                DueRow row = DueRows.decode(kv.key(), kv.value());
+                if (out.size() == limit || row.at() > now || (!out.isEmpty() && bytes + row.size() > byteBudget)) {
+                    return new DueRead(out, Optional.of(row));
+                }
+                bytes += row.size();
+                out.add(row);
+            }
+        }
+        return new DueRead(out, Optional.empty());
     }
 
     @Override
@@ -294,7 +318,10 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
         if (unique.isEmpty()) {
             return Claim.empty();
         }
-        return stripes.locked(ord, () -> claimLocked(unique, new DeliveryBatch()));
+        return stripes.locked(ord, () -> {
+            stripes.removingDue();
+            return claimLocked(unique, new DeliveryBatch(), false);
+        });
     }
 
     @Override
@@ -304,6 +331,17 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
 
     @Override
     public Claim claimAll(Map<Long, List<DueRow>> rowsByTenant, Map<Long, ? extends Collection<Long>> staleMarkers) {
+        return claimAll(rowsByTenant, staleMarkers, Long.MIN_VALUE);
+    }
+
+    @Override
+    public long dueReadMark() {
+        return stripes.dueRemovals();
+    }
+
+    @Override
+    public Claim claimAll(Map<Long, List<DueRow>> rowsByTenant, Map<Long, ? extends Collection<Long>> staleMarkers,
+            long readMark) {
         List<DueRow> all = new ArrayList<>();
         rowsByTenant.forEach((ord, rows) -> {
             Ordinals.requireTenant(ord);
@@ -324,11 +362,17 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
             return Claim.empty();
         }
         Claim[] result = new Claim[1];
-        stripes.lockedAll(rowsByTenant.keySet(), () -> result[0] = claimLocked(unique, batch));
+        stripes.lockedAll(rowsByTenant.keySet(), () -> {
+            // Unchanged since the rows were read: nothing removed a due row meanwhile (a claim, a
+            // purge), so every row read is still stored, with the value read.
+            boolean asRead = readMark == stripes.dueRemovals();
+            stripes.removingDue();
+            result[0] = claimLocked(unique, batch, asRead);
+        });
         return result[0];
     }
 
-    /** One entry per key: the caller's size and kind are not trusted, the stored value is read when claiming. */
+    /** One entry per key: the caller's size and kind are not trusted unless the rows are as read since the mark. */
     private static Map<DueKey, DueRow> uniqueByKey(List<DueRow> rows) {
         Map<DueKey, DueRow> unique = new LinkedHashMap<>();
         rows.forEach(r -> unique.putIfAbsent(new DueKey(r.ord(), r.at(), r.seq(), r.sink()), r));
@@ -347,16 +391,13 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
      * own rows at the latest, since both backends make a synced commit durable together with every
      * commit before it — so a settled row's claim is never lost. A process that dies (kill -9)
      * loses nothing: the claim is in the OS page cache.
+     *
+     * <p>With {@code asRead} the rows are claimed as given (they were read since the last removal
+     * of any due row, see {@link TenantStripes#dueRemovals()}); without, each is read again and
+     * claimed as stored, or skipped when it is gone.
      */
-    private Claim claimLocked(Map<DueKey, DueRow> unique, DeliveryBatch batch) {
-        List<byte[]> keys = unique.keySet().stream().map(DueKey::encode).toList();
-        List<Optional<byte[]>> values = store.multiGet(ColumnFamilies.INDEX, keys);
-        List<DueRow> present = new ArrayList<>();
-        for (int i = 0; i < keys.size(); i++) {
-            if (values.get(i).isPresent()) {
-                present.add(DueRows.decode(keys.get(i), values.get(i).get()));
-            }
-        }
+    private Claim claimLocked(Map<DueKey, DueRow> unique, DeliveryBatch batch, boolean asRead) {
+        List<DueRow> present = asRead ? new ArrayList<>(unique.values()) : readDue(unique.keySet());
         if (present.isEmpty()) {
             if (!batch.isEmpty()) {
                 batch.commit(store, Durability.ASYNC);
@@ -394,6 +435,19 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
         }
         batch.commit(store, Durability.ASYNC);
         return new Claim(claimed, orphans, quarantined);
+    }
+
+    /** The due rows of {@code keys} as stored now, in order; a key no longer stored is left out. */
+    private List<DueRow> readDue(Collection<DueKey> dueKeys) {
+        List<byte[]> keys = dueKeys.stream().map(DueKey::encode).toList();
+        List<Optional<byte[]>> values = store.multiGet(ColumnFamilies.INDEX, keys);
+        List<DueRow> present = new ArrayList<>();
+        for (int i = 0; i < keys.size(); i++) {
+            if (values.get(i).isPresent()) {
+                present.add(DueRows.decode(keys.get(i), values.get(i).get()));
+            }
+        }
+        return present;
     }
 
     /** The attempts a stored delivery row records, or empty when it does not decode (the row is quarantined). */

@@ -72,6 +72,7 @@ public final class TenantPurge {
     public PurgedRows purgeDueRows(long ord, int limit) {
         Ordinals.requireTenant(ord);
         return stripes.locked(ord, () -> {
+            stripes.removingDue();
             List<DueRow> rows = new ArrayList<>();
             try (Scan scan = store.scan(ColumnFamilies.INDEX, Ranges.of(DueKey.tenantRange(ord)))) {
                 while (rows.size() < limit && scan.hasNext()) {

@@ -1,6 +1,7 @@
 package io.ankusa.queue.deliveries;
 
 import java.util.Collection;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
@@ -9,6 +10,10 @@ import java.util.function.Supplier;
  * purge, revive) holds its tenant's stripe from the read of the row to the commit of its
  * transition, so two transitions never consume the same row. Ingest and counters never lock:
  * ingest only creates rows, counters are merges.
+ *
+ * <p>Every transition that removes due rows (claim, purge) also counts itself in
+ * {@link #dueRemovals()} under its stripe, before it reads them: a claim that finds the count
+ * unchanged since it read its rows (outside the stripes) knows they are all still stored.
  */
 public final class TenantStripes {
 
@@ -16,6 +21,7 @@ public final class TenantStripes {
     public static final int DEFAULT_STRIPES = 1024;
 
     private final ReentrantLock[] locks;
+    private final AtomicLong dueRemovals = new AtomicLong();
 
     /** {@code stripes} locks (a power of two is not required). */
     public TenantStripes(int stripes) {
@@ -54,6 +60,16 @@ public final class TenantStripes {
                 locks[indexes[i]].unlock();
             }
         }
+    }
+
+    /** Counts a transition that removes due rows; called under the stripe of each tenant whose rows it removes, before it reads them. */
+    public void removingDue() {
+        dueRemovals.incrementAndGet();
+    }
+
+    /** Transitions that removed (or set out to remove) due rows so far. */
+    public long dueRemovals() {
+        return dueRemovals.get();
     }
 
     private int index(long ord) {

@@ -69,6 +69,25 @@ public interface DeliveryLedger {
      */
     List<DueRow> dueForTenantAfter(long ord, long now, DueRow after, int limit, long byteBudget);
 
+    /**
+     * {@link #dueForTenant}, and the stored due row right after the rows it returns (in key order,
+     * any due time; empty when there is none), read by the same seek.
+     *
+     * @param ord        the tenant
+     * @param now        epoch milliseconds: rows due up to then are returned
+     * @param floorAt    the scan starts at this due time
+     * @param limit      at most this many rows
+     * @param byteBudget rows until this many bytes (the first row is returned even if larger)
+     * @return the rows and the row after them
+     */
+    default DueRead dueForTenantAhead(long ord, long now, long floorAt, int limit, long byteBudget) {
+        List<DueRow> rows = dueForTenant(ord, now, floorAt, limit, byteBudget);
+        List<DueRow> after = rows.isEmpty()
+                ? dueForTenant(ord, Long.MAX_VALUE, floorAt, 1, Long.MAX_VALUE)
+                : dueForTenantAfter(ord, Long.MAX_VALUE, rows.get(rows.size() - 1), 1, Long.MAX_VALUE);
+        return new DueRead(rows, after.stream().findFirst());
+    }
+
     /** Tenant {@code ord}'s earliest due row (one seek). */
     Optional<DueRow> firstDue(long ord);
 
@@ -160,6 +179,35 @@ public interface DeliveryLedger {
             deleteMarkers(staleMarkers);
         }
         return claim;
+    }
+
+    /**
+     * A mark to take before reading the due rows of a claim: {@link #claimAll(Map, Map, long)} with
+     * it skips reading them again when no due row was removed (claimed or purged) since the mark.
+     * The default never matches, so the claim always reads its rows again.
+     *
+     * @return the mark; compare it with nothing, pass it to {@link #claimAll(Map, Map, long)}
+     */
+    default long dueReadMark() {
+        return Long.MIN_VALUE;
+    }
+
+    /**
+     * {@link #claimAll(Map, Map)} of rows exactly as {@link #dueForTenant} or
+     * {@link #dueForTenantAfter} returned them after {@code readMark} was taken. Under the stripes,
+     * when no due row was removed since the mark, every row read since is still stored with the
+     * value read (a due row's value never changes while it exists), so the rows are claimed as
+     * given, without a second read; otherwise they are read again as {@link #claimAll(Map)} does.
+     * A caller that changes a row's size or kind must not use this method.
+     *
+     * @param rowsByTenant the rows to claim, by tenant, as read after the mark
+     * @param staleMarkers the marker buckets to delete, by tenant
+     * @param readMark     {@link #dueReadMark()} taken before the rows were read
+     * @return what was claimed
+     */
+    default Claim claimAll(Map<Long, List<DueRow>> rowsByTenant, Map<Long, ? extends Collection<Long>> staleMarkers,
+            long readMark) {
+        return claimAll(rowsByTenant, staleMarkers);
     }
 
     /** Commits the outcome of many inflight deliveries in one synced batch; rows no longer inflight are skipped. */

@@ -1,0 +1,111 @@
+package io.ankusa.tests.queue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ankusa.api.TenantStats;
+import io.ankusa.keys.ColumnFamilies;
+import io.ankusa.queue.ledger.Claim;
+import io.ankusa.queue.ledger.DeliveryLedger;
+import io.ankusa.queue.ledger.DueRow;
+import io.ankusa.tests.support.RecordingStore;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * A tick's claim of rows it read after {@code dueReadMark()} takes them as read (no second read of
+ * the due rows under the stripes) only while no due row was removed since the mark: a purge or
+ * another claim in between makes it read them again, so counters stay a fold of the index.
+ */
+class ClaimAsReadTest {
+
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @DisplayName("rows read after the mark are claimed without reading the due rows again")
+    void claimsAsRead(String backend) {
+        AtomicReference<RecordingStore> recording = new AtomicReference<>();
+        try (QueueUnderTest q = QueueUnderTest.open(backend, dir, b -> b, s -> {
+            recording.set(new RecordingStore(s));
+            return recording.get();
+        })) {
+            for (int i = 0; i < 5; i++) {
+                q.ingest(QueueUnderTest.hook("h" + i, "t", 0));
+            }
+            long ord = q.ord("t").orElseThrow();
+            DeliveryLedger ledger = q.ledger();
+            long mark = ledger.dueReadMark();
+            List<DueRow> due = ledger.dueForTenant(ord, q.clock().millis(), 0, 3, Long.MAX_VALUE);
+            recording.get().clear();
+
+            Claim claim = ledger.claimAll(Map.of(ord, due), Map.of(), mark);
+
+            assertThat(claim.claimed()).hasSize(3);
+            assertThat(indexReads(recording.get())).as("due rows read again").isZero();
+            assertThat(q.queue().pendingForTenant("t").inflight()).isEqualTo(3);
+            IndexFold.of(q.store()).assertCountersMatch(q.store());
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @DisplayName("a purge after the mark makes the claim read its rows again and skip the purged ones")
+    void purgeAfterTheMark(String backend) {
+        try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
+            for (int i = 0; i < 5; i++) {
+                q.ingest(QueueUnderTest.hook("h" + i, "t", 0));
+            }
+            long ord = q.ord("t").orElseThrow();
+            DeliveryLedger ledger = q.ledger();
+            long mark = ledger.dueReadMark();
+            List<DueRow> due = ledger.dueForTenant(ord, q.clock().millis(), 0, 5, Long.MAX_VALUE);
+            assertThat(q.engine().purge().purgeDueChunk(ord, 2)).isEqualTo(2);
+
+            Claim claim = ledger.claimAll(Map.of(ord, due), Map.of(), mark);
+
+            assertThat(claim.claimed()).hasSize(3);
+            assertThat(q.queue().pendingForTenant("t")).isEqualTo(new TenantStats(0, 0, 3, 0, 3 * sizeOf(due)));
+            IndexFold.of(q.store()).assertCountersMatch(q.store());
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @DisplayName("a claim after the mark makes the next claim read its rows again and skip the claimed ones")
+    void claimAfterTheMark(String backend) {
+        try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
+            for (int i = 0; i < 4; i++) {
+                q.ingest(QueueUnderTest.hook("h" + i, "t", 0));
+            }
+            long ord = q.ord("t").orElseThrow();
+            DeliveryLedger ledger = q.ledger();
+            long mark = ledger.dueReadMark();
+            List<DueRow> due = ledger.dueForTenant(ord, q.clock().millis(), 0, 4, Long.MAX_VALUE);
+            assertThat(ledger.claim(ord, due.subList(0, 1)).claimed()).hasSize(1);
+
+            Claim claim = ledger.claimAll(Map.of(ord, due), Map.of(), mark);
+
+            assertThat(claim.claimed()).hasSize(3);
+            assertThat(q.queue().pendingForTenant("t").inflight()).isEqualTo(4);
+            IndexFold.of(q.store()).assertCountersMatch(q.store());
+        }
+    }
+
+    private static long sizeOf(List<DueRow> rows) {
+        return rows.get(0).size();
+    }
+
+    private static long indexReads(RecordingStore store) {
+        return store.calls().stream()
+                .filter(c -> c.method().equals("multiGet") || c.method().equals("get"))
+                .filter(c -> c.family().equals(ColumnFamilies.INDEX))
+                .count();
+    }
+}
