@@ -248,19 +248,19 @@ class ReclaimTest {
                 super.commit(batch, durability);
             }
         })) {
-            for (int i = 0; i < 100; i++) {
+            for (int i = 0; i < 300; i++) {
                 q.ingest(QueueUnderTest.hook("h" + i, "acme", 0));
             }
             Claim claim = q.ledger().claim(1, q.ledger().dueForTenant(1, q.clock().millis(), 0, 1_000, Long.MAX_VALUE));
-            assertThat(claim.claimed()).hasSize(100);
+            assertThat(claim.claimed()).hasSize(300);
             q.ledger().settle(claim.claimed().stream()
                     .<io.ankusa.queue.ledger.Settlement>map(d -> new io.ankusa.queue.ledger.Settlement.Delivered(d.row())).toList());
 
-            HookReclaimer.Round round = q.engine().reclaimer().reclaim(256);
+            HookReclaimer.Round round = q.engine().reclaimer().reclaim(512);
 
-            assertThat(round.hooks()).isEqualTo(100);
+            assertThat(round.hooks()).isEqualTo(300);
             assertThat(hookDeletesPerCommit).as("hooks deleted per commit (one commit per hold of the stripes)")
-                    .containsExactly(32L, 32L, 32L, 4L);
+                    .containsExactly(128L, 128L, 44L);
             assertThat(hooks(q.store())).isEmpty();
             assertThat(markers(q.store())).isEmpty();
             IndexFold.of(q.store()).assertCountersMatch(q.store());
@@ -273,23 +273,23 @@ class ReclaimTest {
     void aHookWithARowLeftIsKept(String backend) {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
             List<Long> seqs = new ArrayList<>();
-            for (int i = 0; i < 300; i++) {
+            for (int i = 0; i < 700; i++) {
                 seqs.add(q.ingest(QueueUnderTest.hook("h" + i, "acme", 0)).seq());
             }
             Claim claim = q.ledger().claim(1, q.ledger().dueForTenant(1, q.clock().millis(), 0, 1_000, Long.MAX_VALUE));
-            assertThat(claim.claimed()).hasSize(300);
+            assertThat(claim.claimed()).hasSize(700);
             // Chunk one (one scan): hooks 0..9 but 5 delivered. Chunk two (hook by hook: more than
-            // the scan budget of rows between them): hooks 10 and 299.
+            // the scan budget of rows between them): hooks 10 and 699.
             Set<Integer> delivered = new TreeSet<>(List.of(0, 1, 2, 3, 4, 6, 7, 8, 9));
             q.ledger().settle(claim.claimed().stream().filter(d -> delivered.contains(seqs.indexOf(d.row().seq())))
                     .<io.ankusa.queue.ledger.Settlement>map(d -> new io.ankusa.queue.ledger.Settlement.Delivered(d.row())).toList());
             assertThat(q.engine().reclaimer().reclaim(256).hooks()).isEqualTo(9);
-            q.ledger().settle(claim.claimed().stream().filter(d -> d.row().seq() == seqs.get(10) || d.row().seq() == seqs.get(299))
+            q.ledger().settle(claim.claimed().stream().filter(d -> d.row().seq() == seqs.get(10) || d.row().seq() == seqs.get(699))
                     .<io.ankusa.queue.ledger.Settlement>map(d -> new io.ankusa.queue.ledger.Settlement.Delivered(d.row())).toList());
             assertThat(q.engine().reclaimer().reclaim(256).hooks()).isEqualTo(2);
 
-            assertThat(hooks(q.store())).hasSize(289).contains(seqs.get(5)).doesNotContain(seqs.get(0), seqs.get(9),
-                    seqs.get(10), seqs.get(299));
+            assertThat(hooks(q.store())).hasSize(689).contains(seqs.get(5)).doesNotContain(seqs.get(0), seqs.get(9),
+                    seqs.get(10), seqs.get(699));
             assertThat(hooks(q.store())).containsAll(deliveryRows(q.store()));
             assertThat(markers(q.store())).isEmpty();
             IndexFold.of(q.store()).assertCountersMatch(q.store());
