@@ -68,7 +68,7 @@ public final class Migrations {
 
     /** The migrations this release ships: {@code {2, 3, TenantKeys}}. */
     public static Migrations standard() {
-        return NONE.with(new TenantKeys(TenantKeys.MAX_DIRECTORY_HOOKS));
+        return NONE.with(new TenantKeys(TenantKeys.MAX_DIRECTORY_HOOKS, TenantKeys.ROWS_PER_STEP));
     }
 
     /**
@@ -77,7 +77,21 @@ public final class Migrations {
      * store with more hooks than the default cap). For tests of that path; the result must not differ.
      */
     public static Migrations standardWithHookDirectoryCap(int maxDirectoryHooks) {
-        return NONE.with(new TenantKeys(maxDirectoryHooks));
+        return NONE.with(new TenantKeys(maxDirectoryHooks, TenantKeys.ROWS_PER_STEP));
+    }
+
+    /**
+     * The standard migrations with the 2 → 3 migration's steps of at most {@code rowsPerStep} old
+     * rows instead of {@value TenantKeys#ROWS_PER_STEP}. For tests that interrupt a migration
+     * between steps of a small store; the migrated store must not differ.
+     */
+    public static Migrations standardWithStepRows(int rowsPerStep) {
+        return standardWithHookDirectoryCap(TenantKeys.MAX_DIRECTORY_HOOKS, rowsPerStep);
+    }
+
+    /** Both: the hook directory capped at {@code maxDirectoryHooks}, steps of at most {@code rowsPerStep} rows. */
+    public static Migrations standardWithHookDirectoryCap(int maxDirectoryHooks, int rowsPerStep) {
+        return NONE.with(new TenantKeys(maxDirectoryHooks, rowsPerStep));
     }
 
     /** This registry plus {@code migration}; refuses a second migration from the same format. */
