@@ -23,6 +23,9 @@ public final class StrictUtf8 {
      * @throws IllegalArgumentException if {@code s} is not valid UTF-16
      */
     public static byte[] encode(String what, String s) {
+        if (isAscii(s)) {
+            return s.getBytes(StandardCharsets.US_ASCII); // no surrogates, so nothing to refuse
+        }
         try {
             ByteBuffer bytes = StandardCharsets.UTF_8.newEncoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
@@ -42,10 +45,33 @@ public final class StrictUtf8 {
      * @throws CharacterCodingException if those bytes are not well-formed UTF-8
      */
     public static String decode(byte[] bytes, int offset, int length) throws CharacterCodingException {
+        if (isAscii(bytes, offset, length)) {
+            // Well-formed UTF-8 whatever it holds, and the same string: skips a new decoder per call,
+            // most of the cost of decoding a stored hook's ids.
+            return new String(bytes, offset, length, StandardCharsets.US_ASCII);
+        }
         return StandardCharsets.UTF_8.newDecoder()
                 .onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT)
                 .decode(ByteBuffer.wrap(bytes, offset, length))
                 .toString();
+    }
+
+    private static boolean isAscii(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (s.charAt(i) >= 0x80) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean isAscii(byte[] bytes, int offset, int length) {
+        for (int i = offset; i < offset + length; i++) {
+            if (bytes[i] < 0) {
+                return false;
+            }
+        }
+        return true;
     }
 }

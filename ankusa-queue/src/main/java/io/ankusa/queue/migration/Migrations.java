@@ -52,7 +52,7 @@ public final class Migrations {
     private static final Logger LOG = LoggerFactory.getLogger(Migrations.class);
     private static final long LOG_INTERVAL_NANOS = Duration.ofSeconds(5).toNanos();
     /** Every this many steps one is committed {@link Durability#SYNC}; the others ride on it. */
-    static final int SYNCED_EVERY_STEPS = 32;
+    static final int SYNCED_EVERY_STEPS = 8;
 
     /** No migration registered: every older store is refused with {@code migration_missing}. */
     public static final Migrations NONE = new Migrations(Map.of(), progress -> {

@@ -8,6 +8,9 @@ import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.keys.MetaKeys;
 import io.ankusa.queue.StoreUpgrade;
 import io.ankusa.queue.migration.FormatGuard;
+import io.ankusa.queue.migration.Migration;
+import io.ankusa.queue.migration.MigrationContext;
+import io.ankusa.queue.migration.MigrationStep;
 import io.ankusa.queue.migration.Migrations;
 import io.ankusa.store.Store;
 import io.ankusa.store.StoreClosedException;
@@ -198,6 +201,51 @@ class MigrationResumeTest {
             assertThat(Upgrades.snapshot(backend, run)).as("store migrated with the hook directory capped at %d", cap)
                     .isEqualTo(expected);
         }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @DisplayName("a step asked for again before its batch was committed allocates its ordinals again")
+    void aStepAskedForAgainAllocatesItsOrdinalsAgain(String backend) {
+        Path template = dir.resolve("template");
+        BACKLOG.write(backend, template);
+        Path uninterrupted = copy(template, "uninterrupted");
+        Upgrades.migrateInSteps(Upgrades.config(backend, uninterrupted));
+        List<String> expected = Upgrades.snapshot(backend, uninterrupted);
+
+        // Every step is computed twice and only the second result committed, as a runner that
+        // retried a step whose commit failed would: the run keeps ordinals across steps, and must
+        // not take the dropped result's new ordinals for committed ones.
+        Path run = copy(template, "asked-twice");
+        QueueConfig config = Upgrades.config(backend, run);
+        try (Store s = Upgrades.openRaw(backend, run)) {
+            Migration real = Upgrades.smallSteps().plan(s, 2, 3).get(0);
+            Migration askedTwice = new Migration() {
+                @Override
+                public int from() {
+                    return real.from();
+                }
+
+                @Override
+                public int to() {
+                    return real.to();
+                }
+
+                @Override
+                public String description() {
+                    return real.description();
+                }
+
+                @Override
+                public MigrationStep step(MigrationContext context, byte[] cursor) {
+                    real.step(context, cursor);
+                    return real.step(context, cursor);
+                }
+            };
+            FormatGuard.prepare(s, Migrations.NONE.with(askedTwice), config);
+        }
+        assertThat(Upgrades.snapshot(backend, run)).as("store migrated with every step asked for twice")
+                .isEqualTo(expected);
     }
 
     private Path copy(Path template, String name) {
