@@ -15,6 +15,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,6 +41,12 @@ import org.slf4j.LoggerFactory;
  *     every earlier one), which the next run does again from the last kept cursor. One fsync per
  *     step was most of the migration's time on RocksDB (docs/testing.md, "The migration bench");
  *     the last step, which stamps the new format, is always synced.</li>
+ * <li><b>Steps commit in order, one at a time, on a commit thread.</b> The next step is computed
+ *     while the previous one commits (a migration reads only old keys past its cursor and families
+ *     it never writes, so what the commit changes is not what the next step reads); a step's batch
+ *     is submitted only after the previous commit returned and the listener was told, so a failed
+ *     commit ends the run with nothing after it committed, and while the listener runs no step
+ *     after the one it is told of has been committed.</li>
  * <li><b>Resumable without double counting.</b> A run finding {@code m:migrating:<to>} continues
  *     from its cursor with the stored start time, so every old row is moved by exactly one
  *     committed step and counted once, whatever happened to earlier runs.</li>
@@ -172,39 +182,94 @@ public final class Migrations {
         long lastLog = start;
         long rows = 0;
         long steps = 0;
-        while (true) {
+        ExecutorService committer = Executors.newSingleThreadExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "ankusa-migration-commit");
+            thread.setDaemon(true);
+            return thread;
+        });
+        Future<?> committing = null;
+        try {
             MigrationStep step = migration.step(context, cursor);
-            DeliveryBatch batch = step.ops();
-            if (step.done()) {
-                batch.put(ColumnFamilies.DEFAULT, MetaKeys.FORMAT, MetaKeys.u32Value(migration.to()));
-                batch.delete(ColumnFamilies.DEFAULT, cursorKey);
-            } else {
-                if (Arrays.equals(step.cursor(), cursor) && step.rows() == 0) {
-                    throw new IllegalStateException("migration " + name + " made no progress at " + step.position());
+            while (true) {
+                DeliveryBatch batch = step.ops();
+                if (step.done()) {
+                    batch.put(ColumnFamilies.DEFAULT, MetaKeys.FORMAT, MetaKeys.u32Value(migration.to()));
+                    batch.delete(ColumnFamilies.DEFAULT, cursorKey);
+                } else {
+                    if (Arrays.equals(step.cursor(), cursor) && step.rows() == 0) {
+                        throw new IllegalStateException("migration " + name + " made no progress at " + step.position());
+                    }
+                    batch.put(ColumnFamilies.DEFAULT, cursorKey, new RunnerCursor(startedAt, step.cursor()).encode());
                 }
-                batch.put(ColumnFamilies.DEFAULT, cursorKey, new RunnerCursor(startedAt, step.cursor()).encode());
+                Durability durability = step.done() || (steps + 1) % SYNCED_EVERY_STEPS == 0 ? Durability.SYNC
+                        : Durability.ASYNC;
+                committing = committer.submit(() -> batch.commit(store, durability));
+                // The next step is computed while this one commits: it reads only old keys after
+                // this step's cursor and families the migration never writes (TenantKeys).
+                MigrationStep next = step.done() ? null : migration.step(context, step.cursor());
+                await(committing);
+                committing = null;
+                rows += step.rows();
+                steps++;
+                long now = System.nanoTime();
+                MigrationProgress progress = new MigrationProgress(migration.from(), migration.to(), steps, rows,
+                        Duration.ofNanos(now - start), step.position(), step.done());
+                LOG.debug("migration {}: step {} committed, {} rows so far, at {}", name, steps, rows, step.position());
+                if (step.done()) {
+                    LOG.info("store {}: now at format {}; migrated {} rows in {} steps, {} ms, {} rows/s",
+                            store.directory(), migration.to(), rows, steps, progress.elapsed().toMillis(),
+                            Math.round(progress.rowsPerSecond()));
+                } else if (now - lastLog >= LOG_INTERVAL_NANOS) {
+                    lastLog = now;
+                    LOG.info("store {}: migration {}: {} rows in {} steps, {} rows/s, at {}", store.directory(), name,
+                            rows, steps, Math.round(progress.rowsPerSecond()), step.position());
+                }
+                listener.accept(progress);
+                if (step.done()) {
+                    return;
+                }
+                cursor = step.cursor();
+                step = next;
             }
-            batch.commit(store, step.done() || (steps + 1) % SYNCED_EVERY_STEPS == 0 ? Durability.SYNC
-                    : Durability.ASYNC);
-            rows += step.rows();
-            steps++;
-            long now = System.nanoTime();
-            MigrationProgress progress = new MigrationProgress(migration.from(), migration.to(), steps, rows,
-                    Duration.ofNanos(now - start), step.position(), step.done());
-            LOG.debug("migration {}: step {} committed, {} rows so far, at {}", name, steps, rows, step.position());
-            if (step.done()) {
-                LOG.info("store {}: now at format {}; migrated {} rows in {} steps, {} ms, {} rows/s", store.directory(),
-                        migration.to(), rows, steps, progress.elapsed().toMillis(), Math.round(progress.rowsPerSecond()));
-            } else if (now - lastLog >= LOG_INTERVAL_NANOS) {
-                lastLog = now;
-                LOG.info("store {}: migration {}: {} rows in {} steps, {} rows/s, at {}", store.directory(), name, rows,
-                        steps, Math.round(progress.rowsPerSecond()), step.position());
+        } finally {
+            if (committing != null) {
+                // A step failed while the one before was committing: let that commit end before the
+                // caller closes the store (its outcome does not matter any more).
+                try {
+                    await(committing);
+                } catch (RuntimeException | Error e) {
+                    LOG.debug("migration {}: the commit in flight when the run failed failed too", name, e);
+                }
             }
-            listener.accept(progress);
-            if (step.done()) {
-                return;
+            committer.shutdownNow();
+        }
+    }
+
+    /** Waits for a step's commit; rethrows what the commit threw. */
+    private static void await(Future<?> commit) {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    commit.get();
+                    return;
+                } catch (InterruptedException e) {
+                    interrupted = true; // the commit is under way and cannot be taken back: wait for it
+                } catch (ExecutionException e) {
+                    Throwable cause = e.getCause();
+                    if (cause instanceof RuntimeException runtime) {
+                        throw runtime;
+                    }
+                    if (cause instanceof Error error) {
+                        throw error;
+                    }
+                    throw new IllegalStateException("a migration step's commit failed", cause);
+                }
             }
-            cursor = step.cursor();
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }

@@ -17,6 +17,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The tenant ordinals of one run of the 2 → 3 migration, kept across its steps: every
@@ -30,7 +31,9 @@ import java.util.Map;
  * of the step that first uses it.
  *
  * <p>A step's allocations are {@linkplain #stepCommitted() promoted} only by the step that follows
- * it in the same run; a run that failed is dropped whole, and the next run reads the store again.
+ * it in the same run, and {@linkplain #rollBackStep() rolled back} when the same step is asked for
+ * again; neither reads the store, so they are right while the runner is still committing the step
+ * before. A run that failed is dropped whole, and the next run reads the store again.
  *
  * <p>Hooks found in a {@link HookDirectory} are resolved through the directory's tenant index
  * ({@link #ordOfIndex}), so a step hashes each distinct tenant name once per run, not once per row.
@@ -43,11 +46,19 @@ final class RunOrdinals {
     private final long[] byIndex;
     private final long storedNext;
     private long nextOrd;
+    /** Whether {@code m:next_ord} was stored when the run started or a step of it put one. */
+    private boolean nextOrdWritten;
+    /** {@link #nextOrd} and {@link #nextOrdWritten} before the current step, for {@link #rollBackStep()}. */
+    private long nextBeforeStep;
+    private boolean writtenBeforeStep;
 
-    private RunOrdinals(Map<String, Long> ords, long nextOrd, int directoryTenants) {
+    private RunOrdinals(Map<String, Long> ords, long nextOrd, boolean nextOrdStored, int directoryTenants) {
         this.ords = ords;
         this.storedNext = nextOrd;
         this.nextOrd = nextOrd;
+        this.nextOrdWritten = nextOrdStored;
+        this.nextBeforeStep = nextOrd;
+        this.writtenBeforeStep = nextOrdStored;
         this.byIndex = new long[directoryTenants];
     }
 
@@ -58,8 +69,8 @@ final class RunOrdinals {
      * @param directoryTenants distinct tenants of the run's hook directory (0 without one)
      */
     static RunOrdinals load(Store store, int directoryTenants) {
-        long next = store.get(ColumnFamilies.DEFAULT, MetaKeys.NEXT_ORD)
-                .map(v -> MetaKeys.decodeU32("m:next_ord", v)).orElse(Ordinals.FIRST);
+        Optional<byte[]> stored = store.get(ColumnFamilies.DEFAULT, MetaKeys.NEXT_ORD);
+        long next = stored.map(v -> MetaKeys.decodeU32("m:next_ord", v)).orElse(Ordinals.FIRST);
         if (next < Ordinals.FIRST) {
             throw new StoreCorruptionException("m:next_ord is " + next + "; ordinals start at 1");
         }
@@ -85,7 +96,7 @@ final class RunOrdinals {
                 ords.put(tenant, OrdByTenantKey.decodeValue(kv.value()));
             }
         }
-        return new RunOrdinals(ords, next, directoryTenants);
+        return new RunOrdinals(ords, next, stored.isPresent(), directoryTenants);
     }
 
     /** Tenants with an ordinal in the store when the run started: {@code m:next_ord - 1}. */
@@ -140,10 +151,39 @@ final class RunOrdinals {
             batch.put(ColumnFamilies.TENANTS, new OrdByTenantKey(tenant).encode(), OrdByTenantKey.value(ord));
         }
         batch.put(ColumnFamilies.DEFAULT, MetaKeys.NEXT_ORD, MetaKeys.u32Value(nextOrd));
+        nextOrdWritten = true;
+    }
+
+    /**
+     * Whether {@code m:next_ord} is in the store once the batches written so far are committed:
+     * it was there when the run started, or a step put it. (Known here, so the finish step need not
+     * read it while the runner may still be committing the step before.)
+     */
+    boolean nextOrdWritten() {
+        return nextOrdWritten;
     }
 
     /** The step that allocated was committed: its ordinals are stored ones now. */
     void stepCommitted() {
         allocated.clear();
+        nextBeforeStep = nextOrd;
+        writtenBeforeStep = nextOrdWritten;
+    }
+
+    /**
+     * The current step is computed again (its batch was not committed, or its commit failed and
+     * may or may not have landed): forget its allocations, so that it allocates the same ordinals
+     * to the same tenants again, in the same first-sight order.
+     */
+    void rollBackStep() {
+        allocated.forEach(ords::remove);
+        allocated.clear();
+        for (int i = 0; i < byIndex.length; i++) {
+            if (byIndex[i] >= nextBeforeStep) {
+                byIndex[i] = 0;
+            }
+        }
+        nextOrd = nextBeforeStep;
+        nextOrdWritten = writtenBeforeStep;
     }
 }

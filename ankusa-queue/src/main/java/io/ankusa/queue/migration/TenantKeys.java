@@ -104,6 +104,8 @@ final class TenantKeys implements Migration {
     private MigrationContext ordinalsFor;
     private RunOrdinals runOrdinals;
     private byte[] returnedCursor;
+    /** The cursor the current step was asked for (a step asked for again rolls its ordinals back). */
+    private byte[] askedCursor;
 
     /**
      * The migration with a hook directory of at most {@code maxDirectoryHooks} hooks (0: none) and
@@ -254,16 +256,22 @@ final class TenantKeys implements Migration {
 
     /**
      * The run's ordinals: read at its first step; kept, with the previous step's allocations
-     * promoted, when {@code cursor} is the one the previous step returned (the runner committed
-     * that step before asking for this one); read again otherwise.
+     * promoted, when {@code cursor} is the one the previous step returned (the runner commits
+     * every step it asks past, and a failed commit ends the run); kept, with the previous step's
+     * allocations rolled back, when {@code cursor} is the one the previous step was asked for (the
+     * same step again); read again otherwise. The first two read nothing from the store, so they
+     * hold while the runner is still committing the step before.
      */
     private synchronized RunOrdinals ordinals(MigrationContext context, byte[] cursor, Optional<HookDirectory> directory) {
         if (ordinalsFor == context && returnedCursor != null && Arrays.equals(returnedCursor, cursor)) {
             runOrdinals.stepCommitted();
+        } else if (ordinalsFor == context && askedCursor != null && Arrays.equals(askedCursor, cursor)) {
+            runOrdinals.rollBackStep();
         } else {
             runOrdinals = RunOrdinals.load(context.store(), directory.map(HookDirectory::tenantCount).orElse(0));
             ordinalsFor = context;
         }
+        askedCursor = cursor.clone();
         returnedCursor = null;
         return runOrdinals;
     }
@@ -316,7 +324,7 @@ final class TenantKeys implements Migration {
         for (KeySpan old : List.of(DueKeyV2.wholeFamily(), InflightKeyV2.wholeFamily())) {
             batch.deleteRange(ColumnFamilies.INDEX, old.from(), old.to());
         }
-        if (ordinals.allocatedInStep() == 0 && store.get(ColumnFamilies.DEFAULT, MetaKeys.NEXT_ORD).isEmpty()) {
+        if (!ordinals.nextOrdWritten()) {
             batch.put(ColumnFamilies.DEFAULT, MetaKeys.NEXT_ORD, MetaKeys.u32Value(ordinals.nextOrd()));
         }
         // seq is never reused: the next ingest must start above every seq a row still refers to,
