@@ -257,13 +257,11 @@ public final class Migrations {
                     interrupted = true; // the commit is under way and cannot be taken back: wait for it
                 } catch (ExecutionException e) {
                     Throwable cause = e.getCause();
-                    if (cause instanceof RuntimeException runtime) {
-                        throw runtime;
-                    }
                     if (cause instanceof Error error) {
                         throw error;
                     }
-                    throw new IllegalStateException("a migration step's commit failed", cause);
+                    // What the commit threw, as if it had run on this thread (a checked one cannot: commit declares none).
+                    throw cause instanceof RuntimeException r ? r : new IllegalStateException("a migration step's commit failed", cause);
                 }
             }
         } finally {
