@@ -55,10 +55,24 @@ public final class StrictUtf8 {
      * @throws CharacterCodingException if those bytes are not well-formed UTF-8
      */
     public static String decode(byte[] bytes, int offset, int length) throws CharacterCodingException {
+        if (isAscii(bytes, offset, length)) {
+            // Well-formed UTF-8 whatever it holds, and the same string: skips a new decoder per call,
+            // most of the cost of decoding a stored hook's ids.
+            return new String(bytes, offset, length, StandardCharsets.US_ASCII);
+        }
         return StandardCharsets.UTF_8.newDecoder()
                 .onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT)
                 .decode(ByteBuffer.wrap(bytes, offset, length))
                 .toString();
+    }
+
+    private static boolean isAscii(byte[] bytes, int offset, int length) {
+        for (int i = offset; i < offset + length; i++) {
+            if (bytes[i] < 0) {
+                return false;
+            }
+        }
+        return true;
     }
 }

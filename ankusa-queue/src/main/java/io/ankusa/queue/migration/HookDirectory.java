@@ -109,12 +109,49 @@ final class HookDirectory {
 
     /** What the directory knows of hook {@code seq}. */
     Entry entry(long seq) {
-        int at = Arrays.binarySearch(seqs, seq);
+        int at = indexOf(seq);
         if (at < 0) {
             return Entry.MISSING;
         }
         int tenant = tenantIndexes[at];
         return new Entry(true, tenant == UNDECODABLE ? Optional.empty() : Optional.of(tenants[tenant]), sizes[at]);
+    }
+
+    /**
+     * Where hook {@code seq} is in the directory, or -1 when the family does not hold it. Seqs are
+     * dense unless hooks were reclaimed, so the position {@code seq - first} is tried before a
+     * binary search.
+     */
+    int indexOf(long seq) {
+        if (seqs.length == 0) {
+            return -1;
+        }
+        long guess = seq - seqs[0];
+        if (guess >= 0 && guess < seqs.length && seqs[(int) guess] == seq) {
+            return (int) guess;
+        }
+        int at = Arrays.binarySearch(seqs, seq);
+        return at < 0 ? -1 : at;
+    }
+
+    /** The tenant index of the hook at {@code at} ({@link #indexOf}), or -1 when it did not decode. */
+    int tenantIndexAt(int at) {
+        return tenantIndexes[at];
+    }
+
+    /** The stored envelope length of the hook at {@code at}. */
+    int sizeAt(int at) {
+        return sizes[at];
+    }
+
+    /** The tenant of tenant index {@code index}. */
+    String tenant(int index) {
+        return tenants[index];
+    }
+
+    /** Distinct tenants (tenant indexes are {@code 0 .. tenantCount() - 1}). */
+    int tenantCount() {
+        return tenants.length;
     }
 
     /** Hooks in the directory. */

@@ -15,14 +15,14 @@ import java.util.OptionalLong;
 import java.util.TreeSet;
 
 /**
- * The hooks of one migration step: whose rows are they? The tenant is the envelope's tenant id,
- * else {@code "default"}; a hook that is gone or does not decode files its rows under
- * {@code "default"} too (the pipeline drops or dead-letters such rows when they come due, through
- * the normal counted path). Looked up in the run's {@link HookDirectory}, or, when the hooks were
- * too many for one, read with one multi-get in seq order (unique by seq). Decoded envelopes are
- * kept only for the seqs a step asks for ({@link #envelope}: dead rows whose value did not decode).
+ * The hooks of one migration step read from the store, when the run has no {@link HookDirectory}
+ * (more hooks than it holds): one multi-get in seq order (unique by seq). The tenant is the
+ * envelope's tenant id, else {@code "default"}; a hook that is gone or does not decode files its
+ * rows under {@code "default"} too (the pipeline drops or dead-letters such rows when they come
+ * due, through the normal counted path). Also reads the few envelopes a directory step needs
+ * ({@link #envelopes}: dead rows whose value did not decode).
  */
-final class HookTenants {
+final class HookTenants implements StepHooks {
 
     private final Map<Long, String> tenants;
     private final Map<Long, Integer> sizes;
@@ -66,36 +66,19 @@ final class HookTenants {
         return new HookTenants(tenants, sizes, envelopes, missing, undecodable);
     }
 
-    /**
-     * Looks the hooks {@code seqs} name up in {@code directory}; reads the envelopes of
-     * {@code envelopeSeqs} (a subset) from the store.
-     */
-    static HookTenants lookUp(HookDirectory directory, Store store, Collection<Long> seqs, Collection<Long> envelopeSeqs) {
-        Map<Long, String> tenants = new HashMap<>();
-        Map<Long, Integer> sizes = new HashMap<>();
-        int missing = 0;
-        int undecodable = 0;
-        for (long seq : new TreeSet<>(seqs)) {
-            HookDirectory.Entry entry = directory.entry(seq);
-            if (!entry.exists()) {
-                missing++;
-                continue;
-            }
-            sizes.put(seq, entry.size());
-            if (entry.tenant().isPresent()) {
-                tenants.put(seq, entry.tenant().get());
-            } else {
-                undecodable++;
-            }
+    /** The decoded envelopes of the hooks {@code seqs} name that exist (read with one multi-get in seq order). */
+    static Map<Long, HookEnvelope> envelopes(Store store, Collection<Long> seqs) {
+        if (seqs.isEmpty()) {
+            return Map.of();
         }
         Map<Long, HookEnvelope> envelopes = new HashMap<>();
-        List<Long> wanted = new TreeSet<>(envelopeSeqs).stream().filter(tenants::containsKey).toList();
+        List<Long> wanted = List.copyOf(new TreeSet<>(seqs));
         List<Optional<byte[]>> raw = read(store, wanted);
         for (int i = 0; i < wanted.size(); i++) {
             int at = i;
             raw.get(i).ifPresent(bytes -> envelopes.put(wanted.get(at), HookEnvelope.decode(bytes)));
         }
-        return new HookTenants(tenants, sizes, envelopes, missing, undecodable);
+        return envelopes;
     }
 
     private static List<Optional<byte[]>> read(Store store, List<Long> seqs) {
@@ -108,24 +91,29 @@ final class HookTenants {
         return tenants.getOrDefault(seq, TenantIds.DEFAULT);
     }
 
-    /** The decoded envelope, if the hook exists, decodes, and was read. */
-    Optional<HookEnvelope> envelope(long seq) {
+    @Override
+    public long ord(long seq, RunOrdinals ordinals) {
+        return ordinals.ord(tenant(seq));
+    }
+
+    @Override
+    public Optional<HookEnvelope> envelope(long seq) {
         return Optional.ofNullable(envelopes.get(seq));
     }
 
-    /** The stored envelope's length in bytes (what a row's size is), if the hook exists. */
-    OptionalLong envelopeSize(long seq) {
+    @Override
+    public OptionalLong envelopeSize(long seq) {
         Integer size = sizes.get(seq);
         return size == null ? OptionalLong.empty() : OptionalLong.of(size);
     }
 
-    /** Hooks that were gone. */
-    int missing() {
+    @Override
+    public int missing() {
         return missing;
     }
 
-    /** Hooks that did not decode. */
-    int undecodable() {
+    @Override
+    public int undecodable() {
         return undecodable;
     }
 }

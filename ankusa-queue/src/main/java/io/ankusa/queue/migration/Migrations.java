@@ -15,6 +15,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,6 +41,12 @@ import org.slf4j.LoggerFactory;
  *     every earlier one), which the next run does again from the last kept cursor. One fsync per
  *     step was most of the migration's time on RocksDB (docs/testing.md, "The migration bench");
  *     the last step, which stamps the new format, is always synced.</li>
+ * <li><b>Steps commit in order, one at a time, on a commit thread.</b> The next step is computed
+ *     while the previous one commits (a migration reads only old keys past its cursor and families
+ *     it never writes, so what the commit changes is not what the next step reads); a step's batch
+ *     is submitted only after the previous commit returned and the listener was told, so a failed
+ *     commit ends the run with nothing after it committed, and while the listener runs no step
+ *     after the one it is told of has been committed.</li>
  * <li><b>Resumable without double counting.</b> A run finding {@code m:migrating:<to>} continues
  *     from its cursor with the stored start time, so every old row is moved by exactly one
  *     committed step and counted once, whatever happened to earlier runs.</li>
@@ -52,7 +62,7 @@ public final class Migrations {
     private static final Logger LOG = LoggerFactory.getLogger(Migrations.class);
     private static final long LOG_INTERVAL_NANOS = Duration.ofSeconds(5).toNanos();
     /** Every this many steps one is committed {@link Durability#SYNC}; the others ride on it. */
-    static final int SYNCED_EVERY_STEPS = 32;
+    static final int SYNCED_EVERY_STEPS = 8;
 
     /** No migration registered: every older store is refused with {@code migration_missing}. */
     public static final Migrations NONE = new Migrations(Map.of(), progress -> {
@@ -68,7 +78,7 @@ public final class Migrations {
 
     /** The migrations this release ships: {@code {2, 3, TenantKeys}}. */
     public static Migrations standard() {
-        return NONE.with(new TenantKeys(TenantKeys.MAX_DIRECTORY_HOOKS));
+        return NONE.with(new TenantKeys(TenantKeys.MAX_DIRECTORY_HOOKS, TenantKeys.ROWS_PER_STEP));
     }
 
     /**
@@ -77,7 +87,21 @@ public final class Migrations {
      * store with more hooks than the default cap). For tests of that path; the result must not differ.
      */
     public static Migrations standardWithHookDirectoryCap(int maxDirectoryHooks) {
-        return NONE.with(new TenantKeys(maxDirectoryHooks));
+        return NONE.with(new TenantKeys(maxDirectoryHooks, TenantKeys.ROWS_PER_STEP));
+    }
+
+    /**
+     * The standard migrations with the 2 → 3 migration's steps of at most {@code rowsPerStep} old
+     * rows instead of {@value TenantKeys#ROWS_PER_STEP}. For tests that interrupt a migration
+     * between steps of a small store; the migrated store must not differ.
+     */
+    public static Migrations standardWithStepRows(int rowsPerStep) {
+        return standardWithHookDirectoryCap(TenantKeys.MAX_DIRECTORY_HOOKS, rowsPerStep);
+    }
+
+    /** Both: the hook directory capped at {@code maxDirectoryHooks}, steps of at most {@code rowsPerStep} rows. */
+    public static Migrations standardWithHookDirectoryCap(int maxDirectoryHooks, int rowsPerStep) {
+        return NONE.with(new TenantKeys(maxDirectoryHooks, rowsPerStep));
     }
 
     /** This registry plus {@code migration}; refuses a second migration from the same format. */
@@ -158,39 +182,92 @@ public final class Migrations {
         long lastLog = start;
         long rows = 0;
         long steps = 0;
-        while (true) {
+        ExecutorService committer = Executors.newSingleThreadExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "ankusa-migration-commit");
+            thread.setDaemon(true);
+            return thread;
+        });
+        Future<?> committing = null;
+        try {
             MigrationStep step = migration.step(context, cursor);
-            DeliveryBatch batch = step.ops();
-            if (step.done()) {
-                batch.put(ColumnFamilies.DEFAULT, MetaKeys.FORMAT, MetaKeys.u32Value(migration.to()));
-                batch.delete(ColumnFamilies.DEFAULT, cursorKey);
-            } else {
-                if (Arrays.equals(step.cursor(), cursor) && step.rows() == 0) {
-                    throw new IllegalStateException("migration " + name + " made no progress at " + step.position());
+            while (true) {
+                DeliveryBatch batch = step.ops();
+                if (step.done()) {
+                    batch.put(ColumnFamilies.DEFAULT, MetaKeys.FORMAT, MetaKeys.u32Value(migration.to()));
+                    batch.delete(ColumnFamilies.DEFAULT, cursorKey);
+                } else {
+                    if (Arrays.equals(step.cursor(), cursor) && step.rows() == 0) {
+                        throw new IllegalStateException("migration " + name + " made no progress at " + step.position());
+                    }
+                    batch.put(ColumnFamilies.DEFAULT, cursorKey, new RunnerCursor(startedAt, step.cursor()).encode());
                 }
-                batch.put(ColumnFamilies.DEFAULT, cursorKey, new RunnerCursor(startedAt, step.cursor()).encode());
+                Durability durability = step.done() || (steps + 1) % SYNCED_EVERY_STEPS == 0 ? Durability.SYNC
+                        : Durability.ASYNC;
+                committing = committer.submit(() -> batch.commit(store, durability));
+                // The next step is computed while this one commits: it reads only old keys after
+                // this step's cursor and families the migration never writes (TenantKeys).
+                MigrationStep next = step.done() ? null : migration.step(context, step.cursor());
+                await(committing);
+                committing = null;
+                rows += step.rows();
+                steps++;
+                long now = System.nanoTime();
+                MigrationProgress progress = new MigrationProgress(migration.from(), migration.to(), steps, rows,
+                        Duration.ofNanos(now - start), step.position(), step.done());
+                LOG.debug("migration {}: step {} committed, {} rows so far, at {}", name, steps, rows, step.position());
+                if (step.done()) {
+                    LOG.info("store {}: now at format {}; migrated {} rows in {} steps, {} ms, {} rows/s",
+                            store.directory(), migration.to(), rows, steps, progress.elapsed().toMillis(),
+                            Math.round(progress.rowsPerSecond()));
+                } else if (now - lastLog >= LOG_INTERVAL_NANOS) {
+                    lastLog = now;
+                    LOG.info("store {}: migration {}: {} rows in {} steps, {} rows/s, at {}", store.directory(), name,
+                            rows, steps, Math.round(progress.rowsPerSecond()), step.position());
+                }
+                listener.accept(progress);
+                if (step.done()) {
+                    return;
+                }
+                cursor = step.cursor();
+                step = next;
             }
-            batch.commit(store, step.done() || (steps + 1) % SYNCED_EVERY_STEPS == 0 ? Durability.SYNC
-                    : Durability.ASYNC);
-            rows += step.rows();
-            steps++;
-            long now = System.nanoTime();
-            MigrationProgress progress = new MigrationProgress(migration.from(), migration.to(), steps, rows,
-                    Duration.ofNanos(now - start), step.position(), step.done());
-            LOG.debug("migration {}: step {} committed, {} rows so far, at {}", name, steps, rows, step.position());
-            if (step.done()) {
-                LOG.info("store {}: now at format {}; migrated {} rows in {} steps, {} ms, {} rows/s", store.directory(),
-                        migration.to(), rows, steps, progress.elapsed().toMillis(), Math.round(progress.rowsPerSecond()));
-            } else if (now - lastLog >= LOG_INTERVAL_NANOS) {
-                lastLog = now;
-                LOG.info("store {}: migration {}: {} rows in {} steps, {} rows/s, at {}", store.directory(), name, rows,
-                        steps, Math.round(progress.rowsPerSecond()), step.position());
+        } finally {
+            if (committing != null) {
+                // A step failed while the one before was committing: let that commit end before the
+                // caller closes the store (its outcome does not matter any more).
+                try {
+                    await(committing);
+                } catch (RuntimeException | Error e) {
+                    LOG.debug("migration {}: the commit in flight when the run failed failed too", name, e);
+                }
             }
-            listener.accept(progress);
-            if (step.done()) {
-                return;
+            committer.shutdownNow();
+        }
+    }
+
+    /** Waits for a step's commit; rethrows what the commit threw. */
+    private static void await(Future<?> commit) {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    commit.get();
+                    return;
+                } catch (InterruptedException e) {
+                    interrupted = true; // the commit is under way and cannot be taken back: wait for it
+                } catch (ExecutionException e) {
+                    Throwable cause = e.getCause();
+                    if (cause instanceof Error error) {
+                        throw error;
+                    }
+                    // What the commit threw, as if it had run on this thread (a checked one cannot: commit declares none).
+                    throw cause instanceof RuntimeException r ? r : new IllegalStateException("a migration step's commit failed", cause);
+                }
             }
-            cursor = step.cursor();
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }

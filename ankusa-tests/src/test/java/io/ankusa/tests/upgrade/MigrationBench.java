@@ -9,6 +9,8 @@ import io.ankusa.store.Store;
 import io.ankusa.store.Stores;
 import io.ankusa.tests.queue.IndexFold;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -42,14 +44,35 @@ import java.util.Map;
  *
  * System properties: {@code ankusa.bench.migrationRows} (the larger backlog, default 1 000 000;
  * the smaller is a tenth), {@code ankusa.bench.backends} (comma-separated, default both),
- * {@code ankusa.bench.dir}.
+ * {@code ankusa.bench.migrationBigCache=false} (leave out the 256 MiB cell),
+ * {@code ankusa.bench.migrationSmall=false} (leave out the smaller backlog),
+ * {@code ankusa.bench.migrationSettings=rocksdb.memtableBytes=67108864,…} (store settings added to
+ * every cell of their backend, for experiments), {@code ankusa.bench.dir}.
+ * Issue 14's goal (at least {@value #GOAL_ROWS_PER_SECOND} rows/s on RocksDB with default settings
+ * at 10⁶ rows) is printed as a PASS or FAIL rule and not enforced. The bench profile runs it with
+ * a fixed heap ({@code -Xms}, as the pom says): a heap that grows while the migration runs costs
+ * page faults on the migrating thread.
  */
 public final class MigrationBench {
 
     static final double MIN_ROWS_PER_SECOND = 1_000;
+    /** Issue 14's goal for RocksDB with its default settings at 10⁶ rows: reported, not enforced. */
+    static final double GOAL_ROWS_PER_SECOND = 200_000;
+    private static final int GOAL_ROWS = 1_000_000;
     static final double MAX_SLOWDOWN = 4;
     private static final int TENANTS = 10_000;
     private static final String DUE_PHASE = "phase 1 (due)";
+
+    /** {@code ankusa.bench.migrationSettings=k=v,k=v}: store settings added to every cell of their backend. */
+    private static final Map<String, String> EXTRA_SETTINGS = Arrays.stream(
+            System.getProperty("ankusa.bench.migrationSettings", "").split(",")).filter(kv -> kv.contains("="))
+            .collect(java.util.stream.Collectors.toMap(kv -> kv.substring(0, kv.indexOf('=')),
+                    kv -> kv.substring(kv.indexOf('=') + 1)));
+
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
+    /** The heap committed when the bench started (-Xms), printed with the results. */
+    private static final long START_HEAP_BYTES = Runtime.getRuntime().totalMemory();
 
     private MigrationBench() {
     }
@@ -57,7 +80,8 @@ public final class MigrationBench {
     private record Setup(String backend, String label, Map<String, String> settings) {
     }
 
-    private record Cell(Setup setup, long rows, double writeSeconds, double migrateSeconds, long steps, double slowdown) {
+    private record Cell(Setup setup, long rows, double writeSeconds, double migrateSeconds, long steps, double slowdown,
+            double threadCpuSeconds, double processCpuSeconds) {
         double rate() {
             return rows / migrateSeconds;
         }
@@ -67,6 +91,8 @@ public final class MigrationBench {
     public static void main(String[] args) throws IOException {
         int large = Integer.getInteger("ankusa.bench.migrationRows", 1_000_000);
         String only = System.getProperty("ankusa.bench.backends", "");
+        boolean bigCache = !"false".equals(System.getProperty("ankusa.bench.migrationBigCache"));
+        boolean small = !"false".equals(System.getProperty("ankusa.bench.migrationSmall"));
         List<Setup> setups = List.of(
                 new Setup("rocksdb", "rocksdb, 64 MiB block cache (default)", Map.of()),
                 new Setup("rocksdb", "rocksdb, 256 MiB block cache", Map.of("rocksdb.blockCacheBytes", "268435456")),
@@ -77,20 +103,26 @@ public final class MigrationBench {
         List<Cell> cells = new ArrayList<>();
         for (Setup setup : setups) {
             if ((!only.isBlank() && !Arrays.asList(only.split(",")).contains(setup.backend()))
-                    || Stores.provider(setup.backend()).isEmpty()) {
+                    || Stores.provider(setup.backend()).isEmpty() || (!bigCache && !setup.settings().isEmpty())) {
                 continue;
             }
-            cells.add(run(root, setup, large / 10, failures));
+            if (small) {
+                cells.add(run(root, setup, large / 10, failures));
+            }
             cells.add(run(root, setup, large, failures));
         }
         System.out.println();
-        System.out.printf(Locale.ROOT, "Migration bench (2 -> 3): %,d tenants + default; synced steps of 500 rows; "
-                + "Java %s%n%n", TENANTS, System.getProperty("java.version"));
-        System.out.println("| store | rows | steps | write v2 s | migrate s | rows/s | due phase: last fifth / first fifth |");
-        System.out.println("|---|---:|---:|---:|---:|---:|---:|");
+        Runtime runtime = Runtime.getRuntime();
+        System.out.printf(Locale.ROOT, "Migration bench (2 -> 3): %,d tenants + default; Java %s, heap %d MiB at start "
+                + "(max %d MiB)%n%n", TENANTS, System.getProperty("java.version"), START_HEAP_BYTES >> 20,
+                runtime.maxMemory() >> 20);
+        System.out.println("| store | rows | steps | write v2 s | migrate s | rows/s | CPU s, migrating thread | "
+                + "CPU s, process | rows per CPU s of the migrating thread | due phase: last fifth / first fifth |");
+        System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         for (Cell c : cells) {
-            System.out.printf(Locale.ROOT, "| %s | %,d | %,d | %.1f | %.1f | %,.0f | %.2f |%n", c.setup().label(), c.rows(),
-                    c.steps(), c.writeSeconds(), c.migrateSeconds(), c.rate(), c.slowdown());
+            System.out.printf(Locale.ROOT, "| %s | %,d | %,d | %.1f | %.1f | %,.0f | %.1f | %.1f | %,.0f | %.2f |%n",
+                    c.setup().label(), c.rows(), c.steps(), c.writeSeconds(), c.migrateSeconds(), c.rate(),
+                    c.threadCpuSeconds(), c.processCpuSeconds(), c.rows() / c.threadCpuSeconds(), c.slowdown());
             if (c.rate() < MIN_ROWS_PER_SECOND) {
                 failures.add(c.setup().label() + ", " + c.rows() + " rows: " + Math.round(c.rate()) + " rows/s is under "
                         + MIN_ROWS_PER_SECOND);
@@ -100,6 +132,12 @@ public final class MigrationBench {
                         + String.format(Locale.ROOT, "%.1f", c.slowdown()) + " times slower than its first ones");
             }
         }
+        System.out.println();
+        cells.stream().filter(c -> c.setup().backend().equals("rocksdb") && c.setup().settings().isEmpty()
+                && c.rows() >= GOAL_ROWS).forEach(c -> System.out.printf(Locale.ROOT,
+                "%s: %s, %,d rows: %,.0f rows/s, goal >= %,.0f (issue 14; reported, not enforced)%n",
+                c.rate() >= GOAL_ROWS_PER_SECOND ? "PASS" : "FAIL", c.setup().label(), c.rows(), c.rate(),
+                GOAL_ROWS_PER_SECOND));
         if (!failures.isEmpty()) {
             System.out.println();
             failures.forEach(f -> System.out.println("FAIL " + f));
@@ -118,13 +156,21 @@ public final class MigrationBench {
         FormatTwoBacklog backlog = new FormatTwoBacklog(due, inflight, dead, rows - due - inflight - dead, TENANTS, 42);
         long t0 = System.nanoTime();
         backlog.write(setup.backend(), dir);
-        long t1 = System.nanoTime();
+        long written = System.nanoTime();
         QueueConfig config = Upgrades.config(setup.backend(), dir, b -> {
             setup.settings().forEach(b::storeSetting);
+            EXTRA_SETTINGS.forEach((k, v) -> {
+                if (k.startsWith(setup.backend() + ".")) {
+                    b.storeSetting(k, v);
+                }
+            });
             return b;
         });
         List<Long> dueStepNanos = new ArrayList<>();
         long[] last = {0, 0};
+        long threadCpu0 = THREADS.getCurrentThreadCpuTime();
+        long processCpu0 = processCpuNanos();
+        long t1 = System.nanoTime();
         StoreUpgrade.run(config, p -> {
             long nanos = p.elapsed().toNanos();
             if (p.position().equals(DUE_PHASE)) {
@@ -134,6 +180,8 @@ public final class MigrationBench {
             last[1] = nanos;
         });
         long t2 = System.nanoTime();
+        double threadCpu = (THREADS.getCurrentThreadCpuTime() - threadCpu0) / 1e9;
+        double processCpu = (processCpuNanos() - processCpu0) / 1e9;
         String cell = setup.label() + ", " + rows + " rows";
         try (Store store = Upgrades.openRaw(setup.backend(), dir)) {
             QueueStats stats = Counters.read(store, Ordinals.AGGREGATE).queueStats();
@@ -148,10 +196,18 @@ public final class MigrationBench {
             }
         }
         StoreFixtures.delete(dir);
-        Cell result = new Cell(setup, backlog.rows(), (t1 - t0) / 1e9, (t2 - t1) / 1e9, last[0], slowdown(dueStepNanos));
-        System.out.printf(Locale.ROOT, "%s: written in %.1f s, migrated in %.1f s (%,.0f rows/s, %,d steps)%n", cell,
-                result.writeSeconds(), result.migrateSeconds(), result.rate(), result.steps());
+        Cell result = new Cell(setup, backlog.rows(), (written - t0) / 1e9, (t2 - t1) / 1e9, last[0],
+                slowdown(dueStepNanos), threadCpu, processCpu);
+        System.out.printf(Locale.ROOT, "%s: written in %.1f s, migrated in %.1f s (%,.0f rows/s, %,d steps; CPU: %.1f s "
+                + "on the migrating thread, %.1f s in the process)%n", cell, result.writeSeconds(),
+                result.migrateSeconds(), result.rate(), result.steps(), threadCpu, processCpu);
         return result;
+    }
+
+    /** CPU time of the whole process (every thread: RocksDB's flushes and compactions, the JIT, the GC). */
+    private static long processCpuNanos() {
+        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+                ? os.getProcessCpuTime() : 0;
     }
 
     /** Mean step time of the last fifth of the due phase's steps over that of its first fifth (1 when too few). */

@@ -8,6 +8,9 @@ import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.keys.MetaKeys;
 import io.ankusa.queue.StoreUpgrade;
 import io.ankusa.queue.migration.FormatGuard;
+import io.ankusa.queue.migration.Migration;
+import io.ankusa.queue.migration.MigrationContext;
+import io.ankusa.queue.migration.MigrationStep;
 import io.ankusa.queue.migration.Migrations;
 import io.ankusa.store.Store;
 import io.ankusa.store.StoreClosedException;
@@ -38,7 +41,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class MigrationResumeTest {
 
-    /** 1 700 rows over all four phases: 4 steps of at most 500 rows, phases crossing step boundaries. */
+    /**
+     * 1 700 rows over all four phases: 4 steps of at most {@value Upgrades#STEP_ROWS} rows, phases
+     * crossing step boundaries (the release's steps are larger; every run here uses the small ones,
+     * and the first test checks that both end the same).
+     */
     private static final FormatTwoBacklog BACKLOG = new FormatTwoBacklog(700, 400, 300, 300, 30, 7);
 
     @TempDir
@@ -51,11 +58,14 @@ class MigrationResumeTest {
         Path template = dir.resolve("template");
         BACKLOG.write(backend, template);
         Path uninterrupted = copy(template, "uninterrupted");
-        List<StoreUpgrade.Progress> baseline = Upgrades.migrate(Upgrades.config(backend, uninterrupted));
+        List<StoreUpgrade.Progress> baseline = Upgrades.migrateInSteps(Upgrades.config(backend, uninterrupted));
         int steps = baseline.size();
         assertThat(steps).as("steps of the uninterrupted run").isGreaterThanOrEqualTo(4);
         assertThat(baseline.get(steps - 1).rows()).isEqualTo(BACKLOG.rows());
         List<String> expected = Upgrades.snapshot(backend, uninterrupted);
+        Path released = copy(template, "release-steps");
+        assertThat(Upgrades.migrate(Upgrades.config(backend, released))).as("the release's steps").hasSize(1);
+        assertThat(Upgrades.snapshot(backend, released)).as("store migrated in the release's steps").isEqualTo(expected);
 
         for (int k = 1; k < steps; k++) {
             Path run = copy(template, "interrupted-after-" + k);
@@ -66,7 +76,7 @@ class MigrationResumeTest {
                 assertThat(s.get(ColumnFamilies.DEFAULT, MetaKeys.migrating(3))).as("cursor after %d steps", k).isPresent();
             }
 
-            List<StoreUpgrade.Progress> rest = Upgrades.migrate(config);
+            List<StoreUpgrade.Progress> rest = Upgrades.migrateInSteps(config);
 
             assertThat(rest).as("steps left after %d of %d", k, steps).hasSize(steps - k);
             assertThat(rest.get(rest.size() - 1).rows()).as("rows moved by the resumed run after %d steps", k)
@@ -86,7 +96,7 @@ class MigrationResumeTest {
         Path template = dir.resolve("template");
         BACKLOG.write(backend, template);
         Path uninterrupted = copy(template, "uninterrupted");
-        int steps = Upgrades.migrate(Upgrades.config(backend, uninterrupted)).size();
+        int steps = Upgrades.migrateInSteps(Upgrades.config(backend, uninterrupted)).size();
         List<String> expected = Upgrades.snapshot(backend, uninterrupted);
         long seed = PropertyConfig.of(1, 1).seed();
         // The child may run one step past the step we kill after, so the last step is never reached.
@@ -120,7 +130,7 @@ class MigrationResumeTest {
             assertThat(s.get(ColumnFamilies.DEFAULT, MetaKeys.migrating(3))).as("cursor (%s)", replay).isPresent();
         }
 
-        List<StoreUpgrade.Progress> rest = Upgrades.migrate(Upgrades.config(backend, victim));
+        List<StoreUpgrade.Progress> rest = Upgrades.migrateInSteps(Upgrades.config(backend, victim));
 
         assertThat(rest.size()).as("steps left (%s)", replay).isBetween(steps - killAfter - 1, steps - killAfter);
         assertThat(Upgrades.snapshot(backend, victim)).as("store after kill -9 and resume (%s)", replay).isEqualTo(expected);
@@ -136,7 +146,7 @@ class MigrationResumeTest {
         Path template = dir.resolve("template");
         BACKLOG.write(backend, template);
         Path uninterrupted = copy(template, "uninterrupted");
-        int steps = Upgrades.migrate(Upgrades.config(backend, uninterrupted)).size();
+        int steps = Upgrades.migrateInSteps(Upgrades.config(backend, uninterrupted)).size();
         List<String> expected = Upgrades.snapshot(backend, uninterrupted);
 
         for (int k = 1; k <= steps; k++) {
@@ -147,10 +157,10 @@ class MigrationResumeTest {
                 // The first commit is the format-3 sentinels, then one per step.
                 store = new CheckpointAtSyncStore(raw, dir.resolve("synced-after-" + k), k + 1);
                 if (k < steps) {
-                    assertThatThrownBy(() -> FormatGuard.prepare(store, Migrations.standard(), config))
+                    assertThatThrownBy(() -> FormatGuard.prepare(store, Upgrades.smallSteps(), config))
                             .isInstanceOf(StoreClosedException.class);
                 } else {
-                    FormatGuard.prepare(store, Migrations.standard(), config);
+                    FormatGuard.prepare(store, Upgrades.smallSteps(), config);
                 }
             }
             // What a power loss right after step k leaves at worst: the store as of its last synced
@@ -161,7 +171,7 @@ class MigrationResumeTest {
                         .hasValue(k == steps ? 3 : 2);
             }
             if (k < steps) {
-                Upgrades.migrate(Upgrades.config(backend, survivor));
+                Upgrades.migrateInSteps(Upgrades.config(backend, survivor));
             }
             assertThat(Upgrades.snapshot(backend, survivor)).as("store after a power loss after step %d and resume", k)
                     .isEqualTo(expected);
@@ -186,11 +196,56 @@ class MigrationResumeTest {
             Path run = copy(template, "cap-" + cap);
             QueueConfig config = Upgrades.config(backend, run);
             try (Store s = Upgrades.openRaw(backend, run)) {
-                FormatGuard.prepare(s, Migrations.standardWithHookDirectoryCap(cap), config);
+                FormatGuard.prepare(s, Migrations.standardWithHookDirectoryCap(cap, Upgrades.STEP_ROWS), config);
             }
             assertThat(Upgrades.snapshot(backend, run)).as("store migrated with the hook directory capped at %d", cap)
                     .isEqualTo(expected);
         }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @DisplayName("a step asked for again before its batch was committed allocates its ordinals again")
+    void aStepAskedForAgainAllocatesItsOrdinalsAgain(String backend) {
+        Path template = dir.resolve("template");
+        BACKLOG.write(backend, template);
+        Path uninterrupted = copy(template, "uninterrupted");
+        Upgrades.migrateInSteps(Upgrades.config(backend, uninterrupted));
+        List<String> expected = Upgrades.snapshot(backend, uninterrupted);
+
+        // Every step is computed twice and only the second result committed, as a runner that
+        // retried a step whose commit failed would: the run keeps ordinals across steps, and must
+        // not take the dropped result's new ordinals for committed ones.
+        Path run = copy(template, "asked-twice");
+        QueueConfig config = Upgrades.config(backend, run);
+        try (Store s = Upgrades.openRaw(backend, run)) {
+            Migration real = Upgrades.smallSteps().plan(s, 2, 3).get(0);
+            Migration askedTwice = new Migration() {
+                @Override
+                public int from() {
+                    return real.from();
+                }
+
+                @Override
+                public int to() {
+                    return real.to();
+                }
+
+                @Override
+                public String description() {
+                    return real.description();
+                }
+
+                @Override
+                public MigrationStep step(MigrationContext context, byte[] cursor) {
+                    real.step(context, cursor);
+                    return real.step(context, cursor);
+                }
+            };
+            FormatGuard.prepare(s, Migrations.NONE.with(askedTwice), config);
+        }
+        assertThat(Upgrades.snapshot(backend, run)).as("store migrated with every step asked for twice")
+                .isEqualTo(expected);
     }
 
     private Path copy(Path template, String name) {

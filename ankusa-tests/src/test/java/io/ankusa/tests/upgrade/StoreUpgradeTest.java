@@ -23,7 +23,6 @@ import io.ankusa.queue.deliveries.CounterValues;
 import io.ankusa.queue.engine.QueueEngine;
 import io.ankusa.queue.migration.FormatGuard;
 import io.ankusa.queue.migration.FormatTwoWriter;
-import io.ankusa.queue.migration.Migrations;
 import io.ankusa.store.Bytes;
 import io.ankusa.store.KeyRange;
 import io.ankusa.store.KeyValue;
@@ -427,7 +426,7 @@ class StoreUpgradeTest {
         ClosingAfterCommitsStore recorded;
         try (Store raw = Upgrades.openRaw(backend, store)) {
             recorded = new ClosingAfterCommitsStore(raw, 0);
-            FormatGuard.prepare(recorded, Migrations.standard(), config);
+            FormatGuard.prepare(recorded, Upgrades.smallSteps(), config);
         }
         List<byte[]> starts = recorded.scans().stream()
                 .filter(c -> c.family().equals(ColumnFamilies.INDEX))

@@ -53,6 +53,12 @@ final class Upgrades {
         return Stores.open(backend, StoreOptions.existing(dir, StoreLayout.families()));
     }
 
+    /**
+     * Old rows per step of {@link #migrateInSteps} and {@link #interruptAfter}: small, so that a
+     * backlog of a few thousand rows migrates in several steps (the release's steps are far larger).
+     */
+    static final int STEP_ROWS = 500;
+
     /** Migrates (or resumes) with {@link StoreUpgrade#run}; returns the progress of every committed step. */
     static List<StoreUpgrade.Progress> migrate(QueueConfig config) {
         List<StoreUpgrade.Progress> steps = new ArrayList<>();
@@ -61,14 +67,33 @@ final class Upgrades {
     }
 
     /**
-     * Runs the migration and closes the store right after its {@code steps}-th step committed (the
-     * first commit is the format-3 sentinels, then one per step), as if the process stopped there.
+     * Migrates (or resumes) as {@link StoreUpgrade#run} does, in steps of {@value #STEP_ROWS} old
+     * rows; returns the progress of every committed step.
+     */
+    static List<StoreUpgrade.Progress> migrateInSteps(QueueConfig config) {
+        List<StoreUpgrade.Progress> steps = new ArrayList<>();
+        try (Store store = openRaw(config.backend(), config.directory())) {
+            FormatGuard.prepare(store, smallSteps().withListener(p -> steps.add(new StoreUpgrade.Progress(p.from(),
+                    p.to(), p.steps(), p.rows(), p.elapsed(), p.position(), p.done()))), config);
+        }
+        return steps;
+    }
+
+    /** The standard migrations in steps of {@value #STEP_ROWS} old rows. */
+    static Migrations smallSteps() {
+        return Migrations.standardWithStepRows(STEP_ROWS);
+    }
+
+    /**
+     * Runs the migration in steps of {@value #STEP_ROWS} rows and closes the store right after its
+     * {@code steps}-th step committed (the first commit is the format-3 sentinels, then one per
+     * step), as if the process stopped there.
      */
     static ClosingAfterCommitsStore interruptAfter(QueueConfig config, int steps) {
         Store raw = openRaw(config.backend(), config.directory());
         ClosingAfterCommitsStore store = new ClosingAfterCommitsStore(raw, steps + 1);
         try {
-            assertThatThrownBy(() -> FormatGuard.prepare(store, Migrations.standard(), config))
+            assertThatThrownBy(() -> FormatGuard.prepare(store, smallSteps(), config))
                     .as("the migration stops when its store is closed after step %d", steps)
                     .isInstanceOf(StoreClosedException.class);
         } finally {
