@@ -149,11 +149,32 @@ public final class ReceiptRelay implements AutoCloseable {
         }
     }
 
-    /** Lets the queue's own pool finish the completions it holds and end its threads (a supplied executor is the application's). */
+    /**
+     * Completes, on the closing thread, every completion still waiting for a drainer, then waits
+     * up to {@value #CLOSE_WAIT_MILLIS} ms for the drainers to finish the ones they hold, and lets
+     * the own pool's threads end (a supplied executor is the application's). The queue closes its
+     * writer first, so once this returns every accepted hook's future is complete: a drainer
+     * completes a future before it runs that future's callbacks, so only a drainer between taking
+     * a completion and completing it is waited for, and a callback that blocks on a drainer holds
+     * this for at most the bound. The callbacks of the completions completed here run on the
+     * closing thread.
+     */
     @Override
     public void close() {
         if (owned != null) {
             owned.shutdown();
+            Runnable completion;
+            while ((completion = waiting.poll()) != null) {
+                completion.run();
+            }
+            try {
+                owned.awaitTermination(CLOSE_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
+
+    /** How long {@link #close()} waits for drainers to finish the completions they hold. */
+    static final long CLOSE_WAIT_MILLIS = 1_000;
 }
