@@ -319,8 +319,11 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
             return Claim.empty();
         }
         return stripes.locked(ord, () -> {
-            stripes.removingDue();
-            return claimLocked(unique, new DeliveryBatch(), false);
+            try {
+                return claimLocked(unique, new DeliveryBatch(), false);
+            } finally {
+                stripes.removedDue();
+            }
         });
     }
 
@@ -366,8 +369,11 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
             // Unchanged since the rows were read: nothing removed a due row meanwhile (a claim, a
             // purge), so every row read is still stored, with the value read.
             boolean asRead = readMark == stripes.dueRemovals();
-            stripes.removingDue();
-            result[0] = claimLocked(unique, batch, asRead);
+            try {
+                result[0] = claimLocked(unique, batch, asRead);
+            } finally {
+                stripes.removedDue();
+            }
         });
         return result[0];
     }

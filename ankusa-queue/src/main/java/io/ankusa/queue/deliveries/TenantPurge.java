@@ -72,23 +72,31 @@ public final class TenantPurge {
     public PurgedRows purgeDueRows(long ord, int limit) {
         Ordinals.requireTenant(ord);
         return stripes.locked(ord, () -> {
-            stripes.removingDue();
-            List<DueRow> rows = new ArrayList<>();
-            try (Scan scan = store.scan(ColumnFamilies.INDEX, Ranges.of(DueKey.tenantRange(ord)))) {
-                while (rows.size() < limit && scan.hasNext()) {
-                    KeyValue kv = scan.next();
-                    rows.add(DueRows.decode(kv.key(), kv.value()));
-                }
+            try {
+                return purgeDueLocked(ord, limit);
+            } finally {
+                stripes.removedDue();
             }
-            if (rows.isEmpty()) {
-                return PurgedRows.NONE;
-            }
-            DeliveryBatch batch = new DeliveryBatch();
-            rows.forEach(row -> Deliveries.purgeDueOps(batch, row));
-            batch.commit(store, Durability.SYNC);
-            long retries = rows.stream().filter(r -> r.kind() == DueKind.RETRY).count();
-            return new PurgedRows(rows.size() - retries, retries, 0, rows.stream().mapToLong(DueRow::size).sum());
         });
+    }
+
+    /** Under {@code ord}'s stripe: reads and removes its earliest due rows. */
+    private PurgedRows purgeDueLocked(long ord, int limit) {
+        List<DueRow> rows = new ArrayList<>();
+        try (Scan scan = store.scan(ColumnFamilies.INDEX, Ranges.of(DueKey.tenantRange(ord)))) {
+            while (rows.size() < limit && scan.hasNext()) {
+                KeyValue kv = scan.next();
+                rows.add(DueRows.decode(kv.key(), kv.value()));
+            }
+        }
+        if (rows.isEmpty()) {
+            return PurgedRows.NONE;
+        }
+        DeliveryBatch batch = new DeliveryBatch();
+        rows.forEach(row -> Deliveries.purgeDueOps(batch, row));
+        batch.commit(store, Durability.SYNC);
+        long retries = rows.stream().filter(r -> r.kind() == DueKind.RETRY).count();
+        return new PurgedRows(rows.size() - retries, retries, 0, rows.stream().mapToLong(DueRow::size).sum());
     }
 
     /** Purges up to {@code limit} of {@code ord}'s oldest dead rows in one synced batch; returns how many. */

@@ -12,8 +12,10 @@ import java.util.function.Supplier;
  * ingest only creates rows, counters are merges.
  *
  * <p>Every transition that removes due rows (claim, purge) also counts itself in
- * {@link #dueRemovals()} under its stripe, before it reads them: a claim that finds the count
- * unchanged since it read its rows (outside the stripes) knows they are all still stored.
+ * {@link #dueRemovals()} under its stripe, after its commit (or its failure): a claim that finds
+ * the count unchanged since before it read its rows (outside the stripes) knows no removal
+ * committed after that read, so they are all still stored. Counting before the commit would let
+ * a read between the count and the commit see rows that commit then removes.
  */
 public final class TenantStripes {
 
@@ -62,8 +64,8 @@ public final class TenantStripes {
         }
     }
 
-    /** Counts a transition that removes due rows; called under the stripe of each tenant whose rows it removes, before it reads them. */
-    public void removingDue() {
+    /** Counts a transition that removed due rows; called under the stripe of each tenant whose rows it removed, after its commit. */
+    public void removedDue() {
         dueRemovals.incrementAndGet();
     }
 

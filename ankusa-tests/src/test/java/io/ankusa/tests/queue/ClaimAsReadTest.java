@@ -7,10 +7,16 @@ import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.queue.ledger.Claim;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.DueRow;
+import io.ankusa.store.Durability;
+import io.ankusa.store.WriteBatch;
+import io.ankusa.tests.support.ForwardingStore;
 import io.ankusa.tests.support.RecordingStore;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
@@ -94,6 +100,51 @@ class ClaimAsReadTest {
 
             assertThat(claim.claimed()).hasSize(3);
             assertThat(q.queue().pendingForTenant("t").inflight()).isEqualTo(4);
+            IndexFold.of(q.store()).assertCountersMatch(q.store());
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @DisplayName("a purge under way at the mark, committed after the read, makes the claim read its rows again")
+    void purgeUnderWayAtTheMark(String backend) throws Exception {
+        CountDownLatch purgeCommitting = new CountDownLatch(1);
+        CountDownLatch letPurgeCommit = new CountDownLatch(1);
+        try (QueueUnderTest q = QueueUnderTest.open(backend, dir, b -> b, s -> new ForwardingStore(s) {
+            @Override
+            public void commit(WriteBatch batch, Durability durability) {
+                boolean purge = durability == Durability.SYNC && batch.ops().stream()
+                        .anyMatch(op -> op instanceof WriteBatch.Delete d && d.family().equals(ColumnFamilies.DELIVERIES));
+                if (purge) {
+                    purgeCommitting.countDown();
+                    try {
+                        assertThat(letPurgeCommit.await(30, TimeUnit.SECONDS)).isTrue();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new IllegalStateException(e);
+                    }
+                }
+                super.commit(batch, durability);
+            }
+        })) {
+            for (int i = 0; i < 5; i++) {
+                q.ingest(QueueUnderTest.hook("h" + i, "t", 0));
+            }
+            long ord = q.ord("t").orElseThrow();
+            DeliveryLedger ledger = q.ledger();
+            CompletableFuture<Integer> purged = CompletableFuture.supplyAsync(() -> q.engine().purge().purgeDueChunk(ord, 2));
+            assertThat(purgeCommitting.await(30, TimeUnit.SECONDS)).isTrue();
+            // The purge holds the stripe and has not committed: the mark and the read come before its commit.
+            long mark = ledger.dueReadMark();
+            List<DueRow> due = ledger.dueForTenant(ord, q.clock().millis(), 0, 5, Long.MAX_VALUE);
+            assertThat(due).hasSize(5);
+            letPurgeCommit.countDown();
+            assertThat(purged.get(30, TimeUnit.SECONDS)).isEqualTo(2);
+
+            Claim claim = ledger.claimAll(Map.of(ord, due), Map.of(), mark);
+
+            assertThat(claim.claimed()).hasSize(3);
+            assertThat(q.queue().pendingForTenant("t")).isEqualTo(new TenantStats(0, 0, 3, 0, 3 * sizeOf(due)));
             IndexFold.of(q.store()).assertCountersMatch(q.store());
         }
     }
