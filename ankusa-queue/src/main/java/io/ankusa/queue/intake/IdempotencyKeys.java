@@ -95,6 +95,15 @@ public final class IdempotencyKeys {
 
     /** One verdict per hook of a batch, in order (one multi-get of the batch's distinct keys). */
     public List<Verdict> screen(List<Hook> hooks, long now) {
+        return screen(hooks, now, Map.of());
+    }
+
+    /**
+     * One verdict per hook of a batch, in order. {@code unwritten} holds the entries of batches
+     * handed to the committer and not yet written (the writer's batches in flight): they count as
+     * stored, and only the batch's other distinct keys are read, with one multi-get.
+     */
+    List<Verdict> screen(List<Hook> hooks, long now, Map<DedupeKey, DedupeKey.Value> unwritten) {
         Map<DedupeKey, Integer> leaders = new HashMap<>();
         List<DedupeKey> distinct = new ArrayList<>();
         List<DedupeKey> keys = new ArrayList<>(hooks.size());
@@ -109,11 +118,22 @@ public final class IdempotencyKeys {
         if (distinct.isEmpty()) {
             return hooks.stream().<Verdict>map(h -> UNKEYED).toList();
         }
-        List<Optional<byte[]>> stored = store.multiGet(ColumnFamilies.INDEX, distinct.stream().map(DedupeKey::encode).toList());
         Map<DedupeKey, DedupeKey.Value> entries = new HashMap<>();
-        for (int i = 0; i < distinct.size(); i++) {
-            int at = i;
-            stored.get(i).ifPresent(v -> entries.put(distinct.get(at), DedupeKey.decodeValue(v)));
+        List<DedupeKey> toRead = new ArrayList<>(distinct.size());
+        for (DedupeKey key : distinct) {
+            DedupeKey.Value inFlight = unwritten.get(key);
+            if (inFlight != null) {
+                entries.put(key, inFlight);
+            } else {
+                toRead.add(key);
+            }
+        }
+        if (!toRead.isEmpty()) {
+            List<Optional<byte[]>> stored = store.multiGet(ColumnFamilies.INDEX, toRead.stream().map(DedupeKey::encode).toList());
+            for (int i = 0; i < toRead.size(); i++) {
+                int at = i;
+                stored.get(i).ifPresent(v -> entries.put(toRead.get(at), DedupeKey.decodeValue(v)));
+            }
         }
         List<Verdict> verdicts = new ArrayList<>(hooks.size());
         for (int i = 0; i < hooks.size(); i++) {
@@ -132,12 +152,16 @@ public final class IdempotencyKeys {
         return verdicts;
     }
 
-    /** The entry of an accepted hook ({@code seq}, {@code hookId}) accepted at {@code now}, into the writer's batch. */
-    public void writeTo(DeliveryBatch batch, Fresh fresh, long seq, String hookId, long now) {
+    /**
+     * The entry of an accepted hook ({@code seq}, {@code hookId}) accepted at {@code now}, into the
+     * writer's batch; returns the entry as {@link #screen} would read it once written.
+     */
+    public DedupeKey.Value writeTo(DeliveryBatch batch, Fresh fresh, long seq, String hookId, long now) {
         long expiresAt = now + windowMillis;
         fresh.replaces().ifPresent(old -> batch.delete(ColumnFamilies.INDEX, DedupeExpiryKey.of(old, fresh.key()).encode()));
         batch.put(ColumnFamilies.INDEX, fresh.key().encode(), DedupeKey.value(seq, expiresAt, hookId));
         batch.put(ColumnFamilies.INDEX, DedupeExpiryKey.of(expiresAt, fresh.key()).encode(), new byte[0]);
+        return new DedupeKey.Value(seq, expiresAt, hookId);
     }
 
     /**

@@ -12,6 +12,7 @@ import io.ankusa.api.TenantLimitException;
 import io.ankusa.api.TenantOverloadedException;
 import io.ankusa.api.events.IngestCommitted;
 import io.ankusa.keys.ColumnFamilies;
+import io.ankusa.keys.DedupeKey;
 import io.ankusa.keys.HookKey;
 import io.ankusa.keys.MetaKeys;
 import io.ankusa.queue.admission.PolicyCache;
@@ -26,8 +27,10 @@ import io.ankusa.store.Store;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -52,13 +55,22 @@ import org.slf4j.LoggerFactory;
  * <li><b>A receipt means durable.</b> A caller's future completes only after a synced commit
  *     that covers its hook returned. A crash before that loses the batch whole (the store's batch
  *     is atomic), and no caller was told otherwise.</li>
- * <li><b>Group commit, overlapped with the fsync.</b> The thread takes the first waiting hook,
- *     then drains more while the batch stays within {@code batchMaxHooks} and
- *     {@code batchMaxBytes} (a single larger hook commits alone), writes the batch unsynced and
- *     hands its receipts to {@link DurableReceipts}, whose thread syncs every batch handed over so
- *     far with one fsync and then completes their receipts. Meanwhile this thread assembles and
- *     writes the next batch: assembly overlaps the fsync. Under load batches grow by themselves,
- *     idle latency is one commit and one sync.</li>
+ * <li><b>Group commit, overlapped with the write and the fsync.</b> The thread takes the first
+ *     waiting hook, then drains more while the batch stays within {@code batchMaxHooks} and
+ *     {@code batchMaxBytes} (a single larger hook commits alone), assembles the batch and hands it
+ *     to {@link IngestCommitter}, whose thread writes it unsynced (together with every batch
+ *     waiting behind it, in one commit) and hands its receipts to {@link DurableReceipts}, whose
+ *     thread syncs every batch written so far with one fsync and then completes their receipts.
+ *     Meanwhile this thread assembles the next batch: assembly overlaps the store's write (on LMDB
+ *     a data-page {@code fdatasync}) and the sync. Under load commits grow by themselves, idle
+ *     latency is one commit and one sync.</li>
+ * <li><b>The next batch is assembled on the batches in flight.</b> Up to
+ *     {@value IngestCommitter#MAX_AHEAD} assembled batches wait for the committer; the next one
+ *     sees their new tenants' ordinals ({@link TenantOrdinals#handedOff}) and their dedupe keys
+ *     (a repeat of a hook in flight is a repeat). When a commit fails, every batch assembled after
+ *     it fails too, unwritten (their futures fail; nothing of theirs is acknowledged), and the
+ *     writer forgets what they carried before it assembles the next one. Chores and the stop wait
+ *     until no batch is in flight.</li>
  * <li><b>seq is commit order, never reused.</b> Only this thread assigns seq, in batch order; the
  *     highest is written as {@code m:last_seq} in every batch and recovered at open. After a
  *     failed commit the seqs it used are skipped, not reused, because the failure may have
@@ -119,11 +131,19 @@ public final class IngestWriter implements AutoCloseable {
     private final Queue<Chore<?>> chores = new ConcurrentLinkedQueue<>();
     private final BlockingQueue<Pending> queue;
     private final DurableReceipts receipts;
+    private final IngestCommitter committer;
     private final Thread thread;
     private volatile boolean closing;
     private volatile long lastSeq;
     /** The queue time last written to {@code m:clock}; only the writer thread touches it. */
     private long persistedClock;
+    /** Bumped when a batch in flight fails: the batches assembled on it fail too; writer thread only. */
+    private long generation;
+    /** The dedupe entries of the batches in flight (handed to the committer, not yet written); writer thread only. */
+    private final Map<DedupeKey, DedupeKey.Value> unwrittenKeys = new HashMap<>();
+    /** Batches handed to the committer, and outcomes taken back; writer thread only. */
+    private long handedOff;
+    private long settled;
 
     /**
      * Writer limits.
@@ -183,6 +203,7 @@ public final class IngestWriter implements AutoCloseable {
         // WAKE is dropped when full (the writer runs chores after every take), STOP waits for room.
         this.queue = new ArrayBlockingQueue<>(limits.capacity());
         this.receipts = new DurableReceipts(store, events, fault);
+        this.committer = new IngestCommitter(store, ordinals, receipts, events, fault);
         this.thread = new Thread(this::run, "ankusa-ingest-writer");
         this.thread.setDaemon(true);
     }
@@ -314,7 +335,12 @@ public final class IngestWriter implements AutoCloseable {
         }
     }
 
+    /** Runs the waiting chores once no batch is in flight: a chore never races a batch being written. */
     private void runChores() {
+        if (chores.isEmpty()) {
+            return;
+        }
+        awaitCommitter();
         Chore<?> chore;
         while ((chore = chores.poll()) != null) {
             chore.run();
@@ -331,22 +357,93 @@ public final class IngestWriter implements AutoCloseable {
             batch.forEach(p -> p.future().completeExceptionally(failed));
             drain(failed);
         } finally {
-            // What was written before the writer stopped is synced and acknowledged.
+            // What was handed over before the writer stopped is written, synced and acknowledged.
+            committer.close();
             receipts.close();
         }
+    }
+
+    /** Takes back the outcomes of the batches the committer has finished, without waiting. */
+    private void takeOutcomes() {
+        IngestCommitter.Outcome outcome;
+        while ((outcome = committer.outcomes().poll()) != null) {
+            settle(outcome);
+        }
+    }
+
+    /** Waits until every batch handed to the committer has its outcome (before a chore or a stop). */
+    private void awaitCommitter() {
+        try {
+            while (settled < handedOff) {
+                settle(committer.outcomes().take());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the ingest committer", e);
+        }
+    }
+
+    /**
+     * One batch in flight was written or failed. Written: its new ordinals are cached now (by the
+     * committer), its dedupe entries readable from the store. Failed: every batch assembled after
+     * it fails too (same generation), so forget what they carried — new ordinals (never handed
+     * out again), dedupe entries, admission's estimates — and start the next generation.
+     */
+    private void settle(IngestCommitter.Outcome outcome) {
+        settled++;
+        IngestCommitter.Assembled batch = outcome.batch();
+        batch.keys().forEach(unwrittenKeys::remove);
+        if (outcome.written()) {
+            if (batch.resolution() != null) {
+                ordinals.landed(batch.resolution());
+            }
+            persistedClock = Math.max(persistedClock, batch.clock());
+            return;
+        }
+        if (batch.resolution() != null) {
+            ordinals.abandoned(batch.resolution());
+        }
+        if (batch.generation() == generation) {
+            generation++;
+            ordinals.abandonInFlight();
+            unwrittenKeys.clear();
+            admission.forget();
+        }
+    }
+
+    private void handOff(IngestCommitter.Assembled batch) {
+        handedOff++;
+        committer.handOff(batch);
+    }
+
+    /** Ends the writer (through {@link #run}'s handler) when the committer died; fails {@code taken} first. */
+    private void requireCommitter(Pending taken) {
+        Throwable died = committer.death();
+        if (died == null) {
+            return;
+        }
+        if (taken != STOP && taken != WAKE) {
+            QueueFailedException failed = fault.failure();
+            taken.future().completeExceptionally(failed != null ? failed : new QueueFailedException("ingest writer", died));
+        }
+        throw new IllegalStateException("the ingest committer died", died);
     }
 
     private void loop(List<Pending> batch) {
         while (true) {
             Pending first;
+            takeOutcomes();
             try {
                 first = queue.take();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
             }
+            requireCommitter(first);
+            takeOutcomes();
             runChores();
             if (first == STOP) {
+                awaitCommitter();
                 persistClock(0);
                 return;
             }
@@ -367,17 +464,15 @@ public final class IngestWriter implements AutoCloseable {
                 bytes += next.envelope().length;
             }
             BatchTally tally = new BatchTally(batch.size(), System.nanoTime());
-            List<DurableReceipts.Due> due = new ArrayList<>(batch.size());
+            boolean handed = false;
             try {
-                commit(batch, tally, due);
+                handed = assemble(batch, tally);
             } catch (RuntimeException e) {
                 LOG.error("ingest batch of {} hooks failed", batch.size(), e);
                 batch.forEach(p -> p.future().completeExceptionally(e));
             }
-            if (!due.isEmpty()) {
-                // Receipts and the batch's event follow the sync that makes it durable.
-                receipts.written(new DurableReceipts.Written(due, tally));
-            } else if (events.active()) {
+            batch.clear();
+            if (!handed && events.active()) {
                 IngestCommitted committed = tally.finish(System.nanoTime());
                 events.publish(listener -> listener.onIngestCommitted(committed));
             }
@@ -388,20 +483,23 @@ public final class IngestWriter implements AutoCloseable {
     }
 
     /**
-     * Screens, admits and writes (unsynced) one batch; adds to {@code due} the receipts that may
-     * complete once it is synced: its accepted hooks' and its repeats' (which may name a batch
-     * not yet synced).
+     * Screens, admits and assembles one batch and hands it to the committer, which writes it
+     * (unsynced) and hands the receipts that may complete once it is synced — its accepted hooks'
+     * and its repeats' (which may name a batch not yet synced) — to {@link DurableReceipts}.
+     * Returns whether it handed anything over (else the batch's event is the caller's).
      */
-    private void commit(List<Pending> all, BatchTally tally, List<DurableReceipts.Due> due) {
+    private boolean assemble(List<Pending> all, BatchTally tally) {
         long now = clock.millis();
         if (now < 0) {
             // Every stored time is unsigned: refuse the batch before a seq or an ordinal is taken.
             ClockBeforeEpochException refusal = new ClockBeforeEpochException(now);
             all.forEach(p -> p.future().completeExceptionally(refusal));
             tally.refusedAll(refusal.error(), all.size());
-            return;
+            return false;
         }
-        List<IdempotencyKeys.Verdict> verdicts = idempotencyKeys.screen(all.stream().map(Pending::hook).toList(), now);
+        List<DurableReceipts.Due> due = new ArrayList<>();
+        List<IdempotencyKeys.Verdict> verdicts = idempotencyKeys.screen(all.stream().map(Pending::hook).toList(), now,
+                unwrittenKeys);
         List<Pending> batch = new ArrayList<>(all.size());
         List<IdempotencyKeys.Verdict> kept = new ArrayList<>(all.size());
         for (int i = 0; i < all.size(); i++) {
@@ -441,13 +539,14 @@ public final class IngestWriter implements AutoCloseable {
             }
         }
         if (batch.isEmpty()) {
-            return;
+            return handRepeats(due, tally);
         }
         DeliveryBatch ops = new DeliveryBatch();
         resolution.writeTo(ops);
         List<Pending> accepted = new ArrayList<>(batch.size());
         IntakePositions positions = new IntakePositions();
         List<Receipt> issued = new ArrayList<>(batch.size());
+        Map<DedupeKey, DedupeKey.Value> keys = new HashMap<>();
         for (int i = 0; i < batch.size(); i++) {
             Pending p = batch.get(i);
             OptionalLong ord = resolution.ord(p.hook().tenant());
@@ -461,7 +560,7 @@ public final class IngestWriter implements AutoCloseable {
             ops.put(ColumnFamilies.HOOKS, new HookKey(seq).encode(), p.envelope());
             Deliveries.ingestOps(ops, ord.getAsLong(), seq, p.hook().sinks(), p.envelope().length, now, limits.archive());
             if (kept.get(i) instanceof IdempotencyKeys.Fresh fresh) {
-                idempotencyKeys.writeTo(ops, fresh, seq, p.hook().id(), now);
+                keys.put(fresh.key(), idempotencyKeys.writeTo(ops, fresh, seq, p.hook().id(), now));
             }
             if (p.position() != null) {
                 positions.accepted(p.position());
@@ -470,26 +569,31 @@ public final class IngestWriter implements AutoCloseable {
             issued.add(new Receipt(p.hook().id(), p.hook().tenant(), seq));
         }
         if (accepted.isEmpty()) {
-            return;
+            return handRepeats(due, tally);
         }
+        long clockWritten = Math.max(now, persistedClock);
         ops.put(ColumnFamilies.DEFAULT, MetaKeys.LAST_SEQ, MetaKeys.u64Value(lastSeq));
         positions.writeTo(ops);
-        ops.put(ColumnFamilies.DEFAULT, MetaKeys.CLOCK, MetaKeys.u64Value(Math.max(now, persistedClock)));
-        try {
-            ops.commit(store, Durability.ASYNC);
-        } catch (RuntimeException e) {
-            ordinals.abandoned(resolution);
-            admission.forget();
-            LOG.error("ingest commit of {} hooks failed", accepted.size(), e);
-            accepted.forEach(p -> p.future().completeExceptionally(e));
-            return;
-        }
-        ordinals.committed(resolution);
-        tally.accepted(accepted.size());
-        persistedClock = Math.max(now, persistedClock);
+        ops.put(ColumnFamilies.DEFAULT, MetaKeys.CLOCK, MetaKeys.u64Value(clockWritten));
+        List<DurableReceipts.Due> receiptsOfAccepted = new ArrayList<>(accepted.size());
         for (int i = 0; i < accepted.size(); i++) {
-            due.add(new DurableReceipts.Due(accepted.get(i).future(), issued.get(i)));
+            receiptsOfAccepted.add(new DurableReceipts.Due(accepted.get(i).future(), issued.get(i)));
         }
+        // The next batch is assembled on what this one leaves: its new ordinals, its dedupe keys.
+        ordinals.handedOff(resolution);
+        unwrittenKeys.putAll(keys);
+        handOff(new IngestCommitter.Assembled(generation, ops.toWriteBatch(), receiptsOfAccepted, due, tally,
+                resolution, keys, clockWritten));
+        return true;
+    }
+
+    /** Hands over a batch that writes nothing: its repeats complete after the batches before it are synced. */
+    private boolean handRepeats(List<DurableReceipts.Due> repeats, BatchTally tally) {
+        if (repeats.isEmpty()) {
+            return false;
+        }
+        handOff(new IngestCommitter.Assembled(generation, null, List.of(), repeats, tally, null, Map.of(), 0));
+        return true;
     }
 
     /**

@@ -9,6 +9,7 @@ import io.ankusa.store.Store;
 import io.ankusa.store.StoreCorruptionException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -32,9 +33,16 @@ import java.util.concurrent.ConcurrentHashMap;
  * ordinals, so an ordinal is never visible without its rows or the other way round.
  *
  * <p>The cache (tenant → ord, {@value #CACHE_CAPACITY} entries, cleared whole when full) is
- * written only by the writer and only after its commit succeeded ({@link #committed}); any
- * thread may read it. After a failed commit the in-memory next ordinal stays advanced (an
+ * written only after the commit of the batch that resolved it succeeded ({@link #committed}, on the
+ * thread that committed it); any thread may read it. After a failed commit the in-memory next ordinal stays advanced (an
  * ordinal is never handed out twice, even if the failed commit did land) and nothing is cached.
+ *
+ * <p><b>Batches in flight.</b> The writer assembles the next batch while the previous one is
+ * being written ({@link IngestCommitter}): {@link #handedOff} advances the next ordinal and keeps
+ * the batch's new ordinals in a writer-only map that {@link #resolve} reads after the cache, so a
+ * tenant first seen in a batch still being written keeps its ordinal in the next batch (which then
+ * writes no {@code ?t}/{@code ?n} rows of its own for it). {@link #committed} moves them into the
+ * cache; a failed batch fails every batch assembled on it, and {@link #abandonInFlight} forgets them.
  */
 public final class TenantOrdinals {
 
@@ -44,6 +52,8 @@ public final class TenantOrdinals {
     private final Store store;
     private final long tenantsMax;
     private final Map<String, Long> cache = new ConcurrentHashMap<>();
+    /** New ordinals of batches handed to the committer and not yet committed; writer thread only. */
+    private final Map<String, Long> inFlight = new HashMap<>();
     private long nextOrd;
 
     private TenantOrdinals(Store store, long tenantsMax, long nextOrd) {
@@ -72,6 +82,9 @@ public final class TenantOrdinals {
         List<String> misses = new ArrayList<>();
         for (String tenant : new LinkedHashSet<>(tenants)) {
             Long cached = cache.get(tenant);
+            if (cached == null) {
+                cached = inFlight.get(tenant);
+            }
             if (cached != null) {
                 ords.put(tenant, cached);
             } else {
@@ -103,16 +116,43 @@ public final class TenantOrdinals {
         return new Resolution(ords, found, allocated, refused, next);
     }
 
-    /** The batch of {@code resolution} committed: cache its ordinals, advance the next ordinal. */
-    public void committed(Resolution resolution) {
+    /**
+     * The batch of {@code resolution} was handed to the committer (writer thread): its new
+     * ordinals are never handed out again, and later batches resolve its new tenants to them
+     * until it is {@link #committed} or {@link #abandonInFlight abandoned}.
+     */
+    void handedOff(Resolution resolution) {
         nextOrd = Math.max(nextOrd, resolution.nextOrd());
+        inFlight.putAll(resolution.allocated());
+    }
+
+    /**
+     * The batch of {@code resolution}, {@link #handedOff handed off} before, committed: cache its
+     * ordinals. Runs on the committer thread, before the batch's receipts can complete, so that
+     * a producer holding its receipt finds its tenant cached.
+     */
+    void committed(Resolution resolution) {
         resolution.found().forEach(this::cache);
         resolution.allocated().forEach(this::cache);
+    }
+
+    /** The writer learnt that the batch of {@code resolution} committed: its new ordinals are in the cache now. */
+    void landed(Resolution resolution) {
+        resolution.allocated().forEach(inFlight::remove);
     }
 
     /** The batch of {@code resolution} failed: never hand its new ordinals out again, cache nothing. */
     public void abandoned(Resolution resolution) {
         nextOrd = Math.max(nextOrd, resolution.nextOrd());
+        resolution.allocated().forEach(inFlight::remove);
+    }
+
+    /**
+     * A batch in flight failed, so every batch assembled after it fails too (writer thread):
+     * forget every new ordinal not yet committed; none is handed out again.
+     */
+    void abandonInFlight() {
+        inFlight.clear();
     }
 
     private void cache(String tenant, long ord) {
