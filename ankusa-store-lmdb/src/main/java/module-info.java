@@ -9,6 +9,8 @@
 module io.ankusa.store.lmdb {
     requires io.ankusa.store;
     requires lmdbjava;
+    // lmdbjava's FFI: its buffer proxies hand LMDB jnr-ffi pointers (ScratchByteArrayProxy).
+    requires org.jnrproject.ffi;
     // lmdbjava's FFI, jnr-ffi (automatic), generates its bindings with ASM, an explicit module
     // that nothing would otherwise resolve on a pure module path.
     requires org.objectweb.asm;

@@ -37,7 +37,6 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
-import org.lmdbjava.ByteArrayProxy;
 import org.lmdbjava.CopyFlags;
 import org.lmdbjava.DbiFlags;
 import org.lmdbjava.Env;
@@ -48,7 +47,8 @@ import org.lmdbjava.Txn;
 
 /**
  * A {@link Store} on one LMDB environment: one named database per family, {@code byte[]}
- * buffers (lmdbjava's {@code ByteArrayProxy}, which needs no JVM flag).
+ * buffers ({@link ScratchByteArrayProxy}: lmdbjava's {@code ByteArrayProxy} without a native
+ * allocation per key and value; no JVM flag needed).
  *
  * <h2>What it guarantees, and why</h2>
  *
@@ -177,7 +177,7 @@ final class LmdbStore implements Store {
             if (Files.exists(data)) {
                 LmdbDataFile.requireIntact(data);
             }
-            env = Env.create(ByteArrayProxy.PROXY_BA)
+            env = Env.create(ScratchByteArrayProxy.PROXY)
                     .setMapSize(settings.mapSize())
                     .setMaxDbs(options.families().size())
                     .setMaxReaders(settings.maxReaders())

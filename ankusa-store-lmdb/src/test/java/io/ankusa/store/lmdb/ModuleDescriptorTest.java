@@ -43,11 +43,11 @@ class ModuleDescriptorTest {
     }
 
     @Test
-    void requiresTheSpiLmdbjavaAndAsmOnly() {
+    void requiresTheSpiLmdbjavaItsFfiAndAsmOnly() {
         assertThat(descriptor.requires().stream()
                 .filter(r -> !r.modifiers().contains(ModuleDescriptor.Requires.Modifier.MANDATED))
                 .map(r -> r.name() + r.modifiers()))
-                .containsExactlyInAnyOrder("io.ankusa.store[]", "lmdbjava[]", "org.objectweb.asm[]");
+                .containsExactlyInAnyOrder("io.ankusa.store[]", "lmdbjava[]", "org.jnrproject.ffi[]", "org.objectweb.asm[]");
     }
 
     @Test
