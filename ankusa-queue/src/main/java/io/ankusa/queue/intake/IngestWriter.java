@@ -392,7 +392,8 @@ public final class IngestWriter implements AutoCloseable {
     private void settle(IngestCommitter.Outcome outcome) {
         settled++;
         IngestCommitter.Assembled batch = outcome.batch();
-        batch.keys().forEach(unwrittenKeys::remove);
+        // Only this batch's own entries: a batch of a newer generation may hold the same key.
+        batch.keys().forEach((key, value) -> unwrittenKeys.remove(key, value));
         if (outcome.written()) {
             if (batch.resolution() != null) {
                 ordinals.landed(batch.resolution());

@@ -138,13 +138,15 @@ public final class TenantOrdinals {
 
     /** The writer learnt that the batch of {@code resolution} committed: its new ordinals are in the cache now. */
     void landed(Resolution resolution) {
-        resolution.allocated().forEach(inFlight::remove);
+        resolution.allocated().forEach((tenant, ord) -> inFlight.remove(tenant, ord));
     }
 
     /** The batch of {@code resolution} failed: never hand its new ordinals out again, cache nothing. */
     public void abandoned(Resolution resolution) {
         nextOrd = Math.max(nextOrd, resolution.nextOrd());
-        resolution.allocated().forEach(inFlight::remove);
+        // Only this batch's own entries: after a failure the same tenant may be in flight again
+        // under a newer ordinal, allocated by a batch of the next generation.
+        resolution.allocated().forEach((tenant, ord) -> inFlight.remove(tenant, ord));
     }
 
     /**
