@@ -31,6 +31,9 @@ final class RocksWalkRead {
     /** Steps taken with {@code next} towards a key before a seek is used instead. */
     static final int STEPS = 2;
 
+    /** Where the iterator is once past the last key: keys are never empty. */
+    private static final byte[] END = new byte[0];
+
     private RocksWalkRead() {
     }
 
@@ -58,7 +61,7 @@ final class RocksWalkRead {
         int limit = maxSeeks(n);
         int next = 0;
         try (RocksIterator it = db.newIterator(handle, readOptions)) {
-            byte[] at = null;
+            byte[] at = END;
             boolean positioned = false;
             for (; next < n; next++) {
                 int i = order[next];
@@ -68,11 +71,11 @@ final class RocksWalkRead {
                     values[i] = same == null ? null : same.clone();
                     continue;
                 }
-                for (int step = 0; positioned && at != null && Bytes.compare(at, target) < 0 && step < STEPS; step++) {
+                for (int step = 0; positioned && at != END && Bytes.compare(at, target) < 0 && step < STEPS; step++) {
                     it.next();
                     at = keyAt(it);
                 }
-                if (!positioned || (at != null && Bytes.compare(at, target) < 0)) {
+                if (!positioned || (at != END && Bytes.compare(at, target) < 0)) {
                     if (seeks == limit) {
                         break;
                     }
@@ -81,7 +84,7 @@ final class RocksWalkRead {
                     positioned = true;
                     at = keyAt(it);
                 }
-                if (at == null) {
+                if (at == END) {
                     // Nothing at or after this key: it and every key after it are absent.
                     next = n;
                     break;
@@ -104,12 +107,12 @@ final class RocksWalkRead {
         return Arrays.asList(values);
     }
 
-    /** The iterator's key, or {@code null} when it is past the last key; a failed iterator throws. */
+    /** The iterator's key, or the empty array (never a stored key) when it is past the last key; a failed iterator throws. */
     private static byte[] keyAt(RocksIterator it) throws RocksDBException {
         if (it.isValid()) {
             return it.key();
         }
         it.status();
-        return null;
+        return END;
     }
 }
