@@ -7,6 +7,7 @@ import io.ankusa.api.DeliveryAttempt;
 import io.ankusa.api.events.AttemptOutcome;
 import io.ankusa.keys.AttemptKey;
 import io.ankusa.keys.ColumnFamilies;
+import io.ankusa.keys.InflightKey;
 import io.ankusa.keys.KeySpan;
 import io.ankusa.keys.Ordinals;
 import io.ankusa.queue.ledger.AttemptRecord;
@@ -16,6 +17,7 @@ import io.ankusa.store.KeyRange;
 import io.ankusa.store.KeyValue;
 import io.ankusa.store.Scan;
 import io.ankusa.store.Store;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -28,14 +30,19 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
+import java.util.Set;
 
 /**
  * The attempt history ({@link AttemptKey ?H}): what each settled attempt was, readable per tenant
  * and per hook, newest first, each one range scan.
  *
- * <p><b>Written in the settle batch.</b> {@link #recordOps} adds an attempt's keys to the batch
- * that settles its row, under the stripes the settle holds, so a settled attempt and its history
- * entry commit together or not at all.
+ * <p><b>Written in the settle batch.</b> {@link #prepare} reads and encodes the entries of a
+ * settle's attempts before the settle takes its stripes, and {@link Prepared#appendTo} adds those
+ * of the rows it settles to its batch under them, so a settled attempt and its history entry
+ * commit together or not at all. Reading the slots before the stripes is exact: a delivery's slots
+ * are written only by the settles of its own attempts, one after the other (its next attempt is
+ * claimed only once this settle committed), and a slot or entry deleted meanwhile by the retention
+ * or a purge is deleted again, which changes nothing.
  *
  * <p><b>Bounded per delivery.</b> A delivery's attempts take slots {@code (attempt - 1) mod K} in
  * turn ({@code K} = {@code attempts.per-delivery}); the slot key names the entry that holds it,
@@ -91,43 +98,84 @@ public final class AttemptHistory {
     }
 
     /**
-     * Adds to {@code batch} the history entries of {@code records} (whose rows the batch settles),
-     * evicting the entry that held each one's slot. The caller holds the records' tenants' stripes.
+     * The history entries of {@code records}, each evicting the entry that held its slot (one
+     * multi-get of their slots), ready to be added to the batch that settles their rows; read and
+     * encoded before the settle takes its stripes (see the class comment).
      */
-    void recordOps(DeliveryBatch batch, List<AttemptRecord> records) {
+    Prepared prepare(List<AttemptRecord> records) {
         if (perDelivery == 0 || records.isEmpty()) {
-            return;
+            return Prepared.NONE;
         }
         List<byte[]> slotKeys = new ArrayList<>(records.size());
         for (AttemptRecord r : records) {
             slotKeys.add(AttemptKey.slotKey(r.row().ord(), r.row().seq(), r.row().sink(), slotOf(r.attempt())));
         }
         List<Optional<byte[]>> held = store.multiGet(ColumnFamilies.INDEX, slotKeys);
-        Map<String, byte[]> writtenHere = new HashMap<>();
+        Map<ByteBuffer, byte[]> writtenHere = new HashMap<>();
+        List<EntryOps> entries = new ArrayList<>(records.size());
         for (int i = 0; i < records.size(); i++) {
             AttemptRecord r = records.get(i);
             byte[] slotKey = slotKeys.get(i);
             byte[] hookId = r.hookId().getBytes(StandardCharsets.UTF_8);
-            String slotName = Arrays.toString(slotKey);
+            ByteBuffer slotName = ByteBuffer.wrap(slotKey);
             byte[] previous = writtenHere.containsKey(slotName) ? writtenHere.get(slotName) : held.get(i).orElse(null);
             AttemptKey key = new AttemptKey(r.row().ord(), r.at(), r.row().seq(), r.row().sink(), r.attempt());
+            List<byte[]> deletes = new ArrayList<>(2);
             if (previous != null) {
                 AttemptKey evicted = AttemptKey.ofSlotValue(key.ord(), key.seq(), key.sink(), previous);
                 if (!evicted.equals(key)) {
-                    batch.deleteIndex(evicted.encodeByTenant());
+                    deletes.add(evicted.encodeByTenant());
                     if (AttemptKey.fitsHookKey(hookId)) {
-                        batch.deleteIndex(evicted.encodeByHook(hookId));
+                        deletes.add(evicted.encodeByHook(hookId));
                     }
                 }
             }
             byte[] value = encode(r, slotOf(r.attempt()));
-            batch.putIndex(key.encodeByTenant(), value);
+            List<byte[]> puts = new ArrayList<>(6);
+            puts.add(key.encodeByTenant());
+            puts.add(value);
             if (AttemptKey.fitsHookKey(hookId)) {
-                batch.putIndex(key.encodeByHook(hookId), value);
+                puts.add(key.encodeByHook(hookId));
+                puts.add(value);
             }
             byte[] slotValue = key.slotValue();
-            batch.putIndex(slotKey, slotValue);
+            puts.add(slotKey);
+            puts.add(slotValue);
             writtenHere.put(slotName, slotValue);
+            entries.add(new EntryOps(new InflightKey(r.row().ord(), r.row().seq(), r.row().sink()), deletes, puts));
+        }
+        return new Prepared(entries);
+    }
+
+    /** One record's ops: the evicted entry's deletes, then its puts (key, value, key, value, …). */
+    private record EntryOps(InflightKey row, List<byte[]> deletes, List<byte[]> puts) {
+    }
+
+    /** History entries read and encoded by {@link #prepare}, to be added to a settle's batch. */
+    static final class Prepared {
+
+        static final Prepared NONE = new Prepared(List.of());
+
+        private final List<EntryOps> entries;
+
+        private Prepared(List<EntryOps> entries) {
+            this.entries = entries;
+        }
+
+        /**
+         * Adds to {@code batch} the entries of the attempts whose rows are in {@code settled}, in
+         * the order prepared; the caller holds their tenants' stripes.
+         */
+        void appendTo(DeliveryBatch batch, Set<InflightKey> settled) {
+            for (EntryOps e : entries) {
+                if (!settled.contains(e.row())) {
+                    continue;
+                }
+                e.deletes().forEach(batch::deleteIndex);
+                for (int i = 0; i < e.puts().size(); i += 2) {
+                    batch.putIndex(e.puts().get(i), e.puts().get(i + 1));
+                }
+            }
         }
     }
 

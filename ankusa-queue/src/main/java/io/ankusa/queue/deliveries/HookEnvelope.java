@@ -6,9 +6,7 @@ import io.ankusa.keys.StrictUtf8;
 import io.ankusa.store.StoreCorruptionException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -91,6 +89,43 @@ public record HookEnvelope(Hook hook, long receivedAt) {
 
     /** Decodes; refuses anything that is not a version-1 envelope of a valid hook. */
     public static HookEnvelope decode(byte[] bytes) {
+        Parsed parsed = parse(bytes);
+        parsed.builder().payload(parsed.payload(bytes));
+        return new HookEnvelope(restore(parsed.builder()), parsed.receivedAt());
+    }
+
+    /**
+     * Decodes what a claim hands to a sink, checked as {@link #decode} checks it (the same bytes
+     * are refused), with the payload copied once out of {@code bytes} rather than through the
+     * hook's builder and constructor: the hook returned has an empty payload, the payload is
+     * {@link ClaimedHook#payload()}.
+     */
+    static ClaimedHook decodeClaimed(byte[] bytes) {
+        Parsed parsed = parse(bytes);
+        // No storage rule reads the payload, so the hook is checked without it.
+        return new ClaimedHook(restore(parsed.builder()), parsed.payload(bytes), parsed.receivedAt());
+    }
+
+    /**
+     * A stored hook as a claim reads it: the hook without its payload, the payload (an array of its
+     * own, shared with nobody) and when the queue accepted it.
+     *
+     * @param hook       the hook, its payload left empty
+     * @param payload    the payload
+     * @param receivedAt when the queue accepted it, epoch milliseconds
+     */
+    record ClaimedHook(Hook hook, byte[] payload, long receivedAt) {
+    }
+
+    /** An envelope read up to its end, the payload located but not copied. */
+    private record Parsed(Hook.Builder builder, long receivedAt, int payloadFrom, int payloadTo) {
+
+        byte[] payload(byte[] bytes) {
+            return Arrays.copyOfRange(bytes, payloadFrom, payloadTo);
+        }
+    }
+
+    private static Parsed parse(byte[] bytes) {
         Wire.In in = new Wire.In("hook envelope", bytes);
         int version = in.u8();
         if (version != VERSION) {
@@ -112,22 +147,25 @@ public record HookEnvelope(Hook hook, long receivedAt) {
         if (headerCount > bytes.length / 8) {
             throw in.corrupt("header count " + headerCount + " cannot fit");
         }
-        Map<String, String> headers = new LinkedHashMap<>();
         for (long i = 0; i < headerCount; i++) {
-            headers.put(in.string(), in.string());
+            b.header(in.string(), in.string());
         }
-        b.headers(headers);
         int sinkCount = in.u16();
         List<Integer> sinks = new ArrayList<>(sinkCount);
         for (int i = 0; i < sinkCount; i++) {
             sinks.add(in.u16());
         }
         b.sinks(sinks);
-        b.payload(in.bytes());
+        int payloadFrom = in.skipBytes();
+        int payloadTo = in.position();
         in.end();
+        return new Parsed(b, receivedAt, payloadFrom, payloadTo);
+    }
+
+    private static Hook restore(Hook.Builder builder) {
         try {
             // The storage rules only: a hook acknowledged under older input rules still reads.
-            return new HookEnvelope(StoredHooks.restore(b), receivedAt);
+            return StoredHooks.restore(builder);
         } catch (RuntimeException e) {
             throw new StoreCorruptionException("hook envelope: decodes to an invalid hook: " + e.getMessage(), e);
         }

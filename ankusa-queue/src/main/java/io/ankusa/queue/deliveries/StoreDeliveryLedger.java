@@ -38,7 +38,6 @@ import io.ankusa.store.WriteBatch;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -318,9 +317,11 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
         if (unique.isEmpty()) {
             return Claim.empty();
         }
+        // The hooks before the stripe (the delivery rows are read under it: a claim without a mark reads its rows again).
+        ClaimReads before = ClaimReads.hooksOf(store, unique.values());
         return stripes.locked(ord, () -> {
             try {
-                return claimLocked(unique, new DeliveryBatch(), false);
+                return claimLocked(unique, new DeliveryBatch(), false, before);
             } finally {
                 stripes.removedDue();
             }
@@ -364,13 +365,15 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
             }
             return Claim.empty();
         }
+        // The hooks and delivery rows before the stripes: they are held for the check and the commit only.
+        ClaimReads before = ClaimReads.of(store, unique.values());
         Claim[] result = new Claim[1];
         stripes.lockedAll(rowsByTenant.keySet(), () -> {
             // Unchanged since the rows were read: nothing removed a due row meanwhile (a claim, a
             // purge), so every row read is still stored, with the value read.
             boolean asRead = readMark == stripes.dueRemovals();
             try {
-                result[0] = claimLocked(unique, batch, asRead);
+                result[0] = claimLocked(unique, batch, asRead, before);
             } finally {
                 stripes.removedDue();
             }
@@ -399,10 +402,12 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
      * loses nothing: the claim is in the OS page cache.
      *
      * <p>With {@code asRead} the rows are claimed as given (they were read since the last removal
-     * of any due row, see {@link TenantStripes#dueRemovals()}); without, each is read again and
-     * claimed as stored, or skipped when it is gone.
+     * of any due row, see {@link TenantStripes#dueRemovals()}), with the delivery rows of
+     * {@code before}; without, each row is read again and claimed as stored, or skipped when it is
+     * gone, and the delivery rows of those still due are read again too (see {@link ClaimReads}).
+     * The hooks are {@code before}'s either way.
      */
-    private Claim claimLocked(Map<DueKey, DueRow> unique, DeliveryBatch batch, boolean asRead) {
+    private Claim claimLocked(Map<DueKey, DueRow> unique, DeliveryBatch batch, boolean asRead, ClaimReads before) {
         List<DueRow> present = asRead ? new ArrayList<>(unique.values()) : readDue(unique.keySet());
         if (present.isEmpty()) {
             if (!batch.isEmpty()) {
@@ -410,34 +415,30 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
             }
             return Claim.empty();
         }
-        Map<Long, HookRead> hooks = readHooks(present.stream().map(DueRow::seq).toList());
-        List<Optional<byte[]>> deliveryRows = store.multiGet(ColumnFamilies.DELIVERIES,
-                present.stream().map(r -> new DeliveryKey(r.seq(), r.sink()).encode()).toList());
+        ClaimReads reads = asRead ? before : before.withRowsOf(store, present);
         long now = clock.millis();
         List<ClaimedDelivery> claimed = new ArrayList<>();
         List<InflightRow> orphans = new ArrayList<>();
         List<QuarantinedRow> quarantined = new ArrayList<>();
-        for (int i = 0; i < present.size(); i++) {
-            DueRow due = present.get(i);
-            HookRead hook = hooks.get(due.seq());
+        for (DueRow due : present) {
+            ClaimReads.HookRead hook = reads.hook(due);
             if (hook.undecodable()) {
                 quarantined.add(Deliveries.quarantineOps(batch, due, QuarantinedRow.Reason.HOOK_UNDECODABLE, now));
                 continue;
             }
-            OptionalInt attempts = deliveryRows.get(i).map(StoreDeliveryLedger::attemptsOf).orElse(OptionalInt.of(0));
+            OptionalInt attempts = reads.deliveryRow(due).map(StoreDeliveryLedger::attemptsOf).orElse(OptionalInt.of(0));
             if (attempts.isEmpty()) {
                 quarantined.add(Deliveries.quarantineOps(batch, due, QuarantinedRow.Reason.DELIVERY_ROW_UNDECODABLE, now));
                 continue;
             }
             InflightRow inflight = Deliveries.claimOps(batch, due);
-            if (hook.envelope().isEmpty()) {
+            if (hook.hook().isEmpty()) {
                 orphans.add(inflight);
                 continue;
             }
-            HookEnvelope envelope = hook.envelope().get();
-            claimed.add(new ClaimedDelivery(inflight, envelope.hook().tenant(), envelope.hook().id(),
-                    envelope.hook().sourceId(), envelope.hook().headers(), envelope.hook().payload(),
-                    envelope.receivedAt(), attempts.getAsInt() + 1));
+            HookEnvelope.ClaimedHook read = hook.hook().get();
+            claimed.add(new ClaimedDelivery(inflight, read.hook().tenant(), read.hook().id(), read.hook().sourceId(),
+                    read.hook().headers(), read.payload(), read.receivedAt(), attempts.getAsInt() + 1));
         }
         batch.commit(store, Durability.ASYNC);
         return new Claim(claimed, orphans, quarantined);
@@ -465,33 +466,18 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
         }
     }
 
-    /** A hook as read for a claim: absent (an orphan), decoded, or stored but undecodable (quarantined). */
-    private record HookRead(Optional<HookEnvelope> envelope, boolean undecodable) {
-    }
-
-    private Map<Long, HookRead> readHooks(List<Long> seqs) {
-        List<Long> unique = List.copyOf(new LinkedHashSet<>(seqs));
-        List<Optional<byte[]>> raw = store.multiGet(ColumnFamilies.HOOKS, unique.stream().map(s -> new HookKey(s).encode()).toList());
-        Map<Long, HookRead> out = new HashMap<>();
-        for (int i = 0; i < unique.size(); i++) {
-            HookRead read = new HookRead(Optional.empty(), false);
-            if (raw.get(i).isPresent()) {
-                try {
-                    read = new HookRead(Optional.of(HookEnvelope.decode(raw.get(i).get())), false);
-                } catch (StoreCorruptionException e) {
-                    // Never an orphan: an acknowledged hook that does not decode is corruption. Its rows
-                    // are quarantined (kept, counted, listed), and the caller reports them.
-                    read = new HookRead(Optional.empty(), true);
-                }
-            }
-            out.put(unique.get(i), read);
-        }
-        return out;
-    }
-
     @Override
     public Optional<Hook> storedHook(long seq) {
-        return readHooks(List.of(seq)).get(seq).envelope().map(HookEnvelope::hook);
+        Optional<byte[]> raw = store.get(ColumnFamilies.HOOKS, new HookKey(seq).encode());
+        if (raw.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(HookEnvelope.decode(raw.get()).hook());
+        } catch (StoreCorruptionException e) {
+            // Stored but undecodable: its rows are quarantined when claimed; nothing to hand out.
+            return Optional.empty();
+        }
     }
 
     @Override
@@ -508,6 +494,9 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
         settlements.forEach(s -> ords.add(Ordinals.requireTenant(s.row().ord())));
         List<EndpointRow> written = new ArrayList<>();
         boolean[] wrote = new boolean[1];
+        // The attempt history's slot reads and encoding before the stripes, which a tick's claim of
+        // the same tenants waits for; the entries of the rows settled join the batch under them.
+        AttemptHistory.Prepared historyOps = history.prepare(attempts);
         stripes.lockedAll(ords, () -> {
             List<byte[]> keys = settlements.stream()
                     .map(s -> new InflightKey(s.row().ord(), s.row().seq(), s.row().sink()).encode()).toList();
@@ -536,8 +525,7 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
                 }
             }
             // The history of attempts whose rows this batch settles rides in the same batch.
-            history.recordOps(batch, attempts.stream()
-                    .filter(a -> settled.contains(new InflightKey(a.row().ord(), a.row().seq(), a.row().sink()))).toList());
+            historyOps.appendTo(batch, settled);
             Set<Long> applied = new HashSet<>();
             settled.forEach(k -> applied.add(k.ord()));
             for (EndpointRow endpoint : endpoints) {

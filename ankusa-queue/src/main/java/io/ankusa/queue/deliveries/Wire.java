@@ -135,6 +135,25 @@ final class Wire {
             return out;
         }
 
+        /**
+         * Skips a {@code u32 length, bytes} field without copying it and returns where its bytes
+         * start; they end at {@link #position()}.
+         */
+        int skipBytes() {
+            long n = u32();
+            if (n > in.length - pos) {
+                throw corrupt("length " + n + " at byte " + (pos - 4) + " overruns " + in.length + " bytes");
+            }
+            int start = pos;
+            pos += (int) n;
+            return start;
+        }
+
+        /** The next byte to read. */
+        int position() {
+            return pos;
+        }
+
         /** A string; bytes that are not well-formed UTF-8 are corruption, never replaced by U+FFFD. */
         String string() {
             int at = pos;

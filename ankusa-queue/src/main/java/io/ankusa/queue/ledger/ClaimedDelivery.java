@@ -6,8 +6,10 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * A delivery moved to inflight, with everything a sink needs. The payload array is the caller's
- * (records compare arrays by identity).
+ * A delivery moved to inflight, with everything a sink needs. The payload array is the caller's,
+ * not copied (records compare arrays by identity): the claim hands over an array of its own, read
+ * out of the stored hook once, and nothing mutates it afterwards (the sink gets a copy in its
+ * {@code Delivery}).
  *
  * @param row        the inflight row (what settling refers to)
  * @param tenantId   the tenant it is filed under
@@ -27,7 +29,7 @@ public record ClaimedDelivery(InflightRow row, String tenantId, String hookId, S
         Objects.requireNonNull(tenantId, "tenantId");
         Objects.requireNonNull(hookId, "hookId");
         Objects.requireNonNull(sourceId, "sourceId");
-        headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
+        headers = headers.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(headers));
         Objects.requireNonNull(payload, "payload");
         if (attempt < 1) {
             throw new IllegalArgumentException("attempt must be >= 1: " + attempt);

@@ -2,7 +2,6 @@ package io.ankusa.store.rocksdb;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import org.rocksdb.ByteBufferGetStatus;
 import org.rocksdb.ColumnFamilyHandle;
@@ -79,8 +78,10 @@ final class RocksMultiGet {
             valueBuffers.add(arena.slice(at, slotBytes));
             at += slotBytes;
         }
-        List<ByteBufferGetStatus> results = db.multiGetByteBuffers(readOptions, Collections.nCopies(n, handle),
-                keyBuffers, valueBuffers);
+        // One handle for every key, not one per key: RocksJava then calls the single-family batched
+        // MultiGet, not the multi-family one, which groups the keys by family first.
+        List<ByteBufferGetStatus> results = db.multiGetByteBuffers(readOptions, List.of(handle), keyBuffers,
+                valueBuffers);
         List<byte[]> values = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             ByteBufferGetStatus result = results.get(i);

@@ -37,6 +37,7 @@ import org.rocksdb.Options;
 import org.rocksdb.RocksDB;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDBException;
+import org.rocksdb.Slice;
 import org.rocksdb.Snapshot;
 
 /**
@@ -114,6 +115,9 @@ final class RocksStore implements Store {
 
     /** Bytes set aside per value in a plain {@link #multiGet}: a hook of a small payload fits. */
     static final int VALUE_SLOT_BYTES = 1024;
+
+    /** Keys from which a {@link #multiGet} walks an iterator over them ({@link RocksWalkRead}) rather than one {@code MultiGet}. */
+    static final int WALK_FROM_KEYS = 8;
 
     private RocksStore(Path directory, List<FamilySpec> families, List<ColumnFamilyHandle> allHandles,
             RocksDB db, NativeOptions natives, DirectoryLock lock) {
@@ -246,8 +250,10 @@ final class RocksStore implements Store {
     }
 
     /**
-     * One RocksDB {@code MultiGet} ({@link RocksMultiGet}: a corrupt entry throws, never reads as
-     * absent), under one snapshot when more than one key is read: a value longer than its slot of
+     * Under one snapshot when more than one key is read: from {@value #WALK_FROM_KEYS} keys on a
+     * walk of one iterator over the keys in order ({@link RocksWalkRead}, which hands keys spread
+     * apart to a {@code MultiGet}), else one RocksDB {@code MultiGet} ({@link RocksMultiGet}). A
+     * corrupt entry throws either way, never reads as absent; a value longer than its slot of
      * {@value #VALUE_SLOT_BYTES} bytes is read again on its own, and must come from the same view.
      */
     @Override
@@ -258,7 +264,19 @@ final class RocksStore implements Store {
             ColumnFamilyHandle handle = handle(family, FamilyKind.PLAIN);
             keys.forEach(RocksStore::checkKey);
             List<Optional<byte[]>> values = new ArrayList<>(keys.size());
-            readFromOneSnapshot(keys.size(), readOptions -> {
+            if (keys.size() >= WALK_FROM_KEYS) {
+                byte[] largest = keys.stream().max(Bytes::compare).orElseThrow();
+                byte[] bound = java.util.Arrays.copyOf(largest, largest.length + 1);
+                try (Slice upper = new Slice(bound)) {
+                    readFromOneSnapshot(keys.size(), upper, readOptions -> {
+                        for (byte[] value : RocksWalkRead.read(db, readOptions, handle, keys, VALUE_SLOT_BYTES)) {
+                            values.add(Optional.ofNullable(value));
+                        }
+                    });
+                }
+                return Collections.unmodifiableList(values);
+            }
+            readFromOneSnapshot(keys.size(), null, readOptions -> {
                 for (byte[] value : RocksMultiGet.read(db, readOptions, handle, keys, VALUE_SLOT_BYTES)) {
                     values.add(Optional.ofNullable(value));
                 }
@@ -456,7 +474,8 @@ final class RocksStore implements Store {
         void read(ReadOptions readOptions) throws RocksDBException;
     }
 
-    private void readFromOneSnapshot(int keys, SnapshotRead read) throws RocksDBException {
+    /** Runs {@code read} under a snapshot when it reads more than one key, with {@code upper} (if any) as the iterate upper bound. */
+    private void readFromOneSnapshot(int keys, Slice upper, SnapshotRead read) throws RocksDBException {
         if (keys <= 1) {
             read.read(natives.defaultRead());
             return;
@@ -464,6 +483,9 @@ final class RocksStore implements Store {
         Snapshot snapshot = db.getSnapshot();
         try (ReadOptions readOptions = new ReadOptions()) {
             readOptions.setSnapshot(snapshot);
+            if (upper != null) {
+                readOptions.setIterateUpperBound(upper);
+            }
             read.read(readOptions);
         } finally {
             db.releaseSnapshot(snapshot);

@@ -147,6 +147,40 @@ class CorruptionTest {
         }
     }
 
+    /**
+     * The walk and the {@code MultiGet} it hands spread-out keys to both throw: a few keys (one
+     * {@code MultiGet}), keys close together (the walk's {@code next}), and keys far apart with the
+     * corrupt one last (the walk's seeks run out first and the {@code MultiGet} reads it).
+     */
+    @Test
+    void multiGetThrowsOnEveryReadPath() {
+        try (RocksStore store = openCorrupted()) {
+            int corrupt = firstCorruptKey(store);
+            assertThatThrownBy(() -> store.multiGet(ITEMS, List.of(keys.get(0), keys.get(corrupt))))
+                    .isInstanceOf(StoreCorruptionException.class);
+            assertThatThrownBy(() -> store.multiGet(ITEMS, keys.subList(Math.max(0, corrupt - 20), corrupt + 1)))
+                    .isInstanceOf(StoreCorruptionException.class);
+            List<byte[]> spread = new ArrayList<>();
+            for (int i = 0; i < 40 && i * 50 < corrupt - 50; i++) {
+                spread.add(keys.get(i * 50));
+            }
+            spread.add(keys.get(corrupt));
+            assertThat(spread.size()).as("more keys than the walk seeks for").isGreaterThan(RocksWalkRead.maxSeeks(spread.size()) + 1);
+            assertThatThrownBy(() -> store.multiGet(ITEMS, spread)).isInstanceOf(StoreCorruptionException.class);
+        }
+    }
+
+    private int firstCorruptKey(RocksStore store) {
+        for (int i = 0; i < KEYS; i++) {
+            try {
+                store.get(ITEMS, keys.get(i));
+            } catch (StoreCorruptionException e) {
+                return i;
+            }
+        }
+        throw new AssertionError("no key reads the flipped block");
+    }
+
     @Test
     void counterReadsThrowRatherThanReadingTheCorruptCountersAsZero() throws IOException {
         int counters = 40_000;

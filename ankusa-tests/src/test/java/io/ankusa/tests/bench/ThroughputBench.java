@@ -59,7 +59,8 @@ import java.util.stream.Stream;
  *
  * <p>System properties: {@code ankusa.bench.backends} (default {@code rocksdb,lmdb}),
  * {@code ankusa.bench.dir}, {@code ankusa.bench.throughputHooks} (per cell, default 50 000),
- * {@code ankusa.bench.throughputPhases} ({@code ingest}: the synced-ingest cells only).
+ * {@code ankusa.bench.throughputPhases} ({@code ingest}: the synced-ingest cells only),
+ * {@code ankusa.bench.throughputTenants} ({@code 1} or {@code 10000}: that cell only).
  */
 public final class ThroughputBench {
 
@@ -72,6 +73,12 @@ public final class ThroughputBench {
     static final int IN_FLIGHT = 8_192;
     static final int WARM_UP = 10_000;
     static final int PAYLOAD = 256;
+    /** {@code -Dankusa.bench.throughputTenants=1} or {@code 10000}: that cell only (after the warm-up run). */
+    static final int[] TENANTS = switch (System.getProperty("ankusa.bench.throughputTenants", "")) {
+        case "1" -> new int[] {0, 1};
+        case "10000" -> new int[] {0, 10_000};
+        default -> new int[] {0, 1, 10_000};
+    };
     /** Rounds per cell: the queue's best round against the store's best replay. */
     static final int ROUNDS = 3;
 
@@ -108,7 +115,7 @@ public final class ThroughputBench {
         List<String> failures = new ArrayList<>();
         List<Cell> cells = new ArrayList<>();
         for (String backend : backends) {
-            for (int tenants : new int[] {0, 1, 10_000}) {
+            for (int tenants : TENANTS) {
                 Path dir = Files.createTempDirectory(root, "throughput-" + backend + "-");
                 try {
                     if (tenants == 0) {

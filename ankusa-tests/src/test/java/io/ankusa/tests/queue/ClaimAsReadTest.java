@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.ankusa.api.TenantStats;
 import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.queue.ledger.Claim;
+import io.ankusa.queue.ledger.ClaimedDelivery;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.DueRow;
+import io.ankusa.queue.ledger.Settlement;
 import io.ankusa.store.Durability;
 import io.ankusa.store.WriteBatch;
 import io.ankusa.tests.support.ForwardingStore;
@@ -14,6 +16,7 @@ import io.ankusa.tests.support.RecordingStore;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -145,6 +148,45 @@ class ClaimAsReadTest {
 
             assertThat(claim.claimed()).hasSize(3);
             assertThat(q.queue().pendingForTenant("t")).isEqualTo(new TenantStats(0, 0, 3, 0, 3 * sizeOf(due)));
+            IndexFold.of(q.store()).assertCountersMatch(q.store());
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @DisplayName("a delivery row rewritten between the claim's reads and its stripes is read again under them")
+    void deliveryRowRewrittenBeforeTheStripes(String backend) {
+        AtomicReference<Runnable> onDeliveryRead = new AtomicReference<>();
+        try (QueueUnderTest q = QueueUnderTest.open(backend, dir, b -> b, s -> new ForwardingStore(s) {
+            @Override
+            public List<Optional<byte[]>> multiGet(String family, List<byte[]> keys) {
+                List<Optional<byte[]>> values = super.multiGet(family, keys);
+                Runnable interloper = family.equals(ColumnFamilies.DELIVERIES) ? onDeliveryRead.getAndSet(null) : null;
+                if (interloper != null) {
+                    interloper.run();
+                }
+                return values;
+            }
+        })) {
+            q.ingest(QueueUnderTest.hook("h0", "t", 0));
+            long ord = q.ord("t").orElseThrow();
+            DeliveryLedger ledger = q.ledger();
+            long mark = ledger.dueReadMark();
+            List<DueRow> due = ledger.dueForTenant(ord, q.clock().millis(), 0, 1, Long.MAX_VALUE);
+            // Right after the claim read the delivery row (attempts 0), before it takes the stripes:
+            // another claimer claims the row and settles it as a retry due at the same time, so the
+            // same due key is back with a delivery row of one attempt.
+            onDeliveryRead.set(() -> {
+                ClaimedDelivery other = ledger.claim(ord, due).claimed().get(0);
+                assertThat(other.attempt()).isEqualTo(1);
+                ledger.settle(List.of(new Settlement.Retry(other, due.get(0).at(), "interloper")));
+            });
+
+            Claim claim = ledger.claimAll(Map.of(ord, due), Map.of(), mark);
+
+            assertThat(onDeliveryRead.get()).as("the interloper ran").isNull();
+            assertThat(claim.claimed()).hasSize(1);
+            assertThat(claim.claimed().get(0).attempt()).as("the attempt after the interloper's").isEqualTo(2);
             IndexFold.of(q.store()).assertCountersMatch(q.store());
         }
     }
