@@ -83,7 +83,7 @@ final class TenantScheduler {
     private static final Logger LOG = LoggerFactory.getLogger(TenantScheduler.class);
 
     private final DeliveryLedger ledger;
-    private final TenantDirectory directory;
+    private final TenantNames names;
     private final PolicyCache policies;
     private final EndpointGate gate;
     private final PendingLeaders leaders;
@@ -129,7 +129,7 @@ final class TenantScheduler {
         this.leaders = Objects.requireNonNull(leaders, "leaders");
         this.oldest = Objects.requireNonNull(oldest, "oldest");
         this.ledger = Objects.requireNonNull(ledger, "ledger");
-        this.directory = Objects.requireNonNull(directory, "directory");
+        this.names = new TenantNames(directory);
         this.policies = Objects.requireNonNull(policies, "policies");
         this.gate = Objects.requireNonNull(gate, "gate");
     }
@@ -536,7 +536,7 @@ final class TenantScheduler {
         TenantPolicy policy = lane.policy;
         try {
             if (name == null) {
-                name = directory.name(lane.ord).orElse("#" + lane.ord);
+                name = names.name(lane.ord).orElse("#" + lane.ord);
             }
             if (policy == null) {
                 policy = policies.policyFor(name);
@@ -561,6 +561,11 @@ final class TenantScheduler {
     /** Whether the last plan left rows due because their endpoint was at its concurrency limit. */
     boolean heldByEndpointSlots() {
         return heldBySlots;
+    }
+
+    /** Reads of a tenant's name from the directory so far (the rest came from the cache). */
+    long nameReads() {
+        return names.reads();
     }
 
     /** Lanes the scheduler knows. */
@@ -614,7 +619,7 @@ final class TenantScheduler {
         lane.policyUnreadable = true;
         try {
             if (lane.name == null) {
-                lane.name = directory.name(lane.ord).orElse(null);
+                lane.name = names.name(lane.ord).orElse(null);
             }
             policy = lane.name == null ? TenantPolicy.DEFAULT : policies.policyFor(lane.name);
         } catch (AnkusaException e) {
