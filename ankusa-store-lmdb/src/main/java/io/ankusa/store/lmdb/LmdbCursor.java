@@ -40,7 +40,7 @@ final class LmdbCursor implements Cursor {
     private StoreException failure;
 
     private byte[] to;
-    private byte[] from;
+    private byte[] from = new byte[0];
     private boolean started;
     private boolean exhausted;
     private KeyValue pending;
@@ -210,7 +210,9 @@ final class LmdbCursor implements Cursor {
 
         @Override
         public KeyValue next() {
-            requireOpen();
+            if (!hasNext()) {
+                throw new NoSuchElementException(description + " has no more entries in this range");
+            }
             return LmdbCursor.this.next(view);
         }
 

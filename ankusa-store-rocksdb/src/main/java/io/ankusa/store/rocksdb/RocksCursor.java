@@ -51,7 +51,7 @@ final class RocksCursor implements Cursor {
     private RocksIterator open;
 
     private RocksIterator current;
-    private KeyRange range;
+    private KeyRange range = KeyRange.all();
     private KeyValue pending;
     private boolean exhausted;
     private long generation;
@@ -141,7 +141,7 @@ final class RocksCursor implements Cursor {
     }
 
     /** Makes {@link #pending} the next entry of the current seek if there is one; under the gate and the monitor. */
-    private boolean advance(long view) {
+    private synchronized boolean advance(long view) {
         requireUsable();
         if (view != generation) {
             throw new IllegalStateException(description + ": this seek's scan ended (the cursor was positioned again)");
@@ -173,7 +173,17 @@ final class RocksCursor implements Cursor {
         return true;
     }
 
-    private void requireUsable() {
+    /** The next entry of the current seek; under the gate. */
+    private synchronized KeyValue take(long view) {
+        if (!advance(view)) {
+            throw new NoSuchElementException(description + " has no more entries in " + range);
+        }
+        KeyValue entry = pending;
+        pending = null;
+        return entry;
+    }
+
+    private synchronized void requireUsable() {
         if (failure != null) {
             throw failure;
         }
@@ -232,10 +242,8 @@ final class RocksCursor implements Cursor {
         public boolean hasNext() {
             gate.enter();
             try {
-                synchronized (RocksCursor.this) {
-                    requireOpen();
-                    return advance(view);
-                }
+                requireOpen();
+                return advance(view);
             } finally {
                 gate.exit();
             }
@@ -243,17 +251,13 @@ final class RocksCursor implements Cursor {
 
         @Override
         public KeyValue next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException(description + " has no more entries in this range");
+            }
             gate.enter();
             try {
-                synchronized (RocksCursor.this) {
-                    requireOpen();
-                    if (!advance(view)) {
-                        throw new NoSuchElementException(description + " has no more entries in " + range);
-                    }
-                    KeyValue entry = pending;
-                    pending = null;
-                    return entry;
-                }
+                requireOpen();
+                return take(view);
             } finally {
                 gate.exit();
             }
