@@ -145,28 +145,36 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
      */
     @Override
     public DueReader dueReader() {
-        Cursor cursor = store.cursor(ColumnFamilies.INDEX);
-        return new DueReader() {
-            @Override
-            public List<DueRow> dueForTenant(long ord, long now, long floorAt, int limit, long byteBudget) {
-                return StoreDeliveryLedger.dueForTenant(cursor::seek, ord, now, floorAt, limit, byteBudget);
-            }
+        return new CursorDueReader(store.cursor(ColumnFamilies.INDEX));
+    }
 
-            @Override
-            public List<DueRow> dueForTenantAfter(long ord, long now, DueRow after, int limit, long byteBudget) {
-                return StoreDeliveryLedger.dueForTenantAfter(cursor::seek, ord, now, after, limit, byteBudget);
-            }
+    /** The due reads through one store cursor, positioned again for each. */
+    private static final class CursorDueReader implements DueReader {
+        private final Cursor cursor;
 
-            @Override
-            public DueRead dueForTenantAhead(long ord, long now, long floorAt, int limit, long byteBudget) {
-                return StoreDeliveryLedger.dueForTenantAhead(cursor::seek, ord, now, floorAt, limit, byteBudget);
-            }
+        CursorDueReader(Cursor cursor) {
+            this.cursor = cursor;
+        }
 
-            @Override
-            public void close() {
-                cursor.close();
-            }
-        };
+        @Override
+        public List<DueRow> dueForTenant(long ord, long now, long floorAt, int limit, long byteBudget) {
+            return StoreDeliveryLedger.dueForTenant(cursor::seek, ord, now, floorAt, limit, byteBudget);
+        }
+
+        @Override
+        public List<DueRow> dueForTenantAfter(long ord, long now, DueRow after, int limit, long byteBudget) {
+            return StoreDeliveryLedger.dueForTenantAfter(cursor::seek, ord, now, after, limit, byteBudget);
+        }
+
+        @Override
+        public DueRead dueForTenantAhead(long ord, long now, long floorAt, int limit, long byteBudget) {
+            return StoreDeliveryLedger.dueForTenantAhead(cursor::seek, ord, now, floorAt, limit, byteBudget);
+        }
+
+        @Override
+        public void close() {
+            cursor.close();
+        }
     }
 
     private Scan scanIndex(KeyRange range) {
