@@ -22,15 +22,22 @@ final class TenantNames {
     static final int CAPACITY = 65_536;
 
     private final TenantDirectory directory;
-    private final Map<Long, String> names = new LinkedHashMap<>(1024, 0.75f, true) {
+    private final Map<Long, String> names = new LeastRecentlyUsed();
+    private long reads;
+
+    /** An access-ordered map that drops its eldest entry past {@link #CAPACITY}. */
+    private static final class LeastRecentlyUsed extends LinkedHashMap<Long, String> {
         private static final long serialVersionUID = 1L;
+
+        LeastRecentlyUsed() {
+            super(1024, 0.75f, true);
+        }
 
         @Override
         protected boolean removeEldestEntry(Map.Entry<Long, String> eldest) {
             return size() > CAPACITY;
         }
-    };
-    private long reads;
+    }
 
     TenantNames(TenantDirectory directory) {
         this.directory = Objects.requireNonNull(directory, "directory");
