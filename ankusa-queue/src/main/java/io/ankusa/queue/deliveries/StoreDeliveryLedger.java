@@ -141,39 +141,51 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
 
     /**
      * The due reads through one store {@link Cursor} over the index: one iterator (RocksDB) or read
-     * transaction (LMDB) for every read, positioned again for each.
+     * transaction (LMDB) for every read, positioned again for each, opened at the first read (a
+     * tick with nothing to read opens none).
      */
     @Override
     public DueReader dueReader() {
-        return new CursorDueReader(store.cursor(ColumnFamilies.INDEX));
+        return new CursorDueReader(store);
     }
 
-    /** The due reads through one store cursor, positioned again for each. */
+    /** The due reads through one store cursor, opened at the first read and positioned again for each. */
     private static final class CursorDueReader implements DueReader {
-        private final Cursor cursor;
+        private final Store store;
+        private Cursor cursor;
 
-        CursorDueReader(Cursor cursor) {
-            this.cursor = cursor;
+        CursorDueReader(Store store) {
+            this.store = store;
+        }
+
+        private Scan seek(KeyRange range) {
+            if (cursor == null) {
+                cursor = store.cursor(ColumnFamilies.INDEX);
+            }
+            return cursor.seek(range);
         }
 
         @Override
         public List<DueRow> dueForTenant(long ord, long now, long floorAt, int limit, long byteBudget) {
-            return StoreDeliveryLedger.dueForTenant(cursor::seek, ord, now, floorAt, limit, byteBudget);
+            return StoreDeliveryLedger.dueForTenant(this::seek, ord, now, floorAt, limit, byteBudget);
         }
 
         @Override
         public List<DueRow> dueForTenantAfter(long ord, long now, DueRow after, int limit, long byteBudget) {
-            return StoreDeliveryLedger.dueForTenantAfter(cursor::seek, ord, now, after, limit, byteBudget);
+            return StoreDeliveryLedger.dueForTenantAfter(this::seek, ord, now, after, limit, byteBudget);
         }
 
         @Override
         public DueRead dueForTenantAhead(long ord, long now, long floorAt, int limit, long byteBudget) {
-            return StoreDeliveryLedger.dueForTenantAhead(cursor::seek, ord, now, floorAt, limit, byteBudget);
+            return StoreDeliveryLedger.dueForTenantAhead(this::seek, ord, now, floorAt, limit, byteBudget);
         }
 
         @Override
         public void close() {
-            cursor.close();
+            if (cursor != null) {
+                cursor.close();
+                cursor = null;
+            }
         }
     }
 
