@@ -111,7 +111,7 @@ final class DispatchPipeline implements Pipeline {
         this.directory = TenantDirectory.of(settings.queue());
         PendingLeaders leaders = new PendingLeaders(ledger, directory);
         OldestDue oldest = new OldestDue();
-        this.scheduler = new TenantScheduler(ledger, directory, source.tenantPolicies(), gate, leaders, oldest,
+        this.scheduler = new TenantScheduler(directory, source.tenantPolicies(), gate, leaders, oldest,
                 settings.quantumBytes());
         this.tick = new Tick(ledger, clock, nanoTime, new MarkerCleanup(ledger), scheduler, attempts, settler,
                 new QuarantineAlarm(TenantDirectory.of(settings.queue()), events), settings.rowsPerTick(), settings.bytesPerTick(), events,

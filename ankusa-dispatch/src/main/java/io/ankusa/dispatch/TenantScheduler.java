@@ -5,8 +5,8 @@ import io.ankusa.api.Rate;
 import io.ankusa.api.TenantPolicy;
 import io.ankusa.queue.admission.PolicyCache;
 import io.ankusa.queue.admission.TokenBucket;
-import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.DueRead;
+import io.ankusa.queue.ledger.DueReader;
 import io.ankusa.queue.ledger.DueRow;
 import io.ankusa.queue.ledger.TenantDirectory;
 import java.util.ArrayDeque;
@@ -82,8 +82,7 @@ final class TenantScheduler {
 
     private static final Logger LOG = LoggerFactory.getLogger(TenantScheduler.class);
 
-    private final DeliveryLedger ledger;
-    private final TenantDirectory directory;
+    private final TenantNames names;
     private final PolicyCache policies;
     private final EndpointGate gate;
     private final PendingLeaders leaders;
@@ -120,16 +119,18 @@ final class TenantScheduler {
     record Ahead(long floorAt, DueRead read) {
     }
 
+    /** The due reads of the plan under way ({@link #plan}); null between plans. */
+    private DueReader reader;
+
     /** This plan's due reads by tenant; empty once a tenant was read past a gate skip or from its floor twice. */
     private final Map<Long, Optional<Ahead>> aheads = new HashMap<>();
 
-    TenantScheduler(DeliveryLedger ledger, TenantDirectory directory, PolicyCache policies, EndpointGate gate,
+    TenantScheduler(TenantDirectory directory, PolicyCache policies, EndpointGate gate,
             PendingLeaders leaders, OldestDue oldest, long quantumBytes) {
         this.quantumBytes = quantumBytes;
         this.leaders = Objects.requireNonNull(leaders, "leaders");
         this.oldest = Objects.requireNonNull(oldest, "oldest");
-        this.ledger = Objects.requireNonNull(ledger, "ledger");
-        this.directory = Objects.requireNonNull(directory, "directory");
+        this.names = new TenantNames(directory);
         this.policies = Objects.requireNonNull(policies, "policies");
         this.gate = Objects.requireNonNull(gate, "gate");
     }
@@ -233,8 +234,18 @@ final class TenantScheduler {
      * limits and the gate allow, until {@code rowBudget} rows or {@code byteBudget} bytes.
      *
      * @param floors the due-scan floor of a lane
+     * @param due    the plan's due reads go through it (one store reader for the whole plan)
      */
-    Plan plan(long now, long nowNanos, int rowBudget, long byteBudget, ToLongFunction<TenantLane> floors) {
+    Plan plan(long now, long nowNanos, int rowBudget, long byteBudget, ToLongFunction<TenantLane> floors, DueReader due) {
+        reader = Objects.requireNonNull(due, "due");
+        try {
+            return planWith(now, nowNanos, rowBudget, byteBudget, floors);
+        } finally {
+            reader = null;
+        }
+    }
+
+    private Plan planWith(long now, long nowNanos, int rowBudget, long byteBudget, ToLongFunction<TenantLane> floors) {
         Map<Long, List<DueRow>> toClaim = new LinkedHashMap<>();
         Map<Long, TenantLane> visited = new LinkedHashMap<>();
         heldBySlots = false;
@@ -356,7 +367,7 @@ final class TenantScheduler {
             List<DueRow> read;
             if (lane.skipAfter != null) {
                 aheads.put(lane.ord, Optional.empty());
-                read = ledger.dueForTenantAfter(lane.ord, now, lane.skipAfter, asked, budget);
+                read = reader.dueForTenantAfter(lane.ord, now, lane.skipAfter, asked, budget);
             } else {
                 read = readAfter(lane, now, planned, asked, budget, floors);
             }
@@ -406,13 +417,13 @@ final class TenantScheduler {
             // One seek gives the rows and the row after them: the marker cleanup's first step
             // for this tenant (with the reads that follow it in this plan, extendAhead).
             long floorAt = floors.applyAsLong(lane);
-            DueRead read = ledger.dueForTenantAhead(lane.ord, now, floorAt, want, bytes);
+            DueRead read = reader.dueForTenantAhead(lane.ord, now, floorAt, want, bytes);
             aheads.merge(lane.ord, Optional.of(new Ahead(floorAt, read)), (was, again) -> Optional.empty());
             return read.rows();
         }
         long lastAt = planned.get(planned.size() - 1).at();
         int sameAt = (int) planned.stream().filter(r -> r.at() == lastAt).count();
-        DueRead raw = ledger.dueForTenantAhead(lane.ord, now, lastAt, want + sameAt, Long.MAX_VALUE);
+        DueRead raw = reader.dueForTenantAhead(lane.ord, now, lastAt, want + sameAt, Long.MAX_VALUE);
         extendAhead(lane.ord, raw);
         List<DueRow> read = new ArrayList<>(raw.rows());
         read.removeAll(planned);
@@ -536,7 +547,7 @@ final class TenantScheduler {
         TenantPolicy policy = lane.policy;
         try {
             if (name == null) {
-                name = directory.name(lane.ord).orElse("#" + lane.ord);
+                name = names.name(lane.ord).orElse("#" + lane.ord);
             }
             if (policy == null) {
                 policy = policies.policyFor(name);
@@ -561,6 +572,11 @@ final class TenantScheduler {
     /** Whether the last plan left rows due because their endpoint was at its concurrency limit. */
     boolean heldByEndpointSlots() {
         return heldBySlots;
+    }
+
+    /** Reads of a tenant's name from the directory so far (the rest came from the cache). */
+    long nameReads() {
+        return names.reads();
     }
 
     /** Lanes the scheduler knows. */
@@ -614,7 +630,7 @@ final class TenantScheduler {
         lane.policyUnreadable = true;
         try {
             if (lane.name == null) {
-                lane.name = directory.name(lane.ord).orElse(null);
+                lane.name = names.name(lane.ord).orElse(null);
             }
             policy = lane.name == null ? TenantPolicy.DEFAULT : policies.policyFor(lane.name);
         } catch (AnkusaException e) {

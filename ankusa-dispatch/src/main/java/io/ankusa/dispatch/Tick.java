@@ -6,6 +6,7 @@ import io.ankusa.queue.events.EventHub;
 import io.ankusa.queue.ledger.Claim;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.DueRead;
+import io.ankusa.queue.ledger.DueReader;
 import io.ankusa.queue.ledger.DueRow;
 import io.ankusa.queue.ledger.InflightRow;
 import java.time.Duration;
@@ -42,7 +43,9 @@ import java.util.function.Supplier;
  *       their next delivery token) and plans one deficit round-robin pass: per ready tenant,
  *       {@code dueForTenant} from its scan floor up to now, in due-time order, as many rows as its
  *       turn, its limits and the tick's row limit (never more than the free sink slots) and byte
- *       budget allow. The tenants visited are what {@code dispatchActiveTenants} reports.</li>
+ *       budget allow. The tenants visited are what {@code dispatchActiveTenants} reports. Every due read of this step and the next
+ *       goes through one store reader ({@link DeliveryLedger#dueReader()}: one iterator, or one read
+ *       transaction, re-positioned per tenant), closed before the claim commits.</li>
  *   <li>Marker cleanup's first step for every visited tenant: its earliest due row that this
  *       tick does not claim, and so its stale markers; taken from the scheduler's due read when
  *       that started at its earliest scanned second and went on from there without a gate skip
@@ -154,14 +157,21 @@ final class Tick {
             scheduler.feedCaughtUp();
         }
         scheduler.wake(nowNanos);
-        TenantScheduler.Plan plan = scheduler.plan(now, nowNanos, rowBudget, byteBudget,
-                lane -> lane.markers.isEmpty() ? 0 : cursors.floor(lane.ord, lane.markers.first()));
-        List<TenantLane> visited = plan.visited();
+        TenantScheduler.Plan plan;
+        List<TenantLane> visited;
         long current = MarkerCleanup.bucketOf(now);
         Map<Long, List<Long>> visitedBuckets = new LinkedHashMap<>();
-        visited.forEach(lane -> visitedBuckets.put(lane.ord, List.copyOf(lane.markers.headSet(current, true))));
-        // Cleanup step 1 before the claim; its deletes ride in the claim's batch (one commit); step 3 after.
-        MarkerCleanup.Cleaning cleaning = cleanup.prepare(visitedBuckets, plan.rows(), readAhead(plan, visitedBuckets), now);
+        MarkerCleanup.Cleaning cleaning;
+        // Every due read before the claim through one store reader (one iterator, one read
+        // transaction), opened after the mark and closed before the claim commits.
+        try (DueReader due = ledger.dueReader()) {
+            plan = scheduler.plan(now, nowNanos, rowBudget, byteBudget,
+                    lane -> lane.markers.isEmpty() ? 0 : cursors.floor(lane.ord, lane.markers.first()), due);
+            visited = plan.visited();
+            visited.forEach(lane -> visitedBuckets.put(lane.ord, List.copyOf(lane.markers.headSet(current, true))));
+            // Cleanup step 1 before the claim; its deletes ride in the claim's batch (one commit); step 3 after.
+            cleaning = cleanup.prepare(visitedBuckets, plan.rows(), readAhead(plan, visitedBuckets), now, due);
+        }
         Claim claim = ledger.claimAll(plan.rows(), cleaning.stale(), readMark);
         releaseUnsent(plan, claim);
         alarm.quarantined(claim.quarantined());

@@ -84,6 +84,20 @@ public interface Store extends AutoCloseable {
     }
 
     /**
+     * A forward {@link Cursor} over {@code family}: one reader for many range reads. The default
+     * opens a {@link #scan} per seek; a backend overrides it to reuse one iterator.
+     *
+     * @param family the family
+     * @return an open cursor; close it
+     */
+    default Cursor cursor(String family) {
+        if (families().stream().noneMatch(f -> f.name().equals(family))) {
+            throw new UnknownFamilyException("unknown family '" + family + "'");
+        }
+        return new ScanPerSeekCursor(this, family);
+    }
+
+    /**
      * Applies every op of {@code batch} atomically. The batch is validated first: a put into a
      * counter family, a merge into a plain family or an unknown family is refused with nothing
      * written. An empty batch with {@link Durability#SYNC} still makes earlier writes durable.

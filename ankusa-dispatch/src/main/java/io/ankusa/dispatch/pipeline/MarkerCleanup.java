@@ -2,7 +2,9 @@ package io.ankusa.dispatch.pipeline;
 
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.DueRead;
+import io.ankusa.queue.ledger.DueReader;
 import io.ankusa.queue.ledger.DueRow;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashSet;
@@ -156,6 +158,25 @@ public final class MarkerCleanup {
      */
     public Cleaning prepare(Map<Long, ? extends Collection<Long>> scannedByTenant, Map<Long, List<DueRow>> claiming,
             Map<Long, DueRead> readAhead, long now) {
+        try (DueReader reader = ledger.dueReader()) {
+            return prepare(scannedByTenant, claiming, readAhead, now, reader);
+        }
+    }
+
+    /**
+     * {@link #prepare(Map, Map, Map, long)} with step 1's own seeks made through {@code reader} (the
+     * tick's reader of its due reads, opened after the tick's mark and closed before its claim
+     * commits: a row it does not see was committed since it opened, which step 3 finds).
+     *
+     * @param scannedByTenant tenant → the marker buckets the tick saw for it
+     * @param claiming        the rows the tick is about to claim, by tenant
+     * @param readAhead       tenant → its due rows from its earliest scanned second, and the row after them
+     * @param now             epoch milliseconds
+     * @param reader          reads step 1's first rows where {@code readAhead} has none
+     * @return what step 1 found
+     */
+    public Cleaning prepare(Map<Long, ? extends Collection<Long>> scannedByTenant, Map<Long, List<DueRow>> claiming,
+            Map<Long, DueRead> readAhead, long now, DueReader reader) {
         long current = bucketOf(now);
         Map<Long, Optional<DueRow>> firsts = new LinkedHashMap<>();
         Map<Long, SortedSet<Long>> staleByTenant = new LinkedHashMap<>();
@@ -163,7 +184,8 @@ public final class MarkerCleanup {
             long ord = tenant.getKey();
             List<DueRow> claimed = claiming.getOrDefault(ord, List.of());
             DueRead read = readAhead.get(ord);
-            Optional<DueRow> first = read == null ? firstNotClaimed(ord, tenant.getValue(), claimed) : firstNotClaimed(read, claimed);
+            Optional<DueRow> first = read == null ? firstNotClaimed(reader, ord, tenant.getValue(), claimed)
+                    : firstNotClaimed(read, claimed);
             firsts.put(ord, first);
             long keepFrom = Math.min(current, first.map(r -> bucketOf(r.at())).orElse(current));
             TreeSet<Long> stale = new TreeSet<>();
@@ -185,16 +207,17 @@ public final class MarkerCleanup {
      * that starts there, so the tombstones claims left before it are not walked) that is not one
      * of {@code claiming}. Reads at most one row more than it claims.
      */
-    private Optional<DueRow> firstNotClaimed(long ord, Collection<Long> scanned, List<DueRow> claiming) {
+    private static Optional<DueRow> firstNotClaimed(DueReader reader, long ord, Collection<Long> scanned,
+            List<DueRow> claiming) {
         // Seek from the earliest scanned second, not the head of the tenant's range: exact for the
         // deletes, which only touch scanned seconds: a row in one of them is at or after the start.
         long fromAt = scanned.isEmpty() ? 0 : scanned.stream().mapToLong(Long::longValue).min().orElseThrow() * 1000;
         if (claiming.isEmpty()) {
-            return scanned.isEmpty() ? ledger.firstDue(ord) : ledger.firstDue(ord, fromAt);
+            return reader.firstDue(ord, fromAt);
         }
         Set<RowKey> claimed = new HashSet<>();
         claiming.forEach(row -> claimed.add(RowKey.of(row)));
-        for (DueRow row : ledger.dueForTenant(ord, Long.MAX_VALUE, fromAt, claiming.size() + 1, Long.MAX_VALUE)) {
+        for (DueRow row : reader.dueForTenant(ord, Long.MAX_VALUE, fromAt, claiming.size() + 1, Long.MAX_VALUE)) {
             if (!claimed.contains(RowKey.of(row))) {
                 return Optional.of(row);
             }
@@ -224,7 +247,9 @@ public final class MarkerCleanup {
 
     /**
      * Step 3 after the stale markers of {@code cleaning} were deleted: puts back the marker of
-     * every deleted bucket that holds a due row. Returns each tenant's earliest due row as far as
+     * every deleted bucket that holds a due row. Every tenant's check reads through one
+     * {@link DeliveryLedger#dueReader()} opened here, after the deletes committed; the markers go
+     * back after it is closed (a commit with a reader open on LMDB could not grow the map). Returns each tenant's earliest due row as far as
      * the cleanup saw it (step 1's, or an earlier row step 3 found).
      *
      * @param cleaning what {@link #prepare} found, its stale markers deleted since
@@ -232,25 +257,39 @@ public final class MarkerCleanup {
      */
     public Map<Long, Optional<DueRow>> finish(Cleaning cleaning) {
         Map<Long, Optional<DueRow>> firsts = new LinkedHashMap<>(cleaning.firsts());
+        if (cleaning.stale().isEmpty()) {
+            return firsts;
+        }
         cleaning.stale().forEach((ord, stale) -> interleaving.afterDelete(ord, List.copyOf(stale)));
-        cleaning.stale().forEach((ord, stale) -> restoreOccupied(ord, stale).ifPresent(row -> firsts.put(ord, Optional.of(row))));
+        // One reader for every tenant's check, opened now (after the deletes committed: it sees
+        // every row committed before them) and closed before the markers go back (a commit).
+        Map<Long, List<Long>> occupied = new LinkedHashMap<>();
+        try (DueReader reader = ledger.dueReader()) {
+            cleaning.stale().forEach((ord, stale) -> occupiedSeconds(reader, ord, stale, occupied)
+                    .ifPresent(row -> firsts.put(ord, Optional.of(row))));
+        }
+        occupied.forEach((ord, buckets) -> buckets.forEach(bucket -> ledger.restoreMarker(ord, bucket)));
         return firsts;
     }
 
-    /** Step 3: puts back the marker of every deleted bucket that holds a due row; returns the earliest such row. */
-    private Optional<DueRow> restoreOccupied(long ord, SortedSet<Long> deleted) {
+    /**
+     * Step 3's read: adds each deleted bucket of tenant {@code ord} that holds a due row to
+     * {@code occupied} (their markers go back); returns the earliest such row.
+     */
+    private static Optional<DueRow> occupiedSeconds(DueReader reader, long ord, SortedSet<Long> deleted,
+            Map<Long, List<Long>> occupied) {
         long last = (deleted.last() + 1) * 1000 - 1;
         long floor = deleted.first() * 1000;
         Optional<DueRow> earliest = Optional.empty();
         while (floor <= last) {
-            List<DueRow> next = ledger.dueForTenant(ord, last, floor, 1, Long.MAX_VALUE);
+            List<DueRow> next = reader.dueForTenant(ord, last, floor, 1, Long.MAX_VALUE);
             if (next.isEmpty()) {
                 break;
             }
             DueRow row = next.get(0);
             long bucket = bucketOf(row.at());
             if (deleted.contains(bucket)) {
-                ledger.restoreMarker(ord, bucket);
+                occupied.computeIfAbsent(ord, o -> new ArrayList<>()).add(bucket);
                 if (earliest.isEmpty()) {
                     earliest = Optional.of(row);
                 }

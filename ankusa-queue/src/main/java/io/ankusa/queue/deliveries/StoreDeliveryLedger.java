@@ -21,6 +21,7 @@ import io.ankusa.queue.ledger.ClaimedDelivery;
 import io.ankusa.queue.ledger.DeadEntry;
 import io.ankusa.queue.ledger.DeadRow;
 import io.ankusa.queue.ledger.DueRead;
+import io.ankusa.queue.ledger.DueReader;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.DueRow;
 import io.ankusa.queue.ledger.EndpointRow;
@@ -28,8 +29,10 @@ import io.ankusa.queue.ledger.InflightRow;
 import io.ankusa.queue.ledger.QuarantinedRow;
 import io.ankusa.queue.ledger.QueueClock;
 import io.ankusa.queue.ledger.Settlement;
+import io.ankusa.store.Cursor;
 import io.ankusa.store.Direction;
 import io.ankusa.store.Durability;
+import io.ankusa.store.KeyRange;
 import io.ankusa.store.KeyValue;
 import io.ankusa.store.Scan;
 import io.ankusa.store.Store;
@@ -48,6 +51,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -121,6 +125,75 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
 
     @Override
     public List<DueRow> dueForTenant(long ord, long now, long floorAt, int limit, long byteBudget) {
+        return dueForTenant(this::scanIndex, ord, now, floorAt, limit, byteBudget);
+    }
+
+    @Override
+    public DueRead dueForTenantAhead(long ord, long now, long floorAt, int limit, long byteBudget) {
+        return dueForTenantAhead(this::scanIndex, ord, now, floorAt, limit, byteBudget);
+    }
+
+    @Override
+    public List<DueRow> dueForTenantAfter(long ord, long now, DueRow after, int limit, long byteBudget) {
+        return dueForTenantAfter(this::scanIndex, ord, now, after, limit, byteBudget);
+    }
+
+    /**
+     * The due reads through one store {@link Cursor} over the index: one iterator (RocksDB) or read
+     * transaction (LMDB) for every read, positioned again for each, opened at the first read (a
+     * tick with nothing to read opens none).
+     */
+    @Override
+    public DueReader dueReader() {
+        return new CursorDueReader(store);
+    }
+
+    /** The due reads through one store cursor, opened at the first read and positioned again for each. */
+    private static final class CursorDueReader implements DueReader {
+        private final Store store;
+        private Cursor cursor;
+
+        CursorDueReader(Store store) {
+            this.store = store;
+        }
+
+        private Scan seek(KeyRange range) {
+            if (cursor == null) {
+                cursor = store.cursor(ColumnFamilies.INDEX);
+            }
+            return cursor.seek(range);
+        }
+
+        @Override
+        public List<DueRow> dueForTenant(long ord, long now, long floorAt, int limit, long byteBudget) {
+            return StoreDeliveryLedger.dueForTenant(this::seek, ord, now, floorAt, limit, byteBudget);
+        }
+
+        @Override
+        public List<DueRow> dueForTenantAfter(long ord, long now, DueRow after, int limit, long byteBudget) {
+            return StoreDeliveryLedger.dueForTenantAfter(this::seek, ord, now, after, limit, byteBudget);
+        }
+
+        @Override
+        public DueRead dueForTenantAhead(long ord, long now, long floorAt, int limit, long byteBudget) {
+            return StoreDeliveryLedger.dueForTenantAhead(this::seek, ord, now, floorAt, limit, byteBudget);
+        }
+
+        @Override
+        public void close() {
+            if (cursor != null) {
+                cursor.close();
+                cursor = null;
+            }
+        }
+    }
+
+    private Scan scanIndex(KeyRange range) {
+        return store.scan(ColumnFamilies.INDEX, range);
+    }
+
+    private static List<DueRow> dueForTenant(Function<KeyRange, Scan> reader, long ord, long now, long floorAt, int limit,
+            long byteBudget) {
         Ordinals.requireTenant(ord);
         requireLimit(limit);
         if (now < floorAt) {
@@ -128,7 +201,7 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
         }
         List<DueRow> out = new ArrayList<>();
         long bytes = 0;
-        try (Scan scan = store.scan(ColumnFamilies.INDEX, Ranges.of(DueKey.tenantRange(ord, Math.max(0, floorAt), now)))) {
+        try (Scan scan = reader.apply(Ranges.of(DueKey.tenantRange(ord, Math.max(0, floorAt), now)))) {
             while (out.size() < limit && scan.hasNext()) {
                 KeyValue kv = scan.next();
                 DueRow row = DueRows.decode(kv.key(), kv.value());
@@ -142,13 +215,13 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
         return out;
     }
 
-    @Override
-    public DueRead dueForTenantAhead(long ord, long now, long floorAt, int limit, long byteBudget) {
+    private static DueRead dueForTenantAhead(Function<KeyRange, Scan> reader, long ord, long now, long floorAt, int limit,
+            long byteBudget) {
         Ordinals.requireTenant(ord);
         requireLimit(limit);
         List<DueRow> out = new ArrayList<>();
         long bytes = 0;
-        try (Scan scan = store.scan(ColumnFamilies.INDEX, Ranges.of(DueKey.tenantRange(ord, Math.max(0, floorAt), Long.MAX_VALUE)))) {
+        try (Scan scan = reader.apply(Ranges.of(DueKey.tenantRange(ord, Math.max(0, floorAt), Long.MAX_VALUE)))) {
             while (scan.hasNext()) {
                 KeyValue kv = scan.next();
                 DueRow row = DueRows.decode(kv.key(), kv.value());
@@ -162,8 +235,8 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
         return new DueRead(out, Optional.empty());
     }
 
-    @Override
-    public List<DueRow> dueForTenantAfter(long ord, long now, DueRow after, int limit, long byteBudget) {
+    private static List<DueRow> dueForTenantAfter(Function<KeyRange, Scan> reader, long ord, long now, DueRow after, int limit,
+            long byteBudget) {
         Ordinals.requireTenant(ord);
         requireLimit(limit);
         if (after.ord() != ord) {
@@ -175,7 +248,7 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
         List<DueRow> out = new ArrayList<>();
         long bytes = 0;
         byte[] start = new DueKey(ord, after.at(), after.seq(), after.sink()).encode();
-        try (Scan scan = store.scan(ColumnFamilies.INDEX, Ranges.after(start, DueKey.tenantRange(ord, after.at(), now)))) {
+        try (Scan scan = reader.apply(Ranges.after(start, DueKey.tenantRange(ord, after.at(), now)))) {
             while (out.size() < limit && scan.hasNext()) {
                 KeyValue kv = scan.next();
                 DueRow row = DueRows.decode(kv.key(), kv.value());

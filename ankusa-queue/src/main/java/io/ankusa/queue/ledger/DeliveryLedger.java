@@ -88,6 +88,16 @@ public interface DeliveryLedger {
         return new DueRead(rows, after.stream().findFirst());
     }
 
+    /**
+     * A reader for many due reads in a row through one store reader (a tick's, for every tenant it
+     * visits). The default makes each read through this ledger's own methods.
+     *
+     * @return an open reader; close it before committing
+     */
+    default DueReader dueReader() {
+        return DueReader.each(this);
+    }
+
     /** Tenant {@code ord}'s earliest due row (one seek). */
     Optional<DueRow> firstDue(long ord);
 

@@ -1,5 +1,6 @@
 package io.ankusa.store.lmdb;
 
+import io.ankusa.store.Cursor;
 import io.ankusa.store.Direction;
 import io.ankusa.store.Durability;
 import io.ankusa.store.FamilyKind;
@@ -131,6 +132,7 @@ final class LmdbStore implements Store {
     /** Set by close once the environment is closed; under the sync lock. */
     private boolean environmentClosed;
     private final Set<LmdbScan> openScans = ConcurrentHashMap.newKeySet();
+    private final Set<LmdbCursor> openCursors = ConcurrentHashMap.newKeySet();
     private volatile String writeRefusal;
 
     private LmdbStore(StoreOptions options, LmdbSettings settings, DirectoryLock directoryLock, Env<byte[]> env,
@@ -314,6 +316,33 @@ final class LmdbStore implements Store {
 
     private void scanReleased(LmdbScan scan) {
         openScans.remove(scan);
+        gate.exitRead();
+    }
+
+    /** One read transaction and one LMDB cursor for every seek (see {@link LmdbCursor}). */
+    @Override
+    public Cursor cursor(String family) {
+        Family f = families.get(Objects.requireNonNull(family, "family"));
+        if (f == null) {
+            throw new UnknownFamilyException("unknown family '" + family + "'; declared: " + kinds.keySet());
+        }
+        gate.enterRead();
+        LmdbCursor cursor;
+        try {
+            cursor = LmdbCursor.open(env, f, this::cursorReleased);
+        } catch (LmdbException e) {
+            throw LmdbErrors.translate(e, "cursor over family '" + family + "'");
+        }
+        openCursors.add(cursor);
+        if (gate.isClosed()) { // close() ran between enterRead and add, so it did not see this cursor
+            cursor.invalidate();
+            throw new StoreClosedException("store " + directory + " is closed");
+        }
+        return cursor;
+    }
+
+    private void cursorReleased(LmdbCursor cursor) {
+        openCursors.remove(cursor);
         gate.exitRead();
     }
 
@@ -619,6 +648,13 @@ final class LmdbStore implements Store {
                 scan.invalidate();
             } catch (LmdbException ignored) {
                 // the scan's transaction slot is released even so; closing goes on
+            }
+        }
+        for (LmdbCursor cursor : openCursors) {
+            try {
+                cursor.invalidate();
+            } catch (LmdbException ignored) {
+                // the cursor's transaction slot is released even so; closing goes on
             }
         }
         commitLock.lock();

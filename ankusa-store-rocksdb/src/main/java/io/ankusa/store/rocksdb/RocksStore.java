@@ -1,6 +1,7 @@
 package io.ankusa.store.rocksdb;
 
 import io.ankusa.store.Bytes;
+import io.ankusa.store.Cursor;
 import io.ankusa.store.Direction;
 import io.ankusa.store.Durability;
 import io.ankusa.store.FamilyKind;
@@ -112,6 +113,7 @@ final class RocksStore implements Store {
     private final DirectoryLock lock;
     private final CloseGate gate;
     private final Set<RocksScan> openScans = ConcurrentHashMap.newKeySet();
+    private final Set<RocksCursor> openCursors = ConcurrentHashMap.newKeySet();
 
     /** Bytes set aside per value in a plain {@link #multiGet}: a hook of a small payload fits. */
     static final int VALUE_SLOT_BYTES = 1024;
@@ -342,6 +344,23 @@ final class RocksStore implements Store {
         }
     }
 
+    /** One iterator for every seek of the cursor (see {@link RocksCursor}). */
+    @Override
+    public Cursor cursor(String family) {
+        gate.enter();
+        try {
+            ColumnFamilyHandle handle = handles.get(Objects.requireNonNull(family, "family"));
+            if (handle == null) {
+                throw unknownFamily(family);
+            }
+            RocksCursor cursor = new RocksCursor(db, handle, family, gate, openCursors::remove);
+            openCursors.add(cursor);
+            return cursor;
+        } finally {
+            gate.exit();
+        }
+    }
+
     @Override
     public void commit(WriteBatch batch, Durability durability) {
         Objects.requireNonNull(batch, "batch");
@@ -438,6 +457,10 @@ final class RocksStore implements Store {
                 scan.invalidate();
             }
             openScans.clear();
+            for (RocksCursor cursor : List.copyOf(openCursors)) {
+                cursor.invalidate();
+            }
+            openCursors.clear();
             try {
                 db.syncWal();
             } catch (RocksDBException e) {
@@ -465,9 +488,9 @@ final class RocksStore implements Store {
         return natives.recoveryWatch();
     }
 
-    /** Scans whose natives are still held (for leak tests). */
+    /** Scans and cursors whose natives are still held (for leak tests). */
     int openScanCount() {
-        return openScans.size();
+        return openScans.size() + openCursors.size();
     }
 
     private interface SnapshotRead {

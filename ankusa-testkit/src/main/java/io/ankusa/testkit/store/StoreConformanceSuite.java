@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.ankusa.store.Bytes;
+import io.ankusa.store.Cursor;
 import io.ankusa.store.Direction;
 import io.ankusa.store.Durability;
 import io.ankusa.store.FamilySpec;
@@ -288,6 +289,144 @@ public abstract class StoreConformanceSuite {
         }).isInstanceOf(StoreClosedException.class);
         scan.close();
         scan.close();
+    }
+
+    // ---- cursors ---------------------------------------------------------------------------
+
+    /** A cursor reads each range it is positioned at, in any order of ranges, as a scan would. */
+    @Test
+    public void cursorSeeksAgainAndReadsEachRangeAsAScanWould() {
+        Store store = storeWithOrderedKeys();
+        List<KeyRange> ranges = List.of(KeyRange.of(b(0x7F), b(0x80)), KeyRange.of(b(0x00), b(0x7F)),
+                KeyRange.prefix(b(0xFF)), KeyRange.of(b(0x02), b(0x7E)), KeyRange.of(b(0x7F, 0xFF), b(0xFF, 0x00)),
+                KeyRange.atLeast(b(0xFF, 0x00)), KeyRange.of(b(0x7F), b(0x7F)), KeyRange.all(),
+                KeyRange.of(new byte[0], b(0x00, 0x00)), KeyRange.prefix(b(0x80)));
+        try (Cursor cursor = store.cursor(PLAIN)) {
+            for (int pass = 0; pass < 2; pass++) {
+                for (KeyRange range : ranges) {
+                    List<byte[]> read = new ArrayList<>();
+                    try (Scan scan = cursor.seek(range)) {
+                        scan.forEachRemaining(kv -> read.add(kv.key()));
+                    }
+                    assertThat(hex(read)).as("pass %d, %s", pass, range)
+                            .isEqualTo(keys(scanAll(store, PLAIN, range, Direction.FORWARD)));
+                }
+            }
+        }
+    }
+
+    /**
+     * A cursor's range end moves with every seek, up as well as down, over keys of any length, and
+     * over ranges whose rows were deleted (the tombstones a seek must step over, not stop at): on
+     * the rows as committed, and again after a reopen (on RocksDB the recovered rows are in table
+     * files then, not in the memtable).
+     */
+    @Test
+    public void cursorRangeEndsMoveWithEverySeekOverDeletedRows() {
+        Path dir = storeDir();
+        Store store = openAt(dir, FAMILIES, true);
+        WriteBatch load = new WriteBatch();
+        for (int i = 0; i < 200; i++) {
+            load.put(PLAIN, rowKey(i), rowValue(i));
+        }
+        byte[] longKey = new byte[300];
+        Arrays.fill(longKey, (byte) 0x72);
+        load.put(PLAIN, longKey, b(1));
+        store.commit(load, Durability.SYNC);
+        WriteBatch deletes = new WriteBatch();
+        for (int i = 0; i < 200; i++) {
+            if (i % 10 != 0) {
+                deletes.delete(PLAIN, rowKey(i));
+            }
+        }
+        store.commit(deletes, Durability.SYNC);
+        assertCursorWindows(store, longKey);
+        store.close();
+        assertCursorWindows(openAt(dir, FAMILIES, false), longKey);
+    }
+
+    private static void assertCursorWindows(Store store, byte[] longKey) {
+        byte[] beyondLong = longKey.clone();
+        beyondLong[beyondLong.length - 1] = 0x73;
+        try (Cursor cursor = store.cursor(PLAIN)) {
+            int[][] windows = {{0, 5}, {0, 200}, {35, 36}, {35, 95}, {190, 200}, {1, 9}, {0, 11}};
+            for (int[] window : windows) {
+                List<Integer> read = new ArrayList<>();
+                try (Scan scan = cursor.seek(KeyRange.of(rowKey(window[0]), rowKey(window[1])))) {
+                    scan.forEachRemaining(kv -> read.add(rowOf(kv.key())));
+                }
+                List<Integer> expected = new ArrayList<>();
+                for (int i = window[0]; i < window[1]; i++) {
+                    if (i % 10 == 0) {
+                        expected.add(i);
+                    }
+                }
+                assertThat(read).as("rows [%d, %d)", window[0], window[1]).isEqualTo(expected);
+            }
+            try (Scan scan = cursor.seek(KeyRange.of(longKey, beyondLong))) {
+                assertThat(scan.next().key()).as("a range end longer than any before").isEqualTo(longKey);
+                assertThat(scan.hasNext()).isFalse();
+            }
+            try (Scan scan = cursor.seek(KeyRange.of(rowKey(10), rowKey(21)))) {
+                assertThat(rowOf(scan.next().key())).isEqualTo(10);
+                assertThat(rowOf(scan.next().key())).isEqualTo(20);
+                assertThat(scan.hasNext()).as("a short range end after a long one").isFalse();
+            }
+        }
+    }
+
+    /** A cursor reads counter sums, sees what was committed before it opened, and refuses an unknown family. */
+    @Test
+    public void cursorReadsCommittedRowsAndCounterSums() {
+        Store store = openStore();
+        store.commit(new WriteBatch().put(PLAIN, b(0x01), b(1)).put(PLAIN, b(0x02), b(2))
+                .merge(COUNTS, b(0x05), 40).merge(COUNTS, b(0x05), 2), Durability.SYNC);
+        store.commit(new WriteBatch().delete(PLAIN, b(0x01)).put(PLAIN, b(0x03), b(3)), Durability.ASYNC);
+        try (Cursor cursor = store.cursor(PLAIN)) {
+            List<byte[]> read = new ArrayList<>();
+            try (Scan scan = cursor.seek(KeyRange.all())) {
+                scan.forEachRemaining(kv -> read.add(kv.key()));
+            }
+            assertThat(hex(read)).isEqualTo(hex(List.of(b(0x02), b(0x03))));
+        }
+        try (Cursor counts = store.cursor(COUNTS); Scan scan = counts.seek(KeyRange.prefix(b(0x05)))) {
+            assertThat(CounterCodec.decode(scan.next().value())).isEqualTo(42);
+        }
+        assertThatThrownBy(() -> store.cursor("nope")).isInstanceOf(UnknownFamilyException.class);
+    }
+
+    /** The scan of a seek ends at the next seek; closing it leaves the cursor open. */
+    @Test
+    public void aSeeksScanEndsAtTheNextSeek() {
+        Store store = storeWithOrderedKeys();
+        try (Cursor cursor = store.cursor(PLAIN)) {
+            Scan first = cursor.seek(KeyRange.prefix(b(0xFF)));
+            assertThat(first.next().key()).isEqualTo(b(0xFF));
+            Scan second = cursor.seek(KeyRange.prefix(b(0x00)));
+            assertThatThrownBy(first::hasNext).isInstanceOf(IllegalStateException.class);
+            second.close();
+            try (Scan third = cursor.seek(KeyRange.prefix(b(0x7F)))) {
+                assertThat(third.next().key()).isEqualTo(b(0x7F));
+            }
+        }
+    }
+
+    /** A cursor still open when the store closes is invalidated. */
+    @Test
+    public void cursorStillOpenWhenTheStoreClosesIsInvalidated() {
+        Store store = storeWithOrderedKeys();
+        Cursor cursor = store.cursor(PLAIN);
+        Scan scan = cursor.seek(KeyRange.all());
+        assertThat(scan.next().key()).isEqualTo(b(0x00));
+        store.close();
+        assertThatThrownBy(() -> {
+            while (scan.hasNext()) {
+                scan.next();
+            }
+        }).isInstanceOf(StoreClosedException.class);
+        assertThatThrownBy(() -> cursor.seek(KeyRange.all())).isInstanceOf(StoreClosedException.class);
+        cursor.close();
+        cursor.close();
     }
 
     // ---- point reads -----------------------------------------------------------------------

@@ -7,6 +7,7 @@ import io.ankusa.dispatch.Pipeline;
 import io.ankusa.dispatch.SinkOutcome;
 import io.ankusa.queue.Queue;
 import io.ankusa.queue.migration.Migrations;
+import io.ankusa.store.Cursor;
 import io.ankusa.store.Direction;
 import io.ankusa.store.Durability;
 import io.ankusa.store.KeyRange;
@@ -27,6 +28,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The store calls the dispatch tick makes per delivery while a started pipeline (its defaults,
  * a no-op sink) drains a backlog: due-range seeks, other scans, multi-gets and their keys, gets,
+ * iterators or read transactions opened (a scan each, one per store cursor),
  * commits. Unlike a rate, these do not depend on the machine's load, so an A/B of two builds
  * (each build's classes on the class path) says what a change took off the tick. Not a test:
  * run it on its own, after {@code test-compile}:
@@ -50,6 +52,8 @@ public final class TickStoreCalls {
         final AtomicLong keys = new AtomicLong();
         final AtomicLong gets = new AtomicLong();
         final AtomicLong commits = new AtomicLong();
+        final AtomicLong readers = new AtomicLong();
+        final AtomicLong cursorSeeks = new AtomicLong();
         volatile boolean on;
 
         boolean counting() {
@@ -73,6 +77,30 @@ public final class TickStoreCalls {
                 (due ? counts.dueScans : counts.otherScans).incrementAndGet();
             }
             return super.scan(family, range, direction);
+        }
+
+        @Override
+        public Cursor cursor(String family) {
+            if (counts.counting()) {
+                counts.readers.incrementAndGet();
+            }
+            Cursor cursor = delegate().cursor(family);
+            return new Cursor() {
+                @Override
+                public Scan seek(KeyRange range) {
+                    if (counts.counting()) {
+                        boolean due = range.from().length > 0 && range.from()[0] == 'D';
+                        (due ? counts.dueScans : counts.otherScans).incrementAndGet();
+                        counts.cursorSeeks.incrementAndGet();
+                    }
+                    return cursor.seek(range);
+                }
+
+                @Override
+                public void close() {
+                    cursor.close();
+                }
+            };
         }
 
         @Override
@@ -139,8 +167,10 @@ public final class TickStoreCalls {
         }
         double per = 1_000.0 / hooks;
         System.out.printf(Locale.ROOT, "%s, %,d tenants, %,d deliveries; the tick thread per 1 000 deliveries: due-range"
-                + " seeks %.1f, other scans %.1f, multi-gets %.1f (%.0f keys), gets %.1f, commits %.1f%n", backend, tenants,
+                + " seeks %.1f, other scans %.1f, multi-gets %.1f (%.0f keys), gets %.1f, commits %.1f; iterators or read"
+                + " transactions opened %.1f%n", backend, tenants,
                 hooks, counts.dueScans.get() * per, counts.otherScans.get() * per, counts.multiGets.get() * per,
-                counts.keys.get() * per, counts.gets.get() * per, counts.commits.get() * per);
+                counts.keys.get() * per, counts.gets.get() * per, counts.commits.get() * per,
+                (counts.dueScans.get() + counts.otherScans.get() - counts.cursorSeeks.get() + counts.readers.get()) * per);
     }
 }
