@@ -252,6 +252,10 @@ final class IngestCommitter implements AutoCloseable {
     }
 
     private void fail(Assembled b, RuntimeException why) {
+        // The writer hears of the failure before any producer does. It takes outcomes before it
+        // starts a batch, so a producer that saw this failure and sends again starts a batch of the
+        // next generation (one sent while a batch is being assembled may still join it, and fail).
+        report(new Outcome(b, false));
         b.accepted().forEach(d -> d.future().completeExceptionally(why));
         b.repeats().forEach(d -> d.future().completeExceptionally(why));
         if (b.tally() != null && events.active()) {
@@ -259,7 +263,6 @@ final class IngestCommitter implements AutoCloseable {
             IngestCommitted committed = b.tally().finish(System.nanoTime());
             events.publish(listener -> listener.onIngestCommitted(committed));
         }
-        report(new Outcome(b, false));
     }
 
     private void report(Outcome outcome) {
