@@ -15,7 +15,6 @@ import java.util.function.Consumer;
 import org.lmdbjava.Env;
 import org.lmdbjava.GetOp;
 import org.lmdbjava.LmdbException;
-import org.lmdbjava.Txn;
 
 /**
  * A {@link Cursor} over one family: one read transaction and one LMDB cursor, re-positioned
@@ -31,11 +30,11 @@ import org.lmdbjava.Txn;
 final class LmdbCursor implements Cursor {
 
     private final Family family;
-    private final Consumer<LmdbCursor> released;
     private final String description;
-    private Txn<byte[]> txn;
+    /** The transaction read through; null only when opening it failed. */
+    private LmdbReadTxn reader;
+    /** The reader's cursor until this cursor ends, then null. */
     private org.lmdbjava.Cursor<byte[]> cursor;
-    private boolean live = true;
     private String closedReason;
     private StoreException failure;
 
@@ -46,9 +45,8 @@ final class LmdbCursor implements Cursor {
     private KeyValue pending;
     private long generation;
 
-    private LmdbCursor(Family family, Consumer<LmdbCursor> released) {
+    private LmdbCursor(Family family) {
         this.family = family;
-        this.released = released;
         this.description = "cursor over family '" + family.name() + "'";
     }
 
@@ -57,14 +55,9 @@ final class LmdbCursor implements Cursor {
      * is called once when the transaction ends (also when this method throws).
      */
     static LmdbCursor open(Env<byte[]> env, Family family, Consumer<LmdbCursor> released) {
-        LmdbCursor opened = new LmdbCursor(family, released);
-        try {
-            opened.txn = env.txnRead();
-            opened.cursor = family.dbi().openCursor(opened.txn);
-        } catch (RuntimeException | Error e) {
-            opened.release();
-            throw e;
-        }
+        LmdbCursor opened = new LmdbCursor(family);
+        opened.reader = LmdbReadTxn.open(env, family, () -> released.accept(opened));
+        opened.cursor = opened.reader.cursor();
         return opened;
     }
 
@@ -172,24 +165,9 @@ final class LmdbCursor implements Cursor {
     }
 
     private void release() {
-        if (!live) {
-            return;
-        }
-        live = false;
-        try {
-            if (cursor != null) {
-                cursor.close();
-            }
-        } finally {
-            try {
-                if (txn != null) {
-                    txn.close();
-                }
-            } finally {
-                cursor = null;
-                txn = null;
-                released.accept(this);
-            }
+        cursor = null;
+        if (reader != null) {
+            reader.end();
         }
     }
 

@@ -15,7 +15,6 @@ import org.lmdbjava.Cursor;
 import org.lmdbjava.Env;
 import org.lmdbjava.GetOp;
 import org.lmdbjava.LmdbException;
-import org.lmdbjava.Txn;
 
 /**
  * A scan over one family: a cursor in its own read transaction, so one consistent view, stepped
@@ -33,22 +32,21 @@ final class LmdbScan implements Scan {
     private final byte[] from;
     private final byte[] to;
     private final Direction direction;
-    private final Consumer<LmdbScan> released;
-    private Txn<byte[]> txn;
+    /** The transaction read through; null only when opening it failed. */
+    private LmdbReadTxn reader;
+    /** The reader's cursor until the scan ends, then null. */
     private Cursor<byte[]> cursor;
-    private boolean live = true;
     private boolean started;
     private boolean exhausted;
     private KeyValue pending;
     private StoreException failure;
     private String closedReason;
 
-    private LmdbScan(Family family, KeyRange range, Direction direction, Consumer<LmdbScan> released) {
+    private LmdbScan(Family family, KeyRange range, Direction direction) {
         this.family = family;
         this.from = range.from();
         this.to = range.bounded() ? range.to() : null;
         this.direction = direction;
-        this.released = released;
     }
 
     /**
@@ -57,14 +55,9 @@ final class LmdbScan implements Scan {
      */
     static LmdbScan open(Env<byte[]> env, Family family, KeyRange range, Direction direction,
             Consumer<LmdbScan> released) {
-        LmdbScan scan = new LmdbScan(family, range, direction, released);
-        try {
-            scan.txn = env.txnRead();
-            scan.cursor = family.dbi().openCursor(scan.txn);
-        } catch (RuntimeException | Error e) {
-            scan.release();
-            throw e;
-        }
+        LmdbScan scan = new LmdbScan(family, range, direction);
+        scan.reader = LmdbReadTxn.open(env, family, () -> released.accept(scan));
+        scan.cursor = scan.reader.cursor();
         return scan;
     }
 
@@ -172,24 +165,9 @@ final class LmdbScan implements Scan {
     }
 
     private void release() {
-        if (!live) {
-            return;
-        }
-        live = false;
-        try {
-            if (cursor != null) {
-                cursor.close();
-            }
-        } finally {
-            try {
-                if (txn != null) {
-                    txn.close();
-                }
-            } finally {
-                cursor = null;
-                txn = null;
-                released.accept(this);
-            }
+        cursor = null;
+        if (reader != null) {
+            reader.end();
         }
     }
 }
