@@ -175,6 +175,9 @@ class QueueEventsTest {
             f.ingest("h-2", "a", 5);
             DispatchFixture.await(p.tick());
             listener.await(AttemptFinished.class, 2);
+            // The settler publishes the disable after the attempts' events: wait for it before the
+            // operator's enable, whose event the test thread publishes at once.
+            listener.await(EndpointStateChanged.class, 1);
             gone.set(false);
             f.queue().enableEndpoint("a", 5);
             f.queue().enableEndpoint("a", 5);
