@@ -31,9 +31,10 @@ import org.slf4j.LoggerFactory;
  * runs the tick loop and the gauge schedule once started.
  *
  * <p>Threads: the tick loop ({@code ankusa-dispatch-tick}, or the caller of {@link #tick()}), the
- * settler ({@code ankusa-dispatch-settler}), the gauge schedule ({@code ankusa-dispatch-gauges}),
- * and whatever threads the sink completes its stages on. Inflight rows belong to the pipeline
- * from claim to settle; marker deletes are made by the tick only.
+ * settler ({@code ankusa-dispatch-settler}) and its sync ({@code ankusa-dispatch-settle-sync}),
+ * the gauge schedule ({@code ankusa-dispatch-gauges}), and whatever threads the sink completes its
+ * stages on. Inflight rows belong to the pipeline from claim to settle; marker deletes are made by
+ * the tick only.
  */
 final class DispatchPipeline implements Pipeline {
 

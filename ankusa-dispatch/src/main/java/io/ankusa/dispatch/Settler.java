@@ -24,15 +24,20 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Commits the outcomes of attempts: one thread that takes every outcome waiting and settles them
- * in one synced batch (group commit), so settling costs one fsync per batch, not per delivery.
+ * in one batch (group commit), written unsynced, then handed to {@link SettleSync}, which makes
+ * every batch written so far durable with one fsync and only then completes them. So settling costs
+ * at most one fsync per batch, not per delivery, and the next batch is written while the last one
+ * is synced (until issue 14's session 10 this thread synced each batch itself before it took the
+ * next outcomes).
  *
  * <p>It also turns a sink's outcome into a settlement: delivered; dead; or, for a retry, what the
  * {@link RetryPolicy} decides — due again at {@code now + delay} (kind 1, with its marker) or dead
  * after the last attempt. Decisions are made on this one thread, so a seeded random generator
  * replays the same jitter.
  *
- * <p>A batch that fails to commit fails the futures of its deliveries; their rows stay inflight
- * until the queue is next opened, which returns them to due (delivery is at least once).
+ * <p>A batch that fails to commit (or whose sync fails) fails the futures of its deliveries; their
+ * rows stay inflight until the queue is next opened, which returns them to due (delivery is at
+ * least once).
  *
  * <p>Any other {@link Throwable} (an {@code Error}) ends the thread: it records itself in the
  * queue's {@link QueueFault}, and its batch, every waiting outcome and every later one fail with
@@ -73,6 +78,7 @@ final class Settler implements AutoCloseable {
     private final EventHub events;
     private final EndpointTransitions endpoints;
     private final LinkedBlockingQueue<Waiting> queue = new LinkedBlockingQueue<>();
+    private final SettleSync syncs;
     private final Thread thread;
     private volatile boolean closing;
 
@@ -85,6 +91,7 @@ final class Settler implements AutoCloseable {
         this.policy = Objects.requireNonNull(policy, "policy");
         this.random = Objects.requireNonNull(random, "random");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.syncs = new SettleSync(ledger, fault);
         this.thread = new Thread(this::run, "ankusa-dispatch-settler");
         thread.setDaemon(true);
         thread.start();
@@ -164,6 +171,7 @@ final class Settler implements AutoCloseable {
     private void commit(List<Waiting> batch) {
         List<Pending> pending = new ArrayList<>(batch.size());
         List<EndpointTransitions.Change> changes;
+        boolean[] unsynced = new boolean[1];
         try {
             for (Waiting w : batch) {
                 pending.add(decide(w));
@@ -172,12 +180,23 @@ final class Settler implements AutoCloseable {
             List<AttemptRecord> attempts = batch.stream().map(Waiting::attempt).filter(Objects::nonNull).toList();
             changes = endpoints.settle(batch.stream().filter(w -> w.delivery() != null)
                     .map(w -> new EndpointTransitions.Outcome(w.delivery(), w.outcome())).toList(),
-                    clock.millis(), rows -> ledger.settle(settlements, attempts, rows));
+                    clock.millis(), rows -> {
+                        DeliveryLedger.SettleWrite write = ledger.settleWritten(settlements, attempts, rows);
+                        unsynced[0] = write.unsynced();
+                        return write.endpoints();
+                    });
         } catch (RuntimeException e) {
             LOG.error("settling {} deliveries failed; their rows stay inflight until the queue is reopened", batch.size(), e);
             batch.forEach(w -> w.done().completeExceptionally(e));
             return;
         }
+        List<Waiting> written = List.copyOf(batch);
+        syncs.written(new SettleSync.Written(unsynced[0], () -> complete(pending, changes),
+                e -> written.forEach(w -> w.done().completeExceptionally(e))));
+    }
+
+    /** Reports a durable batch settled (settle-sync thread). */
+    private void complete(List<Pending> pending, List<EndpointTransitions.Change> changes) {
         // Events first: a settle's future (and so a tick's report) completes only once its events
         // are handed off, so what a caller reads after a tick includes them.
         pending.forEach(this::report);
@@ -248,7 +267,7 @@ final class Settler implements AutoCloseable {
         return new Pending(new Settlement.Dead(d, reason), Settled.DEAD, w, 0, reason);
     }
 
-    /** Settles what is waiting, then stops the thread; later outcomes are refused. */
+    /** Settles what is waiting (written and synced), then stops the threads; later outcomes are refused. */
     @Override
     public void close() {
         closing = true;
@@ -257,6 +276,7 @@ final class Settler implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        syncs.close();
         RuntimeException failed = fault.failure();
         drain(failed != null ? failed : new IllegalStateException("the pipeline is closed"));
     }

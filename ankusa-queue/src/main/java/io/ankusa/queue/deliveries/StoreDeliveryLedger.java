@@ -560,8 +560,35 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
 
     @Override
     public List<EndpointRow> settle(List<Settlement> settlements, List<AttemptRecord> attempts, List<EndpointRow> endpoints) {
+        SettleWrite write = settleWritten(settlements, attempts, endpoints);
+        if (write.unsynced()) {
+            syncSettled();
+        }
+        return write.endpoints();
+    }
+
+    /**
+     * Hardens every settle written before it (and every other commit before it, the claims it
+     * settles among them) before the caller learns of the settles: a crash before it loses their
+     * batches, and the rows come back inflight, due again at the next open, as they would have.
+     * An empty synced commit: on RocksDB a WAL sync outside the write thread.
+     */
+    @Override
+    public void syncSettled() {
+        store.commit(new WriteBatch(), Durability.SYNC);
+    }
+
+    /**
+     * The settle's batch, written unsynced under its tenants' stripes: the tenants' claims do not
+     * wait for the fsync, and on RocksDB an unsynced claim does not queue behind it in the write
+     * group. The caller syncs ({@link #syncSettled()}) outside them, and may write its next batch
+     * meanwhile.
+     */
+    @Override
+    public SettleWrite settleWritten(List<Settlement> settlements, List<AttemptRecord> attempts,
+            List<EndpointRow> endpoints) {
         if (settlements.isEmpty()) {
-            return List.of();
+            return new SettleWrite(List.of(), false);
         }
         Set<Long> ords = new HashSet<>();
         settlements.forEach(s -> ords.add(Ordinals.requireTenant(s.row().ord())));
@@ -608,20 +635,12 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
                 }
             }
             if (!batch.isEmpty()) {
-                // Unsynced under the stripes; synced below, outside them: the tenants' claims do
-                // not wait for the fsync, and on RocksDB an unsynced claim does not queue behind it
-                // in the write group (an empty synced commit syncs the log outside the write thread).
+                // Unsynced under the stripes; the caller syncs outside them (see above).
                 batch.commit(store, Durability.ASYNC);
                 wrote[0] = true;
             }
         });
-        if (wrote[0]) {
-            // Hardens this batch and every commit before it (the claims it settles among them)
-            // before the caller learns of the settle: a crash before it loses the batch, and
-            // the rows come back inflight, due again at the next open, as they would have.
-            store.commit(new WriteBatch(), Durability.SYNC);
-        }
-        return written;
+        return new SettleWrite(written, wrote[0]);
     }
 
     @Override

@@ -247,6 +247,44 @@ public interface DeliveryLedger {
      */
     List<EndpointRow> settle(List<Settlement> settlements, List<AttemptRecord> attempts, List<EndpointRow> endpoints);
 
+    /**
+     * {@link #settle(List, List, List)} written but not yet made durable: the caller must call
+     * {@link #syncSettled()} (once for any number of such writes) before it reports any of them
+     * settled, so that it can write the next batch while the last one is synced. A crash before
+     * that sync may lose the write (its rows come back inflight, due again at the next open). The
+     * default settles synced and reports nothing left to sync.
+     *
+     * @param settlements the outcomes
+     * @param attempts    the attempts that led to them (recorded in the attempt history)
+     * @param endpoints   endpoint states the outcomes changed
+     * @return the endpoint states written, and whether a {@link #syncSettled()} must follow
+     */
+    default SettleWrite settleWritten(List<Settlement> settlements, List<AttemptRecord> attempts,
+            List<EndpointRow> endpoints) {
+        return new SettleWrite(settle(settlements, attempts, endpoints), false);
+    }
+
+    /**
+     * Makes every {@link #settleWritten} write before it durable (one synced commit of the store,
+     * which hardens every commit before it). The default does nothing: its writes are synced.
+     */
+    default void syncSettled() {
+    }
+
+    /**
+     * What {@link #settleWritten} wrote.
+     *
+     * @param endpoints the endpoint states written
+     * @param unsynced  whether something was written that waits for {@link #syncSettled()}
+     */
+    record SettleWrite(List<EndpointRow> endpoints, boolean unsynced) {
+
+        /** Copies {@code endpoints}. */
+        public SettleWrite {
+            endpoints = List.copyOf(endpoints);
+        }
+    }
+
     /** The sink took it. */
     default void delivered(InflightRow row) {
         settle(List.of(new Settlement.Delivered(row)));
