@@ -75,10 +75,7 @@ import org.lmdbjava.Txn;
  * its own ({@code syncLock}), so that the next writers do not wait for it. Transactions are numbered;
  * a sync covers every transaction committed before it started, and a {@code SYNC} commit returns
  * once a sync covering its transaction has finished: committers queued behind one sync usually
- * find themselves covered by it and return without one of their own (group commit). A commit's own
- * data-page {@code fdatasync} flushes the meta pages written before it too, so each commit that wrote
- * something covers every transaction before it, and a {@code SYNC} commit another commit followed
- * returns without a sync. A resize and
+ * find themselves covered by it and return without one of their own (group commit). A resize and
  * {@link #close()} take {@code syncLock} too ({@code mdb_env_sync} reads the meta pages in the map).
  * An {@link Durability#ASYNC} commit is in the OS page cache
  * (it survives the process dying) and its meta page reaches the disk with the next commit's sync,
@@ -132,10 +129,6 @@ final class LmdbStore implements Store {
     private final AtomicLong committed = new AtomicLong();
     /** Every write transaction up to this number is on disk; -1 until the first sync (a previous process's writes). */
     private volatile long synced = -1;
-    /** Guards the moves of {@link #synced} (by a sync, and by a commit's data sync: {@link #writeAs}). */
-    private final Object syncProgress = new Object();
-    /** Syncs made ({@code mdb_env_sync}): how many synced commits were not covered by another commit. */
-    private final AtomicLong syncsMade = new AtomicLong();
     /** Set by close once the environment is closed; under the sync lock. */
     private boolean environmentClosed;
     private final Set<LmdbScan> openScans = ConcurrentHashMap.newKeySet();
@@ -426,7 +419,7 @@ final class LmdbStore implements Store {
                 return;
             }
             try {
-                writeAs(committed.get() + 1, group);
+                writeGrowingMap(group);
                 long number = committed.incrementAndGet();
                 group.forEach(w -> w.written(number));
             } catch (LmdbException e) {
@@ -463,7 +456,7 @@ final class LmdbStore implements Store {
     private void writeOneByOne(List<PendingWrite> group) {
         for (PendingWrite alone : group) {
             try {
-                writeAs(committed.get() + 1, List.of(alone));
+                writeGrowingMap(List.of(alone));
                 alone.written(committed.incrementAndGet());
             } catch (LmdbException e) {
                 alone.failed(LmdbErrors.translate(e, "commit to " + directory, directory));
@@ -477,11 +470,9 @@ final class LmdbStore implements Store {
      * Makes every write transaction up to {@code transaction} durable: one {@code mdb_env_sync} (the
      * meta page, and any data page not yet on disk) outside the commit lock, so the next writers
      * do not wait for it. Group commit: a sync covers every transaction committed before it started,
-     * so callers that queued behind a sync usually find themselves covered and return without one;
-     * and every commit's data sync covers the transactions before it ({@link #writeAs}), so a caller
-     * whose transaction another commit followed meanwhile returns without one too.
+     * so callers that queued behind a sync usually find themselves covered and return without one.
      */
-    void syncThrough(long transaction) {
+    private void syncThrough(long transaction) {
         if (synced >= transaction) {
             return;
         }
@@ -500,49 +491,21 @@ final class LmdbStore implements Store {
             }
             long upTo = committed.get();
             sync("the batch is applied but may not be durable");
-            advanceSynced(upTo);
+            synced = upTo;
         } finally {
             syncLock.unlock();
         }
     }
 
-    /**
-     * Writes {@code group} as write transaction {@code number} (the caller holds the commit lock and
-     * counts it committed once this returns). With {@code MDB_NOMETASYNC}, LMDB's commit writes the
-     * transaction's data pages and {@code fdatasync}s the file before it writes the new meta page, and
-     * the meta page of every earlier transaction was written before this one began: so once this
-     * commit returns, every transaction before it is on disk, meta page included — unless LMDB found
-     * nothing to write (a batch of deletes of absent keys: LMDB then commits without a sync).
-     */
-    private void writeAs(long number, List<PendingWrite> group) {
-        if (writeGrowingMap(group)) {
-            advanceSynced(number - 1);
-        }
-    }
-
-    /** Every write transaction up to {@code upTo} is on disk ({@link #synced} never moves back). */
-    private void advanceSynced(long upTo) {
-        synchronized (syncProgress) {
-            if (synced < upTo) {
-                synced = upTo;
-            }
-        }
-    }
-
-    /**
-     * One write transaction for {@code group}; on {@code MDB_MAP_FULL} it is aborted, the map doubled,
-     * the group replayed. Returns whether the commit wrote a meta page (and so synced its data pages
-     * first): LMDB commits a transaction that changed nothing without either.
-     */
-    private boolean writeGrowingMap(List<PendingWrite> group) {
+    /** One write transaction for {@code group}; on {@code MDB_MAP_FULL} it is aborted, the map doubled, the group replayed. */
+    private void writeGrowingMap(List<PendingWrite> group) {
         while (true) {
             try (Txn<byte[]> txn = env.txnWrite()) {
                 for (PendingWrite w : group) {
                     applier.apply(txn, w.batch);
                 }
-                long id = txn.getId();
                 txn.commit();
-                return env.info().lastTransactionId >= id;
+                return;
             } catch (Env.MapFullException full) {
                 growMap(full);
             }
@@ -625,7 +588,6 @@ final class LmdbStore implements Store {
      * writes until it is reopened.
      */
     private void sync(String whatIfFailed) {
-        syncsMade.incrementAndGet();
         try {
             env.sync(true);
         } catch (LmdbException e) {
@@ -702,7 +664,7 @@ final class LmdbStore implements Store {
             try {
                 long upTo = committed.get();
                 sync("writes committed with ASYNC may be lost");
-                advanceSynced(upTo);
+                synced = upTo;
             } finally {
                 environmentClosed = true;
                 env.close();
@@ -719,16 +681,6 @@ final class LmdbStore implements Store {
     @Override
     public String toString() {
         return "LmdbStore[" + directory + "]";
-    }
-
-    /** The number of the last write transaction committed (for tests). */
-    long lastCommitted() {
-        return committed.get();
-    }
-
-    /** Syncs made so far, the open's and the close's included (for tests). */
-    long syncsMade() {
-        return syncsMade.get();
     }
 
     /** Refuses a key LMDB cannot hold: empty, or longer than {@value #MAX_KEY_BYTES} bytes. */
