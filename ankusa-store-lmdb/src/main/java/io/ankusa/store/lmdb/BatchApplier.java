@@ -3,10 +3,12 @@ package io.ankusa.store.lmdb;
 import io.ankusa.store.Bytes;
 import io.ankusa.store.WriteBatch;
 import io.ankusa.store.spi.CounterCodec;
+import java.util.HashMap;
 import java.util.Map;
 import org.lmdbjava.Cursor;
 import org.lmdbjava.Dbi;
 import org.lmdbjava.GetOp;
+import org.lmdbjava.PutFlags;
 import org.lmdbjava.Txn;
 
 /**
@@ -19,7 +21,16 @@ import org.lmdbjava.Txn;
  */
 final class BatchApplier {
 
+    /** The last key of an empty family: every key is past it. */
+    private static final byte[] NO_KEY = new byte[0];
+
     private final Map<String, Family> families;
+    /**
+     * Per family, a key no stored key is past (its last key when read, or a larger one since: a
+     * deleted last key or an aborted transaction leaves it high, which only costs appends). Read
+     * and written under the store's commit lock only.
+     */
+    private final Map<String, byte[]> lastKeys = new HashMap<>();
 
     BatchApplier(Map<String, Family> families) {
         this.families = families;
@@ -28,29 +39,68 @@ final class BatchApplier {
     /** Applies {@code batch}; the caller commits or aborts {@code txn}. */
     void apply(Txn<byte[]> txn, WriteBatch batch) {
         for (WriteBatch.Op op : batch.ops()) {
-            Dbi<byte[]> dbi = families.get(op.family()).dbi();
+            Family family = families.get(op.family());
+            Dbi<byte[]> dbi = family.dbi();
             if (op instanceof WriteBatch.Put put) {
                 LmdbStore.requireKey(put.key());
-                dbi.put(txn, put.key(), put.value());
+                put(txn, family, put.key(), put.value());
             } else if (op instanceof WriteBatch.Delete delete) {
                 LmdbStore.requireKey(delete.key());
                 dbi.delete(txn, delete.key());
             } else if (op instanceof WriteBatch.DeleteRange range) {
                 deleteRange(txn, dbi, range.from(), range.to());
             } else if (op instanceof WriteBatch.Merge merge) {
-                merge(txn, dbi, merge);
+                merge(txn, family, merge);
             } else {
                 throw new IllegalStateException("unhandled op " + op);
             }
         }
     }
 
-    private static void merge(Txn<byte[]> txn, Dbi<byte[]> dbi, WriteBatch.Merge merge) {
+    /**
+     * A put; with {@code MDB_APPEND} when the key is past the family's last key. An append fills the
+     * last page and starts the next one where a plain put's split leaves part of the page empty, so
+     * keys written in increasing order (hooks and delivery rows by seq, the counters of new tenants)
+     * take fewer pages (8 % fewer for values of 300 B: {@code AppendTest}). LMDB checks the order
+     * itself and refuses an append whose key is not past the last one ({@code MDB_KEYEXIST}, nothing
+     * written, the transaction still usable); that put is then a plain one.
+     */
+    private void put(Txn<byte[]> txn, Family family, byte[] key, byte[] value) {
+        byte[] bound = lastKeys.get(family.name());
+        if (bound == null) {
+            bound = lastKey(txn, family.dbi());
+        }
+        if (Bytes.compare(key, bound) > 0) {
+            try {
+                family.dbi().put(txn, key, value, PutFlags.MDB_APPEND);
+                lastKeys.put(family.name(), key);
+                return;
+            } catch (Dbi.KeyExistsException notPastTheEnd) {
+                lastKeys.remove(family.name()); // the bound was wrong: read the last key again next time
+            }
+        } else {
+            lastKeys.put(family.name(), bound);
+        }
+        family.dbi().put(txn, key, value);
+    }
+
+    /** The family's last key in {@code txn}, or {@link #NO_KEY} when it is empty. */
+    private static byte[] lastKey(Txn<byte[]> txn, Dbi<byte[]> dbi) {
+        try (Cursor<byte[]> cursor = dbi.openCursor(txn)) {
+            return cursor.last() ? cursor.key() : NO_KEY;
+        }
+    }
+
+    private void merge(Txn<byte[]> txn, Family family, WriteBatch.Merge merge) {
         byte[] key = merge.key();
         LmdbStore.requireKey(key);
-        byte[] current = dbi.get(txn, key);
+        byte[] current = family.dbi().get(txn, key);
         long sum = (current == null ? 0 : CounterCodec.decode(current)) + merge.delta();
-        dbi.put(txn, key, CounterCodec.encode(sum));
+        if (current == null) {
+            put(txn, family, key, CounterCodec.encode(sum));
+        } else {
+            family.dbi().put(txn, key, CounterCodec.encode(sum));
+        }
     }
 
     /**
