@@ -78,6 +78,8 @@ public final class MigrationBench {
     static final double MAX_SLOWDOWN = 4;
     private static final int TENANTS = 10_000;
     private static final String DUE_PHASE = "phase 1 (due)";
+    /** The name of the migration runner's commit thread ({@code Migrations}). */
+    private static final String COMMIT_THREAD = "ankusa-migration-commit";
     /** How long the bench waits for a written store's compactions to settle before it gives up. */
     private static final Duration SETTLE_TIMEOUT = Duration.ofMinutes(5);
 
@@ -99,7 +101,8 @@ public final class MigrationBench {
     }
 
     private record Cell(Setup setup, long rows, boolean settled, double writeSeconds, double settleSeconds,
-            double migrateSeconds, long steps, double slowdown, double threadCpuSeconds, double processCpuSeconds) {
+            double migrateSeconds, long steps, double slowdown, double threadCpuSeconds, double commitCpuSeconds,
+            double processCpuSeconds) {
         double rate() {
             return rows / migrateSeconds;
         }
@@ -144,13 +147,14 @@ public final class MigrationBench {
                 + "(max %d MiB)%n%n", TENANTS, System.getProperty("java.version"), START_HEAP_BYTES >> 20,
                 runtime.maxMemory() >> 20);
         System.out.println("| store | rows | compactions settled first | steps | write v2 s | settle s | migrate s | "
-                + "rows/s | CPU s, migrating thread | CPU s, process | rows per CPU s of the migrating thread | "
-                + "due phase: last fifth / first fifth |");
-        System.out.println("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+                + "rows/s | CPU s, migrating thread | CPU s, commit thread | CPU s, process | "
+                + "rows per CPU s of the migrating thread | due phase: last fifth / first fifth |");
+        System.out.println("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         for (Cell c : cells) {
-            System.out.printf(Locale.ROOT, "| %s | %,d | %s | %,d | %.1f | %.1f | %.1f | %,.0f | %.1f | %.1f | %,.0f | %.2f |%n",
+            System.out.printf(Locale.ROOT, "| %s | %,d | %s | %,d | %.1f | %.1f | %.1f | %,.0f | %.1f | %.1f | %.1f | %,.0f | %.2f |%n",
                     c.setup().label(), c.rows(), c.settled() ? "yes" : "no", c.steps(), c.writeSeconds(),
-                    c.settleSeconds(), c.migrateSeconds(), c.rate(), c.threadCpuSeconds(), c.processCpuSeconds(),
+                    c.settleSeconds(), c.migrateSeconds(), c.rate(), c.threadCpuSeconds(), c.commitCpuSeconds(),
+                    c.processCpuSeconds(),
                     c.rows() / c.threadCpuSeconds(), c.slowdown());
             if (c.rate() < MIN_ROWS_PER_SECOND) {
                 failures.add(c.setup().label() + ", " + c.rows() + " rows: " + Math.round(c.rate()) + " rows/s is under "
@@ -196,6 +200,8 @@ public final class MigrationBench {
         });
         List<Long> dueStepNanos = new ArrayList<>();
         long[] last = {0, 0};
+        // The runner's commit thread, found by name at the first step; its CPU time read after every step.
+        long[] commitThread = {-1, 0};
         long threadCpu0 = THREADS.getCurrentThreadCpuTime();
         long processCpu0 = processCpuNanos();
         long t1 = System.nanoTime();
@@ -206,6 +212,13 @@ public final class MigrationBench {
             }
             last[0] = p.steps();
             last[1] = nanos;
+            if (commitThread[0] < 0) {
+                commitThread[0] = Thread.getAllStackTraces().keySet().stream()
+                        .filter(t -> t.getName().equals(COMMIT_THREAD)).mapToLong(Thread::getId).findFirst().orElse(-2);
+            }
+            if (commitThread[0] >= 0) {
+                commitThread[1] = Math.max(commitThread[1], THREADS.getThreadCpuTime(commitThread[0]));
+            }
         });
         long t2 = System.nanoTime();
         double threadCpu = (THREADS.getCurrentThreadCpuTime() - threadCpu0) / 1e9;
@@ -225,10 +238,11 @@ public final class MigrationBench {
         }
         StoreFixtures.delete(dir);
         Cell result = new Cell(setup, backlog.rows(), settle, (written - t0) / 1e9, settleSeconds, (t2 - t1) / 1e9,
-                last[0], slowdown(dueStepNanos), threadCpu, processCpu);
+                last[0], slowdown(dueStepNanos), threadCpu, commitThread[1] / 1e9, processCpu);
         System.out.printf(Locale.ROOT, "%s: written in %.1f s, migrated in %.1f s (%,.0f rows/s, %,d steps; CPU: %.1f s "
-                + "on the migrating thread, %.1f s in the process)%n", cell, result.writeSeconds(),
-                result.migrateSeconds(), result.rate(), result.steps(), threadCpu, processCpu);
+                + "on the migrating thread, %.1f s on the commit thread, %.1f s in the process)%n", cell,
+                result.writeSeconds(), result.migrateSeconds(), result.rate(), result.steps(), threadCpu,
+                result.commitCpuSeconds(), processCpu);
         return result;
     }
 
