@@ -7,6 +7,7 @@ import io.ankusa.keys.MetaKeys;
 import io.ankusa.queue.deliveries.DeliveryBatch;
 import io.ankusa.store.Durability;
 import io.ankusa.store.Store;
+import io.ankusa.store.WriteBatch;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -34,7 +35,9 @@ import org.slf4j.LoggerFactory;
  * <li><b>A step is whole or absent.</b> Each step's ops, its cursor (in {@code m:migrating:<to>})
  *     and, in the last step, the new format stamp and the removal of {@code m:migrating:<to>} are
  *     committed in <em>one</em> batch. A crash leaves the store after a whole number of
- *     steps: still stamped with the old format, with the cursor of the last step it kept.</li>
+ *     steps: still stamped with the old format, with the cursor of the last step it kept. The
+ *     batch's ops are handed to the store in key order within each family ({@link KeyOrderedBatch}:
+ *     the same writes, cheaper memtable inserts on RocksDB).</li>
  * <li><b>Synced every {@value #SYNCED_EVERY_STEPS} steps, and at the end.</b> The other steps are
  *     committed {@link Durability#ASYNC}: a process crash keeps them, and a power loss loses at most
  *     the unsynced steps, a suffix of the commit order on both backends (a synced commit hardens
@@ -203,7 +206,9 @@ public final class Migrations {
                 }
                 Durability durability = step.done() || (steps + 1) % SYNCED_EVERY_STEPS == 0 ? Durability.SYNC
                         : Durability.ASYNC;
-                committing = committer.submit(() -> batch.commit(store, durability));
+                // In key order per family: RocksDB's memtable inserts are cheapest in order (KeyOrderedBatch).
+                WriteBatch ops = KeyOrderedBatch.of(batch.toWriteBatch());
+                committing = committer.submit(() -> store.commit(ops, durability));
                 // The next step is computed while this one commits: it reads only old keys after
                 // this step's cursor and families the migration never writes (TenantKeys).
                 MigrationStep next = step.done() ? null : migration.step(context, step.cursor());
