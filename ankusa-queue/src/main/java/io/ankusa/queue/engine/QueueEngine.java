@@ -69,6 +69,7 @@ import io.ankusa.store.Stores;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -341,6 +342,11 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
     @Override
     public Optional<String> name(long ord) {
         return ordinals.name(ord);
+    }
+
+    @Override
+    public Map<Long, String> names(Collection<Long> ords) {
+        return ordinals.names(ords);
     }
 
     /** See {@code Queue}. */
