@@ -321,6 +321,9 @@ public final class Hook {
         }
 
         /** The rules every stored hook meets, whichever release wrote it. */
+        /** Sinks up to which duplicates are looked for without a set. */
+        private static final int FEW_SINKS = 8;
+
         private void checkStorable() {
             if (id == null || id.isEmpty()) {
                 throw new InvalidHookException(InvalidHookException.Reason.MISSING_ID, "a hook needs a non-empty id");
@@ -346,13 +349,15 @@ public final class Hook {
                 throw new InvalidHookException(InvalidHookException.Reason.TOO_MANY_SINKS,
                         "hook '" + id + "' has " + sinks.size() + " sinks; at most " + SINKS_MAX);
             }
-            Set<Integer> seen = new HashSet<>();
-            for (int sink : sinks) {
+            // Checked for every hook a claim reads back, too: no set for the usual one or few sinks.
+            Set<Integer> seen = sinks.size() > FEW_SINKS ? new HashSet<>() : null;
+            for (int i = 0; i < sinks.size(); i++) {
+                int sink = sinks.get(i);
                 if (sink < 0 || sink > 0xFFFF) {
                     throw new InvalidHookException(InvalidHookException.Reason.SINK_OUT_OF_RANGE,
                             "sink " + sink + " of hook '" + id + "' is outside 0..65535");
                 }
-                if (!seen.add(sink)) {
+                if (seen == null ? sinks.subList(0, i).contains(sink) : !seen.add(sink)) {
                     throw new InvalidHookException(InvalidHookException.Reason.DUPLICATE_SINK,
                             "sink " + sink + " appears twice in hook '" + id + "'");
                 }
@@ -361,7 +366,13 @@ public final class Hook {
 
         /** Printable ASCII (0x21..0x7E) except the full stop that separates the signed parts. */
         private static boolean signable(String id) {
-            return id.chars().allMatch(c -> c > 0x20 && c < 0x7F && c != '.');
+            for (int i = 0; i < id.length(); i++) {
+                char c = id.charAt(i);
+                if (c <= 0x20 || c >= 0x7F || c == '.') {
+                    return false;
+                }
+            }
+            return true;
         }
 
         private static void checkIdempotencyKey(String key) {

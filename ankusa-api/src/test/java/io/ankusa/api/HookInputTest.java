@@ -69,4 +69,20 @@ class HookInputTest {
                 .isInstanceOfSatisfying(InvalidHookException.class, e -> assertThat(e.reason()).isEqualTo(Reason.TOO_MANY_SINKS));
         assertThat(valid().tenantId("t".repeat(255)).idempotencyKey("k".repeat(246)).build().idempotencyKey()).isPresent();
     }
+
+    @Test
+    @DisplayName("a sink named twice is refused among a few sinks and among many; distinct sinks and ids pass")
+    void duplicateSinksAndSignableIds() {
+        for (int[] sinks : new int[][] {{3, 3}, {0, 1, 2, 1}, IntStream.concat(IntStream.range(0, 20), IntStream.of(19)).toArray()}) {
+            assertThatThrownBy(() -> Hook.builder().id("i").sourceId("s").sinks(sinks).build()).as("%d sinks", sinks.length)
+                    .isInstanceOfSatisfying(InvalidHookException.class, e -> assertThat(e.reason()).isEqualTo(Reason.DUPLICATE_SINK));
+        }
+        assertThat(Hook.builder().id("i").sourceId("s").sinks(IntStream.range(0, 20).toArray()).build().sinks()).hasSize(20);
+        assertThat(Hook.builder().id("i").sourceId("s").sinks(7, 0, 65535).build().sinks()).containsExactly(7, 0, 65535);
+        for (String bad : new String[] {"a b", "a.b", "a\u007Fb", "\u00e9"}) {
+            assertThatThrownBy(() -> valid().id(bad).build()).as(bad)
+                    .isInstanceOfSatisfying(InvalidHookException.class, e -> assertThat(e.reason()).isEqualTo(Reason.INVALID_ID));
+        }
+        assertThat(valid().id("!~az-AZ_09").build().id()).isEqualTo("!~az-AZ_09");
+    }
 }

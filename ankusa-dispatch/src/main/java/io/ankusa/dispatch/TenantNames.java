@@ -1,7 +1,10 @@
 package io.ankusa.dispatch;
 
 import io.ankusa.queue.ledger.TenantDirectory;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -13,6 +16,8 @@ import java.util.Optional;
  * never goes stale for a tenant that has rows; an erased tenant's ordinal keeps its old name here,
  * which costs nothing (it has no rows left to claim). At most {@link #CAPACITY} names, the least
  * recently used evicted first; an ordinal without a name is not cached (asked again next time).
+ * The names of the tenants a feed page brings are read together ({@link #prefetch}: one multi-get
+ * a page instead of one read per tenant at its first turn).
  *
  * <p>Tick thread only (and monitoring reads under the tick's lock).
  */
@@ -53,6 +58,24 @@ final class TenantNames {
         Optional<String> name = directory.name(ord);
         name.ifPresent(n -> names.put(ord, n));
         return name;
+    }
+
+    /**
+     * Reads the names of those of {@code ords} not kept yet in one read of the directory (a
+     * multi-get), and keeps them: the tenants of a feed page, before their first turn.
+     */
+    void prefetch(Collection<Long> ords) {
+        List<Long> missing = new ArrayList<>();
+        for (long ord : ords) {
+            if (!names.containsKey(ord)) {
+                missing.add(ord);
+            }
+        }
+        if (missing.isEmpty()) {
+            return;
+        }
+        reads++;
+        names.putAll(directory.names(missing));
     }
 
     /** Directory reads so far (for tests). */

@@ -135,6 +135,22 @@ final class TenantScheduler {
         this.gate = Objects.requireNonNull(gate, "gate");
     }
 
+    /**
+     * The feed saw the markers of {@code page} (buckets by tenant): each tenant is
+     * {@linkplain #offer offered}, and the names of those whose name is not kept yet are read
+     * together, for their policies at their first turn (one multi-get a page rather than one read
+     * per new tenant). A failed read of the names is left to each tenant's own read at its turn,
+     * which reports it for that tenant.
+     */
+    void offer(Map<Long, List<Long>> page) {
+        page.forEach(this::offer);
+        try {
+            names.prefetch(page.keySet());
+        } catch (AnkusaException e) {
+            LOG.debug("the names of a feed page could not be read together; each tenant reads its own", e);
+        }
+    }
+
     /** The feed saw tenant {@code ord}'s markers of {@code buckets}: it has (or had) due work. */
     void offer(long ord, Collection<Long> buckets) {
         TenantLane lane = lanes.computeIfAbsent(ord, o -> {

@@ -152,7 +152,7 @@ final class Tick {
         long nowNanos = nanoTime.getAsLong();
         // Before the scheduler reads due rows: the claim takes them as read unless one was removed since.
         long readMark = ledger.dueReadMark();
-        feed.next(now, ActiveFeed.pageFor(rowBudget)).forEach(scheduler::offer);
+        scheduler.offer(feed.next(now, ActiveFeed.pageFor(rowBudget)));
         if (feed.caughtUp()) {
             scheduler.feedCaughtUp();
         }

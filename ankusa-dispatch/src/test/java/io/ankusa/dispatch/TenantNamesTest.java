@@ -3,7 +3,10 @@ package io.ankusa.dispatch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.queue.ledger.TenantDirectory;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -15,6 +18,7 @@ class TenantNamesTest {
     private static final class CountingDirectory implements TenantDirectory {
         final Map<Long, String> names = new HashMap<>();
         int reads;
+        final List<Collection<Long>> batches = new ArrayList<>();
 
         @Override
         public OptionalLong ord(String tenant) {
@@ -26,6 +30,36 @@ class TenantNamesTest {
             reads++;
             return Optional.ofNullable(names.get(ord));
         }
+
+        @Override
+        public Map<Long, String> names(Collection<Long> ords) {
+            batches.add(List.copyOf(ords));
+            Map<Long, String> out = new HashMap<>();
+            ords.forEach(ord -> Optional.ofNullable(names.get(ord)).ifPresent(n -> out.put(ord, n)));
+            return out;
+        }
+    }
+
+    @Test
+    void a_feed_page_reads_the_names_it_does_not_keep_in_one_read() {
+        CountingDirectory directory = new CountingDirectory();
+        for (long ord = 1; ord <= 5; ord++) {
+            directory.names.put(ord, "t" + ord);
+        }
+        TenantNames names = new TenantNames(directory);
+        assertThat(names.name(2)).contains("t2");
+
+        names.prefetch(List.of(1L, 2L, 3L, 9L));
+
+        assertThat(directory.batches).as("one read, of the names not kept").containsExactly(List.of(1L, 3L, 9L));
+        for (long ord : new long[] {1, 2, 3}) {
+            assertThat(names.name(ord)).contains("t" + ord);
+        }
+        assertThat(directory.reads).as("single reads: the first name(2) only").isEqualTo(1);
+        names.prefetch(List.of(1L, 3L));
+        assertThat(directory.batches).as("nothing left to read").hasSize(1);
+        assertThat(names.name(9)).as("an ordinal without a name is asked again").isEmpty();
+        assertThat(directory.reads).isEqualTo(2);
     }
 
     @Test

@@ -83,18 +83,35 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
     private final TenantStripes stripes;
     private final QueueClock clock;
     private final AttemptHistory history;
+    private final UnreadAttempts unread;
 
-    /** A ledger over {@code store}, with an attempt history of the default bound (20 per delivery). */
+    /**
+     * A ledger over {@code store}, with an attempt history of the default bound (20 per delivery),
+     * whose claims read every delivery row.
+     */
     public StoreDeliveryLedger(Store store, TenantStripes stripes, QueueClock clock) {
         this(store, stripes, clock, new AttemptHistory(store, stripes, 20));
     }
 
-    /** A ledger over {@code store} that records attempts in {@code history}. */
+    /** A ledger over {@code store} that records attempts in {@code history}, whose claims read every delivery row. */
     public StoreDeliveryLedger(Store store, TenantStripes stripes, QueueClock clock, AttemptHistory history) {
+        this(store, stripes, clock, history, Long.MAX_VALUE);
+    }
+
+    /**
+     * A ledger over {@code store} that records attempts in {@code history}, made when the queue
+     * opens: {@code lastSeqAtOpen} is the highest seq the store held then (every delivery row's seq
+     * is at or below it). A claim reads the delivery rows of retries and of rows at or below it,
+     * and takes a first attempt above it, written in this run, as 0 attempts so far
+     * ({@link UnreadAttempts}).
+     */
+    public StoreDeliveryLedger(Store store, TenantStripes stripes, QueueClock clock, AttemptHistory history,
+            long lastSeqAtOpen) {
         this.store = Objects.requireNonNull(store, "store");
         this.stripes = Objects.requireNonNull(stripes, "stripes");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.history = Objects.requireNonNull(history, "history");
+        this.unread = new UnreadAttempts(lastSeqAtOpen);
     }
 
     @Override
@@ -391,7 +408,7 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
             return Claim.empty();
         }
         // The hooks before the stripe (the delivery rows are read under it: a claim without a mark reads its rows again).
-        ClaimReads before = ClaimReads.hooksOf(store, unique.values());
+        ClaimReads before = ClaimReads.hooksOf(store, unique.values(), unread);
         return stripes.locked(ord, () -> {
             try {
                 return claimLocked(unique, new DeliveryBatch(), false, before);
@@ -439,7 +456,7 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
             return Claim.empty();
         }
         // The hooks and delivery rows before the stripes: they are held for the check and the commit only.
-        ClaimReads before = ClaimReads.of(store, unique.values());
+        ClaimReads before = ClaimReads.of(store, unique.values(), unread);
         Claim[] result = new Claim[1];
         stripes.lockedAll(rowsByTenant.keySet(), () -> {
             // Unchanged since the rows were read: nothing removed a due row meanwhile (a claim, a
@@ -499,7 +516,7 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
                 quarantined.add(Deliveries.quarantineOps(batch, due, QuarantinedRow.Reason.HOOK_UNDECODABLE, now));
                 continue;
             }
-            OptionalInt attempts = reads.deliveryRow(due).map(StoreDeliveryLedger::attemptsOf).orElse(OptionalInt.of(0));
+            OptionalInt attempts = reads.attempts(due);
             if (attempts.isEmpty()) {
                 quarantined.add(Deliveries.quarantineOps(batch, due, QuarantinedRow.Reason.DELIVERY_ROW_UNDECODABLE, now));
                 continue;
@@ -528,15 +545,6 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
             }
         }
         return present;
-    }
-
-    /** The attempts a stored delivery row records, or empty when it does not decode (the row is quarantined). */
-    private static OptionalInt attemptsOf(byte[] row) {
-        try {
-            return OptionalInt.of(DeliveryRow.decode(row).attempts());
-        } catch (StoreCorruptionException e) {
-            return OptionalInt.empty();
-        }
     }
 
     @Override
@@ -713,7 +721,11 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
             }
             long now = clock.millis();
             DeliveryBatch batch = new DeliveryBatch();
-            chunk.forEach(row -> Deliveries.recoverInflightOps(batch, row, now));
+            chunk.forEach(row -> {
+                Deliveries.recoverInflightOps(batch, row, now);
+                // Due again as a first attempt with its attempts kept: its claim reads its delivery row.
+                unread.recovered(row.seq());
+            });
             batch.commit(store, Durability.SYNC);
             total += chunk.size();
             if (end) {

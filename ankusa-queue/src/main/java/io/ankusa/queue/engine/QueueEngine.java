@@ -69,6 +69,7 @@ import io.ankusa.store.Stores;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -185,7 +186,10 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
         this.ordinals = TenantOrdinals.load(store, config.tenantsMax());
         this.stripes = new TenantStripes(TenantStripes.DEFAULT_STRIPES);
         this.history = new AttemptHistory(store, stripes, config.attemptsPerDelivery());
-        this.ledger = new StoreDeliveryLedger(store, stripes, clock, history);
+        // The highest seq at open (every delivery row's seq is at or below it): the ledger's claims
+        // read the delivery rows of rows up to it, and the writer's first seq is above it.
+        long lastSeqAtOpen = LastSeq.recover(store);
+        this.ledger = new StoreDeliveryLedger(store, stripes, clock, history, lastSeqAtOpen);
         this.purge = new TenantPurge(store, stripes);
         this.archive = new ArchiveObligations(store, stripes);
         this.expansion = new Expansion(store, stripes, ordinals::ord, clock);
@@ -205,7 +209,7 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
         this.auditedEndpoints = new AuditedEndpoints(ordinals, endpointBook, audit, events, clock);
         this.writer = IngestWriter.start(store, ordinals, clock, new IngestWriter.Limits(config.batchMaxHooks(),
                 config.batchMaxBytes(), config.ingestQueueCapacity(), config.archive()), idempotencyKeys, fault,
-                LastSeq.recover(store), new IngestWriter.Admission(tenantPolicies, monotonicNanos, config.nodeMaxBytes()), events);
+                lastSeqAtOpen, new IngestWriter.Admission(tenantPolicies, monotonicNanos, config.nodeMaxBytes()), events);
         this.receipts = ReceiptRelay.on(config.completionExecutor());
         this.auditedErasure = new AuditedErasure(ordinals, writer, new TenantErasure(store, stripes, purge,
                 tenant -> writer.submitChore(() -> idempotencyKeys.eraseTenant(tenant)).join()), audit);
@@ -338,6 +342,11 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
     @Override
     public Optional<String> name(long ord) {
         return ordinals.name(ord);
+    }
+
+    @Override
+    public Map<Long, String> names(Collection<Long> ords) {
+        return ordinals.names(ords);
     }
 
     /** See {@code Queue}. */

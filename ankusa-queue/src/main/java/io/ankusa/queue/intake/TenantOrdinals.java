@@ -191,6 +191,23 @@ public final class TenantOrdinals {
                 .map(TenantByOrdKey::decodeValue).filter(name -> !name.isEmpty());
     }
 
+    /** The tenant ids of {@code ords} in one multi-get: those allocated and not erased. */
+    public Map<Long, String> names(Collection<Long> ords) {
+        List<Long> valid = new ArrayList<>(new LinkedHashSet<>(ords));
+        valid.removeIf(ord -> ord < Ordinals.FIRST || ord > Ordinals.MAX);
+        if (valid.isEmpty()) {
+            return Map.of();
+        }
+        List<Optional<byte[]>> values = store.multiGet(ColumnFamilies.TENANTS,
+                valid.stream().map(ord -> new TenantByOrdKey(ord).encode()).toList());
+        Map<Long, String> out = new HashMap<>();
+        for (int i = 0; i < valid.size(); i++) {
+            long ord = valid.get(i);
+            values.get(i).map(TenantByOrdKey::decodeValue).filter(name -> !name.isEmpty()).ifPresent(n -> out.put(ord, n));
+        }
+        return out;
+    }
+
     /** How many ordinals were allocated: {@code m:next_ord - 1}, one point read. */
     public long tenantCount() {
         return store.get(ColumnFamilies.DEFAULT, MetaKeys.NEXT_ORD)

@@ -1,5 +1,8 @@
 package io.ankusa.queue.ledger;
 
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -38,4 +41,19 @@ public interface TenantDirectory {
      * @return the tenant id, or empty
      */
     Optional<String> name(long ord);
+
+    /**
+     * The tenant ids of {@code ords}, read together (the queue's directory reads them in one
+     * multi-get); by default one {@link #name} each.
+     *
+     * @param ords the ordinals
+     * @return the tenant id of each ordinal that is allocated and not erased; the others are absent
+     */
+    default Map<Long, String> names(Collection<Long> ords) {
+        Map<Long, String> out = new HashMap<>();
+        for (long ord : ords) {
+            name(ord).ifPresent(n -> out.put(ord, n));
+        }
+        return out;
+    }
 }

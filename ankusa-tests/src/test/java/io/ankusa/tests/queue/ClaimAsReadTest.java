@@ -161,7 +161,8 @@ class ClaimAsReadTest {
             @Override
             public List<Optional<byte[]>> multiGet(String family, List<byte[]> keys) {
                 List<Optional<byte[]>> values = super.multiGet(family, keys);
-                Runnable interloper = family.equals(ColumnFamilies.DELIVERIES) ? onDeliveryRead.getAndSet(null) : null;
+                // The claim's reads before the stripes: the hooks (a first attempt's delivery row is not read).
+                Runnable interloper = family.equals(ColumnFamilies.HOOKS) ? onDeliveryRead.getAndSet(null) : null;
                 if (interloper != null) {
                     interloper.run();
                 }
@@ -173,7 +174,7 @@ class ClaimAsReadTest {
             DeliveryLedger ledger = q.ledger();
             long mark = ledger.dueReadMark();
             List<DueRow> due = ledger.dueForTenant(ord, q.clock().millis(), 0, 1, Long.MAX_VALUE);
-            // Right after the claim read the delivery row (attempts 0), before it takes the stripes:
+            // Right after the claim read the hook (the row is a first attempt, 0 attempts), before it takes the stripes:
             // another claimer claims the row and settles it as a retry due at the same time, so the
             // same due key is back with a delivery row of one attempt.
             onDeliveryRead.set(() -> {
