@@ -320,10 +320,10 @@ public final class Hook {
             return new Hook(this);
         }
 
-        /** The rules every stored hook meets, whichever release wrote it. */
         /** Sinks up to which duplicates are looked for without a set. */
         private static final int FEW_SINKS = 8;
 
+        /** The rules every stored hook meets, whichever release wrote it. */
         private void checkStorable() {
             if (id == null || id.isEmpty()) {
                 throw new InvalidHookException(InvalidHookException.Reason.MISSING_ID, "a hook needs a non-empty id");
