@@ -295,10 +295,7 @@ final class LmdbStore implements Store {
     public Scan scan(String family, KeyRange range, Direction direction) {
         Objects.requireNonNull(range, "range");
         Objects.requireNonNull(direction, "direction");
-        Family f = families.get(Objects.requireNonNull(family, "family"));
-        if (f == null) {
-            throw new UnknownFamilyException("unknown family '" + family + "'; declared: " + kinds.keySet());
-        }
+        Family f = declared(family);
         gate.enterRead();
         LmdbScan scan;
         try {
@@ -314,6 +311,15 @@ final class LmdbStore implements Store {
         return scan;
     }
 
+    /** The declared family {@code family}, for a scan or a cursor over it. */
+    private Family declared(String family) {
+        Family f = families.get(Objects.requireNonNull(family, "family"));
+        if (f == null) {
+            throw new UnknownFamilyException("unknown family '" + family + "'; declared: " + kinds.keySet());
+        }
+        return f;
+    }
+
     private void scanReleased(LmdbScan scan) {
         openScans.remove(scan);
         gate.exitRead();
@@ -322,10 +328,7 @@ final class LmdbStore implements Store {
     /** One read transaction and one LMDB cursor for every seek (see {@link LmdbCursor}). */
     @Override
     public Cursor cursor(String family) {
-        Family f = families.get(Objects.requireNonNull(family, "family"));
-        if (f == null) {
-            throw new UnknownFamilyException("unknown family '" + family + "'; declared: " + kinds.keySet());
-        }
+        Family f = declared(family);
         gate.enterRead();
         LmdbCursor cursor;
         try {
