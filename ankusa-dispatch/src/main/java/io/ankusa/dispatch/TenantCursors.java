@@ -14,16 +14,16 @@ import java.util.Optional;
  * <p>The floor of a tenant is the start of the earliest marker second the tick scanned for it —
  * every due row has a marker of its own second, so no due row of the tenant lies before — raised
  * to the due time of its earliest row as the last cleanup read it (from the start of the tenant's
- * range) when that row is in the same second, but never past the time of that cleanup (a row due
- * later, a retry, must not hide a hook ingested after the cleanup). The raise skips the rows of that second the
- * pipeline already claimed. It can hide a row: one committed into that second but stamped before
- * the recorded time (a writer stamps a row with the time it read its clock, and can commit after
- * the pipeline claimed past it). The marker cleanup takes its first step from the scheduler's read
- * (which starts at the floor), so it does not see that row either; every
- * {@value #UNRAISED_EVERY}th update the floor is not raised for one visit, and that visit's read
- * starts at the second's start and finds it: a hidden row waits at most that many visits. (The
- * row keeps its marker meanwhile: the cleanup deletes the marker of that second only when it
- * finds no row from the floor on in it, and then its check finds the row and puts the marker back.)
+ * range) when that row is in the same second, but never past that cleanup's horizon (the earlier
+ * of its now and the oldest stamp a writer of due rows held, {@code DueStamps}). The raise skips
+ * the rows of that second the pipeline already claimed, and hides no row committed later: such a
+ * row is due at or after the horizon (a writer holds its stamp until its commit returns and
+ * stamps its rows at or after it), so at or after the floor. Only a row stamped without a held
+ * stamp could fall below the floor; as a net for such a writer, every {@value #UNRAISED_EVERY}th
+ * update the floor is not raised for one visit, and that visit's read starts at the second's
+ * start. (The marker cleanup takes its first step from the scheduler's read, which starts at the
+ * floor; it deletes the marker of that second only when it finds no row from the floor on in it,
+ * and its check then finds such a row and puts the marker back.)
  * A tenant without a floor (first visit, after a restart, after it drained) starts at its earliest
  * scanned marker. Only the tick thread uses this class.
  */
@@ -50,17 +50,17 @@ final class TenantCursors {
     }
 
     /**
-     * After cleanup at {@code now}: the tenant's earliest due row, or none (the tenant drained:
-     * evict). A first row due later than {@code now} (a retry's backoff) raises the floor to
-     * {@code now} only: a hook ingested after the cleanup is stamped at or after {@code now} and
-     * may come before that row.
+     * After a cleanup of horizon {@code horizon}: the tenant's earliest due row, or none (the
+     * tenant drained: evict). A first row due later than {@code horizon} (a retry's backoff) raises
+     * the floor to {@code horizon} only: a row committed after the cleanup is due at or after the
+     * horizon and may come before that row.
      */
-    void update(long ord, Optional<DueRow> first, long now) {
+    void update(long ord, Optional<DueRow> first, long horizon) {
         if (first.isEmpty()) {
             floors.remove(ord);
         } else {
             Floor floor = floors.computeIfAbsent(ord, o -> new Floor());
-            floor.at = Math.min(first.get().at(), now);
+            floor.at = Math.min(first.get().at(), horizon);
             floor.updates++;
         }
     }

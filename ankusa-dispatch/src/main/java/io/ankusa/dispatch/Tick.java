@@ -150,6 +150,9 @@ final class Tick {
             return new Run(0, 0, CompletableFuture.completedFuture(new TickReport(startedAt, 0, 0, 0, 0, 0, 0)));
         }
         long nowNanos = nanoTime.getAsLong();
+        // Before every read of the tick: a due row committed after it is due at or after it, so the
+        // cleanup deletes no marker of its second or later (DueStamps).
+        long horizon = Math.min(now, ledger.dueStamps().horizon());
         // Before the scheduler reads due rows: the claim takes them as read unless one was removed since.
         long readMark = ledger.dueReadMark();
         scheduler.offer(feed.next(now, ActiveFeed.pageFor(rowBudget)));
@@ -170,7 +173,7 @@ final class Tick {
             visited = plan.visited();
             visited.forEach(lane -> visitedBuckets.put(lane.ord, List.copyOf(lane.markers.headSet(current, true))));
             // Cleanup step 1 before the claim; its deletes ride in the claim's batch (one commit); step 3 after.
-            cleaning = cleanup.prepare(visitedBuckets, plan.rows(), readAhead(plan, visitedBuckets), now, due);
+            cleaning = cleanup.prepare(visitedBuckets, plan.rows(), readAhead(plan, visitedBuckets), horizon, due);
         }
         Claim claim = ledger.claimAll(plan.rows(), cleaning.stale(), readMark);
         releaseUnsent(plan, claim);
@@ -191,10 +194,11 @@ final class Tick {
             settles.add(release(settler.drop(orphan), lanes.get(orphan.ord())));
         }
         Map<Long, Optional<DueRow>> firsts = cleanup.finish(cleaning);
-        firsts.forEach((ord, first) -> cursors.update(ord, first, now));
+        firsts.forEach((ord, first) -> cursors.update(ord, first, horizon));
+        long kept = MarkerCleanup.bucketOf(horizon);
         for (TenantLane lane : visited) {
             Optional<DueRow> first = firsts.getOrDefault(lane.ord, Optional.empty());
-            long keepFrom = Math.min(current, first.map(r -> MarkerCleanup.bucketOf(r.at())).orElse(current));
+            long keepFrom = Math.min(kept, first.map(r -> MarkerCleanup.bucketOf(r.at())).orElse(kept));
             lane.markers.headSet(keepFrom).clear();
             scheduler.cleaned(lane, first, now, nowNanos);
         }

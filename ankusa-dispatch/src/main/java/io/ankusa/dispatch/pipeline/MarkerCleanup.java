@@ -21,13 +21,16 @@ import java.util.TreeSet;
  * Removes a tenant's stale active markers without ever leaving a due row without one: the
  * "delete, then verify" of TEN-1 §5, run by the pipeline only, after it claimed from the tenant.
  *
+ * <p>Every cleanup takes a <em>horizon</em>: the earlier of now and the oldest stamp a writer of
+ * due rows holds ({@link io.ankusa.queue.ledger.DueStamps#horizon()}), read before any of the
+ * reads it guards. No marker of the horizon's second or later is deleted.
+ *
  * <ol>
  *   <li>{@code first = firstDue(ord, earliest scanned second)}: the tenant's earliest due row from
  *       the earliest scanned marker second on, or none (one seek that starts there, so the
  *       tombstones claims left before it are not walked).</li>
- *   <li>The scanned markers of buckets before {@code first}'s bucket (before the current second
- *       when there is no first) are stale: delete them, unsynced. A marker of the current second
- *       is never deleted.</li>
+ *   <li>The scanned markers of buckets before {@code first}'s bucket and before the horizon's
+ *       second are stale: delete them, unsynced.</li>
  *   <li>Verify: look for due rows in the deleted buckets and put the marker of each bucket that
  *       holds one back (synced).</li>
  * </ol>
@@ -38,11 +41,17 @@ import java.util.TreeSet;
  * row committed before step 2 is visible to step 3, which restores its bucket's marker if step 2
  * deleted it. Step 3 checks every deleted bucket, not only the bucket of the tenant's earliest
  * row as the spec's wording has it: with the spec's single {@code firstDue}, two rows committed
- * between steps 1 and 2 into two different stale seconds (writers stamp a row with the time they
- * read their clock, which can be a second before they commit) would leave the later one without
- * a marker. The check costs the same single seek when nothing was committed meanwhile (the
- * deleted buckets hold no row, since they lie before {@code first}), and one more seek per
- * deleted bucket that does hold a row.
+ * between steps 1 and 2 into two different stale seconds would leave the later one without a
+ * marker. The check costs the same single seek when nothing was committed meanwhile (the deleted
+ * buckets hold no row, since they lie before {@code first}), and one more seek per deleted bucket
+ * that does hold a row.
+ *
+ * <p>Why a crash between steps 2 and 3 loses no marker of a due row either (step 2's deletes may
+ * be durable before step 3's puts are): every writer holds its stamp until its commit returns and
+ * stamps its rows at or after it, so a row committed after the horizon was read is due at or after
+ * the horizon, in a second step 2 keeps; a row committed before is seen by step 1, whose answer
+ * keeps its second too. So step 3 finds nothing unless a row was written without a held stamp; it
+ * stays as the net for such a writer (the cleanup's tests write such rows to exercise it).
  *
  * <p>{@link Interleaving} is the seam between the steps: the pipeline passes
  * {@link Interleaving#NONE}, a test commits a writer's row there.
@@ -80,12 +89,12 @@ public final class MarkerCleanup {
     }
 
     /**
-     * Steps 1–3 for tenant {@code ord}, whose markers of {@code scannedBuckets} the tick saw, at
-     * {@code now} (epoch ms). Returns the tenant's earliest due row as far as the cleanup saw it
+     * Steps 1–3 for tenant {@code ord}, whose markers of {@code scannedBuckets} the tick saw, with
+     * the cleanup horizon {@code horizon} (epoch ms, read before the markers were). Returns the tenant's earliest due row as far as the cleanup saw it
      * (from step 1, or an earlier row step 3 found).
      */
-    public Optional<DueRow> clean(long ord, Collection<Long> scannedBuckets, long now) {
-        return clean(Map.of(ord, scannedBuckets), now).get(ord);
+    public Optional<DueRow> clean(long ord, Collection<Long> scannedBuckets, long horizon) {
+        return clean(Map.of(ord, scannedBuckets), horizon).get(ord);
     }
 
     /**
@@ -93,10 +102,11 @@ public final class MarkerCleanup {
      * saw for it): step 1 for each, then one unsynced batch deleting every tenant's stale markers,
      * then step 3 for each tenant that had some. The argument above holds tenant by tenant, so
      * doing a step for many tenants at once changes nothing but the number of commits. Returns each
-     * tenant's earliest due row as far as the cleanup saw it.
+     * tenant's earliest due row as far as the cleanup saw it. {@code horizon} is the cleanup
+     * horizon (epoch ms, read before the markers were).
      */
-    public Map<Long, Optional<DueRow>> clean(Map<Long, ? extends Collection<Long>> scannedByTenant, long now) {
-        Cleaning cleaning = prepare(scannedByTenant, Map.of(), now);
+    public Map<Long, Optional<DueRow>> clean(Map<Long, ? extends Collection<Long>> scannedByTenant, long horizon) {
+        Cleaning cleaning = prepare(scannedByTenant, Map.of(), horizon);
         if (!cleaning.stale().isEmpty()) {
             ledger.deleteMarkers(cleaning.stale());
         }
@@ -131,12 +141,12 @@ public final class MarkerCleanup {
      *
      * @param scannedByTenant tenant → the marker buckets the tick saw for it
      * @param claiming        the rows the tick is about to claim, by tenant
-     * @param now             epoch milliseconds
+     * @param horizon         the cleanup horizon (epoch milliseconds, at most now)
      * @return what step 1 found
      */
     public Cleaning prepare(Map<Long, ? extends Collection<Long>> scannedByTenant, Map<Long, List<DueRow>> claiming,
-            long now) {
-        return prepare(scannedByTenant, claiming, Map.of(), now);
+            long horizon) {
+        return prepare(scannedByTenant, claiming, Map.of(), horizon);
     }
 
     /**
@@ -153,13 +163,13 @@ public final class MarkerCleanup {
      * @param scannedByTenant tenant → the marker buckets the tick saw for it
      * @param claiming        the rows the tick is about to claim, by tenant
      * @param readAhead       tenant → its due rows from its earliest scanned second, and the row after them
-     * @param now             epoch milliseconds
+     * @param horizon         the cleanup horizon (epoch milliseconds, at most now)
      * @return what step 1 found
      */
     public Cleaning prepare(Map<Long, ? extends Collection<Long>> scannedByTenant, Map<Long, List<DueRow>> claiming,
-            Map<Long, DueRead> readAhead, long now) {
+            Map<Long, DueRead> readAhead, long horizon) {
         try (DueReader reader = ledger.dueReader()) {
-            return prepare(scannedByTenant, claiming, readAhead, now, reader);
+            return prepare(scannedByTenant, claiming, readAhead, horizon, reader);
         }
     }
 
@@ -171,13 +181,13 @@ public final class MarkerCleanup {
      * @param scannedByTenant tenant → the marker buckets the tick saw for it
      * @param claiming        the rows the tick is about to claim, by tenant
      * @param readAhead       tenant → its due rows from its earliest scanned second, and the row after them
-     * @param now             epoch milliseconds
+     * @param horizon         the cleanup horizon (epoch milliseconds, at most now)
      * @param reader          reads step 1's first rows where {@code readAhead} has none
      * @return what step 1 found
      */
     public Cleaning prepare(Map<Long, ? extends Collection<Long>> scannedByTenant, Map<Long, List<DueRow>> claiming,
-            Map<Long, DueRead> readAhead, long now, DueReader reader) {
-        long current = bucketOf(now);
+            Map<Long, DueRead> readAhead, long horizon, DueReader reader) {
+        long current = bucketOf(horizon);
         Map<Long, Optional<DueRow>> firsts = new LinkedHashMap<>();
         Map<Long, SortedSet<Long>> staleByTenant = new LinkedHashMap<>();
         for (Map.Entry<Long, ? extends Collection<Long>> tenant : scannedByTenant.entrySet()) {

@@ -3,9 +3,9 @@ package io.ankusa.queue.deliveries;
 import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.keys.DeliveryKey;
 import io.ankusa.keys.HookKey;
+import io.ankusa.queue.ledger.DueStamps;
 import io.ankusa.store.Durability;
 import io.ankusa.store.Store;
-import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
@@ -28,14 +28,17 @@ public final class Expansion {
     private final Store store;
     private final TenantStripes stripes;
     private final Function<String, OptionalLong> ordOf;
-    private final InstantSource clock;
+    private final DueStamps stamps;
 
-    /** Expansion over {@code store}; {@code ordOf} looks a tenant's ordinal up. */
-    public Expansion(Store store, TenantStripes stripes, Function<String, OptionalLong> ordOf, InstantSource clock) {
+    /**
+     * Expansion over {@code store}; {@code ordOf} looks a tenant's ordinal up; its rows are due at
+     * a stamp of {@code stamps}, held until their batch is committed.
+     */
+    public Expansion(Store store, TenantStripes stripes, Function<String, OptionalLong> ordOf, DueStamps stamps) {
         this.store = Objects.requireNonNull(store, "store");
         this.stripes = Objects.requireNonNull(stripes, "stripes");
         this.ordOf = Objects.requireNonNull(ordOf, "ordOf");
-        this.clock = Objects.requireNonNull(clock, "clock");
+        this.stamps = Objects.requireNonNull(stamps, "stamps");
     }
 
     /**
@@ -70,9 +73,11 @@ public final class Expansion {
             if (missing.isEmpty()) {
                 return 0;
             }
-            DeliveryBatch batch = new DeliveryBatch();
-            Deliveries.expandOps(batch, ord, seq, missing, envelope.length, clock.millis());
-            batch.commit(store, Durability.SYNC);
+            try (DueStamps.Held held = stamps.hold()) {
+                DeliveryBatch batch = new DeliveryBatch();
+                Deliveries.expandOps(batch, ord, seq, missing, envelope.length, held.millis());
+                batch.commit(store, Durability.SYNC);
+            }
             return missing.size();
         });
     }

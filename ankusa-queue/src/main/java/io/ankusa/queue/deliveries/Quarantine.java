@@ -5,13 +5,13 @@ import io.ankusa.keys.DeliveryKey;
 import io.ankusa.keys.KeySpan;
 import io.ankusa.keys.Ordinals;
 import io.ankusa.keys.QuarantineKey;
+import io.ankusa.queue.ledger.DueStamps;
 import io.ankusa.queue.ledger.QuarantinedRow;
 import io.ankusa.store.Durability;
 import io.ankusa.store.KeyValue;
 import io.ankusa.store.Scan;
 import io.ankusa.store.Store;
 import io.ankusa.store.StoreCorruptionException;
-import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -32,13 +32,13 @@ public final class Quarantine {
 
     private final Store store;
     private final TenantStripes stripes;
-    private final InstantSource clock;
+    private final DueStamps stamps;
 
-    /** The quarantine of {@code store}. */
-    public Quarantine(Store store, TenantStripes stripes, InstantSource clock) {
+    /** The quarantine of {@code store}; released rows are due at a stamp of {@code stamps}, held until their batch is committed. */
+    public Quarantine(Store store, TenantStripes stripes, DueStamps stamps) {
         this.store = Objects.requireNonNull(store, "store");
         this.stripes = Objects.requireNonNull(stripes, "stripes");
-        this.clock = Objects.requireNonNull(clock, "clock");
+        this.stamps = Objects.requireNonNull(stamps, "stamps");
     }
 
     /** Up to {@code limit} quarantined rows of the node after {@code after} (from the first when empty), in (ord, seq, sink) order. */
@@ -80,16 +80,18 @@ public final class Quarantine {
             }
             List<Optional<byte[]>> deliveryRows = store.multiGet(ColumnFamilies.DELIVERIES,
                     rows.stream().map(q -> new DeliveryKey(q.seq(), q.sink()).encode()).toList());
-            long now = clock.millis();
-            DeliveryBatch batch = new DeliveryBatch();
-            for (int i = 0; i < rows.size(); i++) {
-                QuarantinedRow q = rows.get(i);
-                if (deliveryRows.get(i).isEmpty()) {
-                    throw new StoreCorruptionException("quarantined row " + q + " has no delivery row");
+            try (DueStamps.Held held = stamps.hold()) {
+                DeliveryBatch batch = new DeliveryBatch();
+                for (int i = 0; i < rows.size(); i++) {
+                    QuarantinedRow q = rows.get(i);
+                    if (deliveryRows.get(i).isEmpty()) {
+                        throw new StoreCorruptionException("quarantined row " + q + " has no delivery row");
+                    }
+                    Deliveries.releaseQuarantinedOps(batch, q, releasedRow(deliveryRows.get(i).get(), q.size()),
+                            held.millis());
                 }
-                Deliveries.releaseQuarantinedOps(batch, q, releasedRow(deliveryRows.get(i).get(), q.size()), now);
+                batch.commit(store, Durability.SYNC);
             }
-            batch.commit(store, Durability.SYNC);
             return rows;
         });
     }

@@ -24,6 +24,7 @@ import io.ankusa.queue.ledger.DueRead;
 import io.ankusa.queue.ledger.DueReader;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.DueRow;
+import io.ankusa.queue.ledger.DueStamps;
 import io.ankusa.queue.ledger.EndpointRow;
 import io.ankusa.queue.ledger.InflightRow;
 import io.ankusa.queue.ledger.QuarantinedRow;
@@ -84,6 +85,7 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
     private final QueueClock clock;
     private final AttemptHistory history;
     private final UnreadAttempts unread;
+    private final DueStamps stamps;
 
     /**
      * A ledger over {@code store}, with an attempt history of the default bound (20 per delivery),
@@ -112,6 +114,7 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.history = Objects.requireNonNull(history, "history");
         this.unread = new UnreadAttempts(lastSeqAtOpen);
+        this.stamps = new DueStamps(clock);
     }
 
     @Override
@@ -391,6 +394,11 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
     }
 
     @Override
+    public DueStamps dueStamps() {
+        return stamps;
+    }
+
+    @Override
     public QueueClock clock() {
         return clock;
     }
@@ -609,43 +617,46 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
             List<byte[]> keys = settlements.stream()
                     .map(s -> new InflightKey(s.row().ord(), s.row().seq(), s.row().sink()).encode()).toList();
             List<Optional<byte[]>> values = store.multiGet(ColumnFamilies.INDEX, keys);
-            long now = clock.millis();
-            DeliveryBatch batch = new DeliveryBatch();
-            Set<InflightKey> settled = new HashSet<>();
-            for (int i = 0; i < settlements.size(); i++) {
-                Settlement s = settlements.get(i);
-                InflightKey key = InflightKey.decode(keys.get(i));
-                if (values.get(i).isEmpty() || !settled.add(key)) {
-                    LOG.debug("settlement of a row no longer inflight skipped: {}", s.row());
-                    continue;
+            // Held until the batch is written: its retries are due at or after it (DueStamps).
+            try (DueStamps.Held held = stamps.hold()) {
+                long now = held.millis();
+                DeliveryBatch batch = new DeliveryBatch();
+                Set<InflightKey> settled = new HashSet<>();
+                for (int i = 0; i < settlements.size(); i++) {
+                    Settlement s = settlements.get(i);
+                    InflightKey key = InflightKey.decode(keys.get(i));
+                    if (values.get(i).isEmpty() || !settled.add(key)) {
+                        LOG.debug("settlement of a row no longer inflight skipped: {}", s.row());
+                        continue;
+                    }
+                    InflightRow row = new InflightRow(key.ord(), key.seq(), key.sink(), InflightKey.decodeValue(values.get(i).get()));
+                    if (s instanceof Settlement.Delivered) {
+                        Deliveries.deliveredOps(batch, row);
+                    } else if (s instanceof Settlement.Orphan) {
+                        Deliveries.orphanDropOps(batch, row);
+                    } else if (s instanceof Settlement.Retry r) {
+                        Deliveries.retryOps(batch, row, new DeliveryRow(row.size(), r.delivery().attempt(), now, r.error()),
+                                held.atLeast(r.nextAt()));
+                    } else if (s instanceof Settlement.Dead d) {
+                        Deliveries.deadOps(batch, row, new DeliveryRow(row.size(), d.delivery().attempt(), now, d.reason()),
+                                now, d.delivery().sourceId(), d.delivery().hookId());
+                    }
                 }
-                InflightRow row = new InflightRow(key.ord(), key.seq(), key.sink(), InflightKey.decodeValue(values.get(i).get()));
-                if (s instanceof Settlement.Delivered) {
-                    Deliveries.deliveredOps(batch, row);
-                } else if (s instanceof Settlement.Orphan) {
-                    Deliveries.orphanDropOps(batch, row);
-                } else if (s instanceof Settlement.Retry r) {
-                    Deliveries.retryOps(batch, row, new DeliveryRow(row.size(), r.delivery().attempt(), now, r.error()),
-                            r.nextAt());
-                } else if (s instanceof Settlement.Dead d) {
-                    Deliveries.deadOps(batch, row, new DeliveryRow(row.size(), d.delivery().attempt(), now, d.reason()),
-                            now, d.delivery().sourceId(), d.delivery().hookId());
+                // The history of attempts whose rows this batch settles rides in the same batch.
+                historyOps.appendTo(batch, settled);
+                Set<Long> applied = new HashSet<>();
+                settled.forEach(k -> applied.add(k.ord()));
+                for (EndpointRow endpoint : endpoints) {
+                    if (applied.contains(endpoint.ord())) {
+                        Deliveries.endpointOps(batch, endpoint);
+                        written.add(endpoint);
+                    }
                 }
-            }
-            // The history of attempts whose rows this batch settles rides in the same batch.
-            historyOps.appendTo(batch, settled);
-            Set<Long> applied = new HashSet<>();
-            settled.forEach(k -> applied.add(k.ord()));
-            for (EndpointRow endpoint : endpoints) {
-                if (applied.contains(endpoint.ord())) {
-                    Deliveries.endpointOps(batch, endpoint);
-                    written.add(endpoint);
+                if (!batch.isEmpty()) {
+                    // Unsynced under the stripes; the caller syncs outside them (see above).
+                    batch.commit(store, Durability.ASYNC);
+                    wrote[0] = true;
                 }
-            }
-            if (!batch.isEmpty()) {
-                // Unsynced under the stripes; the caller syncs outside them (see above).
-                batch.commit(store, Durability.ASYNC);
-                wrote[0] = true;
             }
         });
         return new SettleWrite(written, wrote[0]);
@@ -668,23 +679,26 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
                     .map(d -> new DeadByTenantKey(d.ord(), d.at(), d.seq(), d.sink()).encode()).toList());
             List<Optional<byte[]>> deliveryRows = store.multiGet(ColumnFamilies.DELIVERIES,
                     unique.stream().map(d -> new DeliveryKey(d.seq(), d.sink()).encode()).toList());
-            long now = clock.millis();
-            DeliveryBatch batch = new DeliveryBatch();
-            int revived = 0;
-            for (int i = 0; i < unique.size(); i++) {
-                if (present.get(i).isEmpty()) {
-                    continue;
+            // Held until the batch is committed: its rows are due at it (DueStamps).
+            try (DueStamps.Held held = stamps.hold()) {
+                long now = held.millis();
+                DeliveryBatch batch = new DeliveryBatch();
+                int revived = 0;
+                for (int i = 0; i < unique.size(); i++) {
+                    if (present.get(i).isEmpty()) {
+                        continue;
+                    }
+                    if (deliveryRows.get(i).isEmpty()) {
+                        throw new StoreCorruptionException("dead row " + unique.get(i) + " has no delivery row");
+                    }
+                    Deliveries.reviveOps(batch, unique.get(i), DeliveryRow.decode(deliveryRows.get(i).get()), now);
+                    revived++;
                 }
-                if (deliveryRows.get(i).isEmpty()) {
-                    throw new StoreCorruptionException("dead row " + unique.get(i) + " has no delivery row");
+                if (revived > 0) {
+                    batch.commit(store, Durability.SYNC);
                 }
-                Deliveries.reviveOps(batch, unique.get(i), DeliveryRow.decode(deliveryRows.get(i).get()), now);
-                revived++;
+                return revived;
             }
-            if (revived > 0) {
-                batch.commit(store, Durability.SYNC);
-            }
-            return revived;
         });
     }
 
@@ -719,14 +733,17 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
             if (chunk.isEmpty()) {
                 return total;
             }
-            long now = clock.millis();
-            DeliveryBatch batch = new DeliveryBatch();
-            chunk.forEach(row -> {
-                Deliveries.recoverInflightOps(batch, row, now);
-                // Due again as a first attempt with its attempts kept: its claim reads its delivery row.
-                unread.recovered(row.seq());
-            });
-            batch.commit(store, Durability.SYNC);
+            // Held until the batch is committed: its rows are due at it (DueStamps).
+            try (DueStamps.Held held = stamps.hold()) {
+                long now = held.millis();
+                DeliveryBatch batch = new DeliveryBatch();
+                chunk.forEach(row -> {
+                    Deliveries.recoverInflightOps(batch, row, now);
+                    // Due again as a first attempt with its attempts kept: its claim reads its delivery row.
+                    unread.recovered(row.seq());
+                });
+                batch.commit(store, Durability.SYNC);
+            }
             total += chunk.size();
             if (end) {
                 return total;

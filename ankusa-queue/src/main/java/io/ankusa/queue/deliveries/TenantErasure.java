@@ -210,13 +210,13 @@ public final class TenantErasure {
         }
     }
 
-    /** An eraser over {@code store}. */
-    public TenantErasure(Store store, TenantStripes stripes, TenantPurge purge, DedupeEraser dedupe) {
+    /** An eraser over {@code store} that purges the tenant's quarantined rows through {@code quarantine}. */
+    public TenantErasure(Store store, TenantStripes stripes, TenantPurge purge, Quarantine quarantine, DedupeEraser dedupe) {
         this.store = Objects.requireNonNull(store, "store");
         this.stripes = Objects.requireNonNull(stripes, "stripes");
         this.purge = Objects.requireNonNull(purge, "purge");
         this.dedupe = Objects.requireNonNull(dedupe, "dedupe");
-        this.quarantine = new Quarantine(store, stripes, java.time.InstantSource.system());
+        this.quarantine = Objects.requireNonNull(quarantine, "quarantine");
     }
 
     /** The erase marker key of {@code ord}. */

@@ -192,7 +192,7 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
         this.ledger = new StoreDeliveryLedger(store, stripes, clock, history, lastSeqAtOpen);
         this.purge = new TenantPurge(store, stripes);
         this.archive = new ArchiveObligations(store, stripes);
-        this.expansion = new Expansion(store, stripes, ordinals::ord, clock);
+        this.expansion = new Expansion(store, stripes, ordinals::ord, ledger.dueStamps());
         int recovered = ledger.recoverInflight();
         if (recovered > 0) {
             LOG.info("moved {} inflight deliveries left by the last run back to due", recovered);
@@ -203,15 +203,15 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
         this.deadLetters = new DeadLetters(store, ordinals, ledger);
         this.auditedPurge = new AuditedPurge(ordinals, purge, audit);
         this.events = EventHub.start(config.listeners(), config.eventCapacity(), "ankusa-queue-events");
-        this.quarantine = new Quarantine(store, stripes, clock);
+        this.quarantine = new Quarantine(store, stripes, ledger.dueStamps());
         this.auditedQuarantine = new AuditedQuarantine(ordinals, quarantine, audit);
         this.endpointBook = new EndpointBook(store, stripes);
         this.auditedEndpoints = new AuditedEndpoints(ordinals, endpointBook, audit, events, clock);
-        this.writer = IngestWriter.start(store, ordinals, clock, new IngestWriter.Limits(config.batchMaxHooks(),
+        this.writer = IngestWriter.start(store, ordinals, ledger.dueStamps(), new IngestWriter.Limits(config.batchMaxHooks(),
                 config.batchMaxBytes(), config.ingestQueueCapacity(), config.archive()), idempotencyKeys, fault,
                 lastSeqAtOpen, new IngestWriter.Admission(tenantPolicies, monotonicNanos, config.nodeMaxBytes()), events);
         this.receipts = ReceiptRelay.on(config.completionExecutor());
-        this.auditedErasure = new AuditedErasure(ordinals, writer, new TenantErasure(store, stripes, purge,
+        this.auditedErasure = new AuditedErasure(ordinals, writer, new TenantErasure(store, stripes, purge, quarantine,
                 tenant -> writer.submitChore(() -> idempotencyKeys.eraseTenant(tenant)).join()), audit);
         auditedErasure.fenceUnfinished();
         this.housekeeping = new Housekeeping(reclaimer, writer, idempotencyKeys, audit, clock, config.auditRetention(),

@@ -4,6 +4,7 @@ import io.ankusa.api.QueueFailedException;
 import io.ankusa.api.events.IngestCommitted;
 import io.ankusa.keys.DedupeKey;
 import io.ankusa.queue.events.EventHub;
+import io.ankusa.queue.ledger.DueStamps;
 import io.ankusa.queue.ledger.QueueFault;
 import io.ankusa.store.Durability;
 import io.ankusa.store.Store;
@@ -64,10 +65,11 @@ final class IngestCommitter implements AutoCloseable {
      * @param resolution its tenants' ordinals; null when it writes nothing
      * @param keys       the dedupe entries it writes
      * @param clock      the queue time it writes to {@code m:clock}
+     * @param stamp      the stamp of its due rows, held until its outcome; null when it writes nothing
      */
     record Assembled(long generation, WriteBatch ops, List<DurableReceipts.Due> accepted,
             List<DurableReceipts.Due> repeats, BatchTally tally, Resolution resolution,
-            Map<DedupeKey, DedupeKey.Value> keys, long clock) {
+            Map<DedupeKey, DedupeKey.Value> keys, long clock, DueStamps.Held stamp) {
     }
 
     /**
@@ -79,7 +81,7 @@ final class IngestCommitter implements AutoCloseable {
     record Outcome(Assembled batch, boolean written) {
     }
 
-    private static final Assembled STOP = new Assembled(-1, null, List.of(), List.of(), null, null, Map.of(), 0);
+    private static final Assembled STOP = new Assembled(-1, null, List.of(), List.of(), null, null, Map.of(), 0, null);
 
     private final Store store;
     private final TenantOrdinals ordinals;
@@ -266,6 +268,10 @@ final class IngestCommitter implements AutoCloseable {
     }
 
     private void report(Outcome outcome) {
+        // Written (visible to any reader opened from now on) or never to be: the stamp is released.
+        if (outcome.batch().stamp() != null) {
+            outcome.batch().stamp().close();
+        }
         reported.add(outcome.batch());
         outcomes.add(outcome);
     }

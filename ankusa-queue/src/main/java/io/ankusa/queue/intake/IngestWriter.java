@@ -21,6 +21,7 @@ import io.ankusa.queue.deliveries.HookEnvelope;
 import io.ankusa.queue.deliveries.Deliveries;
 import io.ankusa.queue.deliveries.DeliveryBatch;
 import io.ankusa.queue.events.EventHub;
+import io.ankusa.queue.ledger.DueStamps;
 import io.ankusa.queue.ledger.QueueFault;
 import io.ankusa.store.Durability;
 import io.ankusa.store.Store;
@@ -121,6 +122,7 @@ public final class IngestWriter implements AutoCloseable {
     private final Store store;
     private final TenantOrdinals ordinals;
     private final InstantSource clock;
+    private final DueStamps stamps;
     private final Limits limits;
     private final IdempotencyKeys idempotencyKeys;
     private final QueueFault fault;
@@ -184,13 +186,14 @@ public final class IngestWriter implements AutoCloseable {
         }
     }
 
-    private IngestWriter(Store store, TenantOrdinals ordinals, InstantSource clock, Limits limits,
+    private IngestWriter(Store store, TenantOrdinals ordinals, DueStamps stamps, Limits limits,
             IdempotencyKeys idempotencyKeys, QueueFault fault, long lastSeq, Admission admission, EventHub events) {
         this.store = store;
         this.events = events;
         this.fault = fault;
         this.ordinals = ordinals;
-        this.clock = clock;
+        this.stamps = stamps;
+        this.clock = stamps.clock();
         this.limits = limits;
         this.idempotencyKeys = idempotencyKeys;
         this.lastSeq = lastSeq;
@@ -211,11 +214,13 @@ public final class IngestWriter implements AutoCloseable {
     /**
      * Starts a writer whose first seq will be {@code lastSeq + 1}; its death is recorded in
      * {@code fault}; each batch is published to {@code events} just before its futures are completed.
+     * Its hooks' due rows are stamped through {@code stamps} (whose clock is the writer's), each
+     * batch's stamp held until the batch is written or failed.
      */
-    public static IngestWriter start(Store store, TenantOrdinals ordinals, InstantSource clock, Limits limits,
+    public static IngestWriter start(Store store, TenantOrdinals ordinals, DueStamps stamps, Limits limits,
             IdempotencyKeys idempotencyKeys, QueueFault fault, long lastSeq, Admission admission, EventHub events) {
         IngestWriter writer = new IngestWriter(Objects.requireNonNull(store, "store"), Objects.requireNonNull(ordinals,
-                "ordinals"), Objects.requireNonNull(clock, "clock"), limits,
+                "ordinals"), Objects.requireNonNull(stamps, "stamps"), limits,
                 Objects.requireNonNull(idempotencyKeys, "idempotencyKeys"), Objects.requireNonNull(fault, "fault"),
                 lastSeq, Objects.requireNonNull(admission, "admission"), Objects.requireNonNull(events, "events"));
         writer.thread.start();
@@ -490,13 +495,36 @@ public final class IngestWriter implements AutoCloseable {
      * Returns whether it handed anything over (else the batch's event is the caller's).
      */
     private boolean assemble(List<Pending> all, BatchTally tally) {
-        long now = clock.millis();
+        // The batch's due rows are stamped with this, held until the committer wrote or failed
+        // the batch (DueStamps: the marker cleanup keeps the markers of its second meanwhile).
+        DueStamps.Held held = stamps.hold();
+        IngestCommitter.Assembled batch = null;
+        try {
+            batch = assembled(all, tally, held);
+        } finally {
+            if (batch == null || batch.stamp() == null) {
+                held.close();
+            }
+        }
+        if (batch == null) {
+            return false;
+        }
+        handOff(batch);
+        return true;
+    }
+
+    /**
+     * {@link #assemble}'s batch under the stamp {@code held}: the batch to hand over (holding the
+     * stamp when it writes anything), or null when there is nothing to hand over.
+     */
+    private IngestCommitter.Assembled assembled(List<Pending> all, BatchTally tally, DueStamps.Held held) {
+        long now = held.millis();
         if (now < 0) {
             // Every stored time is unsigned: refuse the batch before a seq or an ordinal is taken.
             ClockBeforeEpochException refusal = new ClockBeforeEpochException(now);
             all.forEach(p -> p.future().completeExceptionally(refusal));
             tally.refusedAll(refusal.error(), all.size());
-            return false;
+            return null;
         }
         List<DurableReceipts.Due> due = new ArrayList<>();
         List<IdempotencyKeys.Verdict> verdicts = idempotencyKeys.screen(all.stream().map(Pending::hook).toList(), now,
@@ -540,7 +568,7 @@ public final class IngestWriter implements AutoCloseable {
             }
         }
         if (batch.isEmpty()) {
-            return handRepeats(due, tally);
+            return repeatsOnly(due, tally);
         }
         DeliveryBatch ops = new DeliveryBatch();
         resolution.writeTo(ops);
@@ -570,7 +598,7 @@ public final class IngestWriter implements AutoCloseable {
             issued.add(new Receipt(p.hook().id(), p.hook().tenant(), seq));
         }
         if (accepted.isEmpty()) {
-            return handRepeats(due, tally);
+            return repeatsOnly(due, tally);
         }
         long clockWritten = Math.max(now, persistedClock);
         ops.put(ColumnFamilies.DEFAULT, MetaKeys.LAST_SEQ, MetaKeys.u64Value(lastSeq));
@@ -583,18 +611,16 @@ public final class IngestWriter implements AutoCloseable {
         // The next batch is assembled on what this one leaves: its new ordinals, its dedupe keys.
         ordinals.handedOff(resolution);
         unwrittenKeys.putAll(keys);
-        handOff(new IngestCommitter.Assembled(generation, ops.toWriteBatch(), receiptsOfAccepted, due, tally,
-                resolution, keys, clockWritten));
-        return true;
+        return new IngestCommitter.Assembled(generation, ops.toWriteBatch(), receiptsOfAccepted, due, tally,
+                resolution, keys, clockWritten, held);
     }
 
-    /** Hands over a batch that writes nothing: its repeats complete after the batches before it are synced. */
-    private boolean handRepeats(List<DurableReceipts.Due> repeats, BatchTally tally) {
+    /** A batch that writes nothing: its repeats complete after the batches before it are synced (null: none). */
+    private IngestCommitter.Assembled repeatsOnly(List<DurableReceipts.Due> repeats, BatchTally tally) {
         if (repeats.isEmpty()) {
-            return false;
+            return null;
         }
-        handOff(new IngestCommitter.Assembled(generation, null, List.of(), repeats, tally, null, Map.of(), 0));
-        return true;
+        return new IngestCommitter.Assembled(generation, null, List.of(), repeats, tally, null, Map.of(), 0, null);
     }
 
     /**

@@ -156,6 +156,13 @@ public interface DeliveryLedger {
      */
     QueueClock clock();
 
+    /**
+     * The stamps of due rows being written ({@link DueStamps}): every writer of due rows of this
+     * queue holds one until its commit returns, and the marker cleanup deletes no marker of the
+     * second of its {@linkplain DueStamps#horizon() horizon} or later.
+     */
+    DueStamps dueStamps();
+
     // --- transitions ---
 
     /**

@@ -35,19 +35,21 @@ final class DispatchFixture implements AutoCloseable {
     private final QueueConfig config;
     private final MutableClock clock;
     private final boolean onWall;
+    private final UnaryOperator<Store> inner;
     private TestQueue queue;
     private ScanCountingStore scans;
 
-    private DispatchFixture(QueueConfig config, MutableClock clock, boolean onWall) {
+    private DispatchFixture(QueueConfig config, MutableClock clock, boolean onWall, UnaryOperator<Store> inner) {
         this.config = config;
         this.clock = clock;
         this.onWall = onWall;
+        this.inner = inner;
         this.queue = openQueue();
     }
 
     private TestQueue openQueue() {
         UnaryOperator<Store> wrap = store -> {
-            scans = new ScanCountingStore(store);
+            scans = new ScanCountingStore(inner.apply(store));
             return new RecordingStore(scans);
         };
         return onWall ? TestQueue.openOnWall(config, wrap) : TestQueue.open(config, Migrations.NONE, wrap);
@@ -59,8 +61,14 @@ final class DispatchFixture implements AutoCloseable {
      * purpose, as a writer that read its clock before a cleanup does.
      */
     static DispatchFixture onWallClock(String backend, Path directory) {
+        return onWallClock(backend, directory, UnaryOperator.identity());
+    }
+
+    /** {@link #onWallClock(String, Path)} over the store {@code inner} makes of the backend's (a test's seam). */
+    static DispatchFixture onWallClock(String backend, Path directory, UnaryOperator<Store> inner) {
         MutableClock clock = new MutableClock(QueueUnderTest.EPOCH);
-        return new DispatchFixture(QueueConfig.builder(directory).backend(backend).clock(clock).build(), clock, true);
+        return new DispatchFixture(QueueConfig.builder(directory).backend(backend).clock(clock).build(), clock, true,
+                inner);
     }
 
     /** A fixture on {@code backend} in {@code directory}. */
@@ -78,7 +86,7 @@ final class DispatchFixture implements AutoCloseable {
         MutableClock clock = new MutableClock(QueueUnderTest.EPOCH);
         QueueConfig.Builder builder = QueueConfig.builder(directory).backend(backend).clock(clock)
                 .endpoints(EndpointSettings.DEFAULTS.withMaxConcurrency(Integer.MAX_VALUE));
-        return new DispatchFixture(tweak.apply(builder).build(), clock, false);
+        return new DispatchFixture(tweak.apply(builder).build(), clock, false, UnaryOperator.identity());
     }
 
     Queue queue() {

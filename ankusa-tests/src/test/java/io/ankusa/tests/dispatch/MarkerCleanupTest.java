@@ -3,18 +3,26 @@ package io.ankusa.tests.dispatch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.api.Hook;
+import io.ankusa.api.Receipt;
+import io.ankusa.dispatch.Pipeline;
 import io.ankusa.dispatch.pipeline.MarkerCleanup;
 import io.ankusa.keys.ActiveKey;
+import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.queue.ledger.ActiveTenant;
 import io.ankusa.queue.ledger.Claim;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.DueRow;
+import io.ankusa.testkit.ScriptedSink;
+import io.ankusa.tests.queue.QueueUnderTest;
+import io.ankusa.tests.support.HeldWriteStore;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
@@ -113,6 +121,119 @@ class MarkerCleanupTest {
             f.assertConsistent();
             assertThat(f.ledger().activeTenants(f.now(), 10)).extracting(ActiveTenant::bucket).containsExactly(stale);
             assertThat(f.ledger().dueForTenant(ord, f.now(), stale * 1000, 10, Long.MAX_VALUE)).hasSize(1);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @DisplayName("a batch the ingest writer stamped before the cleanup and wrote between its steps keeps its marker at every step")
+    void aBatchStampedBeforeTheCleanupKeepsItsMarkerAtEveryStep(String backend) throws Exception {
+        AtomicReference<HeldWriteStore> store = new AtomicReference<>();
+        try (DispatchFixture f = DispatchFixture.onWallClock(backend, dir, s -> {
+            store.set(new HeldWriteStore(s));
+            return store.get();
+        })) {
+            staleMarkers(f, 2);
+            long ord = f.ord("t");
+            long now = f.now();
+            List<Long> scanned = scannedBuckets(f.ledger(), ord, now);
+            assertThat(scanned).hasSize(2);
+            // The writer stamps a batch in the later stale second; the committer's write of it waits.
+            HeldWriteStore held = store.get();
+            try {
+                stampedBeforeTheCleanup(f, held, ord, now, scanned);
+            } finally {
+                held.release();
+            }
+        }
+    }
+
+    private static void stampedBeforeTheCleanup(DispatchFixture f, HeldWriteStore held, long ord, long now,
+            List<Long> scanned) throws InterruptedException {
+        long older = scanned.get(0);
+        long stamped = scanned.get(1);
+        held.holdNextWrite(ColumnFamilies.HOOKS, false);
+        f.clock().advance(stamped * 1000 + 500 - now);
+        CompletableFuture<Receipt> late = f.queue().ingest(
+                Hook.builder().id("late").sourceId("src").tenantId("t").payload("{}").sinks(0).build());
+        held.awaitHeld();
+        f.clock().advance(now - f.now());
+        // What the tick reads before its reads: the batch's stamp holds the horizon back.
+        long horizon = Math.min(now, f.ledger().dueStamps().horizon());
+        assertThat(horizon).isEqualTo(stamped * 1000 + 500);
+        List<List<Long>> deletes = new ArrayList<>();
+
+        MarkerCleanup cleanup = new MarkerCleanup(f.ledger(), new MarkerCleanup.Interleaving() {
+            @Override
+            public void afterFirstDue(long o) {
+                // Step 1 did not see the row; the batch is written now, before step 2's deletes.
+                held.release();
+                QueueUnderTest.await(late);
+            }
+
+            @Override
+            public void afterDelete(long o, Collection<Long> deleted) {
+                deletes.add(List.copyOf(deleted));
+                // Where a crash would leave the store if the deletes were durable and the check not run.
+                assertThat(f.fold().missingMarkers()).as("no due row without its marker after step 2").isEmpty();
+            }
+        });
+        Optional<DueRow> first = cleanup.clean(ord, scanned, horizon);
+
+        assertThat(deletes).as("only the marker of the second before the stamp's is deleted")
+                .containsExactly(List.of(older));
+        assertThat(first).as("the row is not seen by step 1, nor needed by step 3").isEmpty();
+        f.assertConsistent();
+        assertThat(f.ledger().activeTenants(f.now(), 10)).extracting(ActiveTenant::bucket).containsExactly(stamped);
+        assertThat(f.ledger().dueForTenant(ord, f.now(), 0, 10, Long.MAX_VALUE)).extracting(DueRow::at)
+                .containsExactly(stamped * 1000 + 500);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @DisplayName("a tick deletes no marker of the second of a stamp a writer holds, and deletes it once the writer is done")
+    void aTickKeepsTheMarkersOfAHeldStampsSecond(String backend) throws Exception {
+        AtomicReference<HeldWriteStore> store = new AtomicReference<>();
+        try (DispatchFixture f = DispatchFixture.onWallClock(backend, dir, s -> {
+            store.set(new HeldWriteStore(s));
+            return store.get();
+        })) {
+            staleMarkers(f, 2);
+            long ord = f.ord("t");
+            long now = f.now();
+            List<Long> scanned = scannedBuckets(f.ledger(), ord, now);
+            assertThat(scanned).hasSize(2);
+            // Another tenant's batch, stamped in t's later stale second, is being written.
+            HeldWriteStore held = store.get();
+            try {
+                heldWhileTicking(f, held, now, scanned);
+            } finally {
+                held.release();
+            }
+            f.assertConsistent();
+        }
+    }
+
+    private static void heldWhileTicking(DispatchFixture f, HeldWriteStore held, long now, List<Long> scanned)
+            throws InterruptedException {
+        held.holdNextWrite(ColumnFamilies.HOOKS, false);
+        f.clock().advance(scanned.get(1) * 1000 + 500 - now);
+        CompletableFuture<Receipt> late = f.queue().ingest(
+                Hook.builder().id("late").sourceId("src").tenantId("u").payload("{}").sinks(0).build());
+        held.awaitHeld();
+        f.clock().advance(now - f.now());
+
+        try (Pipeline pipeline = f.pipeline(ScriptedSink.delivering(), b -> b)) {
+            DispatchFixture.await(pipeline.tick());
+            assertThat(f.ledger().activeTenants(f.now(), 10)).as("the held stamp's second keeps its marker")
+                    .extracting(ActiveTenant::bucket).containsExactly(scanned.get(1));
+
+            held.release();
+            QueueUnderTest.await(late);
+            DispatchFixture.await(pipeline.tick());
+            DispatchFixture.await(pipeline.tick());
+            assertThat(f.ledger().activeTenants(f.now(), 10)).as("deleted once the stamp was released").isEmpty();
+            assertThat(f.queue().stats().pending()).as("the late row was delivered").isZero();
         }
     }
 

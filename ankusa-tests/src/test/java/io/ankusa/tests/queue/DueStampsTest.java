@@ -1,0 +1,112 @@
+package io.ankusa.tests.queue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ankusa.queue.ledger.DueStamps;
+import io.ankusa.queue.ledger.QueueClock;
+import io.ankusa.testkit.property.Action;
+import io.ankusa.testkit.property.ActionSequenceCheck;
+import io.ankusa.testkit.property.PropertyConfig;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The stamps of due rows being written ({@link DueStamps}), alone, on a {@link SteppingClock}: the
+ * marker cleanup's horizon is never after a stamp held, and no stamp is taken before a horizon
+ * already read, whatever the order of holds, releases, readings and clock steps. Both together
+ * are what keeps a crash between the cleanup's deletes and its check from hiding a due row
+ * (docs/storage.md, "The active index").
+ */
+class DueStampsTest {
+
+    private static final long T = QueueUnderTest.EPOCH;
+
+    /** The stamps, the stamps open, and the latest horizon read. */
+    private static final class Model {
+        final SteppingClock wall = new SteppingClock(T);
+        final DueStamps stamps;
+        final List<DueStamps.Held> open = new ArrayList<>();
+        final boolean wallOnly;
+        long lastHorizon = Long.MIN_VALUE;
+
+        Model(boolean wallOnly) {
+            this.wallOnly = wallOnly;
+            QueueClock clock = wallOnly ? QueueClock.wallOnly(wall) : QueueClock.of(wall, wall::nanos, Long.MIN_VALUE);
+            this.stamps = new DueStamps(clock);
+        }
+
+        void hold() {
+            DueStamps.Held held = stamps.hold();
+            assertThat(held.millis()).as("a stamp is never before a horizon already read").isGreaterThanOrEqualTo(lastHorizon);
+            open.add(held);
+        }
+
+        void release(int k) {
+            if (!open.isEmpty()) {
+                open.remove(k % open.size()).close();
+            }
+        }
+
+        void horizon() {
+            long horizon = stamps.horizon();
+            for (DueStamps.Held held : open) {
+                assertThat(horizon).as("the horizon is at or before every stamp held").isLessThanOrEqualTo(held.millis());
+            }
+            assertThat(horizon).as("the horizon is at or before the clock's now").isLessThanOrEqualTo(stamps.clock().millis());
+            if (!wallOnly) {
+                // A wall-only clock steps back, and its horizon with it: fewer deletes, never more.
+                assertThat(horizon).as("the horizon never goes back").isGreaterThanOrEqualTo(lastHorizon);
+            }
+            lastHorizon = Math.max(lastHorizon, horizon);
+        }
+    }
+
+    @ParameterizedTest(name = "wall only: {0}")
+    @ValueSource(booleans = {false, true})
+    @DisplayName("the horizon is at or before every stamp held, and no stamp is taken before a horizon read")
+    void horizonAndStamps(boolean wallOnly) {
+        ActionSequenceCheck.<Model>named("due stamps [wall only " + wallOnly + "]")
+                .config(PropertyConfig.of(50, 60))
+                .subject(() -> new Model(wallOnly))
+                .action(4, r -> Action.of("hold", Model::hold))
+                .action(3, r -> {
+                    int k = r.nextInt(8);
+                    return Action.of("release #" + k, m -> m.release(k));
+                })
+                .action(4, r -> Action.of("horizon", Model::horizon))
+                .action(3, r -> {
+                    long ms = r.nextInt(2_500);
+                    return Action.of("pass " + ms + " ms", m -> m.wall.pass(ms));
+                })
+                .action(1, r -> {
+                    long ms = r.nextInt(4_000) - 3_000;
+                    return Action.of("step the wall " + ms + " ms", m -> m.wall.step(ms));
+                })
+                .invariant(m -> assertThat(m.stamps.heldCount()).isEqualTo(m.open.size()))
+                .run();
+    }
+
+    @Test
+    @DisplayName("a released stamp holds the horizon back no more; a stamp closed twice is released once")
+    void releaseLetsTheHorizonMove() {
+        Model m = new Model(false);
+        DueStamps.Held first = m.stamps.hold();
+        m.wall.pass(1_500);
+        DueStamps.Held second = m.stamps.hold();
+        m.wall.pass(1_500);
+        assertThat(m.stamps.horizon()).isEqualTo(first.millis());
+
+        first.close();
+        first.close();
+        assertThat(m.stamps.heldCount()).isEqualTo(1);
+        assertThat(m.stamps.horizon()).isEqualTo(second.millis());
+        second.close();
+        assertThat(m.stamps.horizon()).as("nothing held: now").isEqualTo(T + 3_000);
+        assertThat(second.atLeast(T)).as("a due time before the stamp is raised to it").isEqualTo(second.millis());
+        assertThat(second.atLeast(T + 60_000)).isEqualTo(T + 60_000);
+    }
+}
