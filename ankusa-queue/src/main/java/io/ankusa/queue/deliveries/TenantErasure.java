@@ -5,13 +5,16 @@ import io.ankusa.keys.ArchiveKey;
 import io.ankusa.keys.ClearedKey;
 import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.keys.CounterKey;
+import io.ankusa.keys.DeadByTenantKey;
 import io.ankusa.keys.DeliveryKey;
+import io.ankusa.keys.DueKey;
 import io.ankusa.keys.EndpointKey;
 import io.ankusa.keys.HookKey;
 import io.ankusa.keys.InflightKey;
 import io.ankusa.keys.KeySpan;
 import io.ankusa.keys.OrdByTenantKey;
 import io.ankusa.keys.Ordinals;
+import io.ankusa.keys.QuarantineKey;
 import io.ankusa.keys.TenantByOrdKey;
 import io.ankusa.queue.ledger.InflightRow;
 import io.ankusa.queue.ledger.QuarantinedRow;
@@ -70,7 +73,12 @@ import java.util.Optional;
  * only here. Every writer that merges into a tenant's counters other than ingest does so for a row
  * it re-reads under the tenant's stripe (claim, settle, revive, purge, expansion, archive settle or
  * drop, recovery); the last step runs under that stripe after the tenant's rows are all gone, so
- * such a writer afterwards finds no row and writes nothing. Ingest is fenced by the caller before
+ * such a writer afterwards finds no row and writes nothing. The last step checks that, under the
+ * stripe: the pipeline and the operator go on while an erase runs, so a row inflight during the
+ * due step may be settled as a retry (due again) before the inflight step, and a dead or
+ * quarantined row may be revived or released; when the tenant still has a due, inflight, dead or
+ * quarantined row, the erase starts again from the due step instead of finishing (a second pass
+ * finds what came back; its marker and hook go in their steps again). Ingest is fenced by the caller before
  * the erase starts (the writer refuses the tenant's hooks between two batches), and a new hook of
  * the same id after the erase gets a new ordinal.
  */
@@ -304,8 +312,14 @@ public final class TenantErasure {
                 case DEDUPE -> tally.dedupeKeys += dedupe.erase(at.tenant());
                 case HOOKS -> at = walk(at, ClearedKey.FAMILY.between(), null, tally);
                 case FINISH -> {
-                    finish(at);
-                    return tally.erased();
+                    if (finish(at)) {
+                        return tally.erased();
+                    }
+                    // A row came back since its step (a retry settled, a dead row revived, a
+                    // quarantined row released while the erase ran): erase from the first step again.
+                    at = at.at(Step.DUE, new byte[0]);
+                    new DeliveryBatch().put(ColumnFamilies.DEFAULT, markerKey(ord), at.encode()).commit(store, Durability.SYNC);
+                    continue;
                 }
                 default -> throw new IllegalStateException("unknown step " + at.step());
             }
@@ -511,9 +525,12 @@ public final class TenantErasure {
     }
 
     /** The last batch: counters off the aggregate and deleted, {@link io.ankusa.keys.OrdByTenantKey ?n} deleted, {@link io.ankusa.keys.TenantByOrdKey ?t} tombstoned, marker gone. */
-    private void finish(Progress at) {
+    private boolean finish(Progress at) {
         long ord = at.ord();
-        stripes.locked(ord, () -> {
+        return stripes.locked(ord, () -> {
+            if (hasRows(ord)) {
+                return false;
+            }
             CounterValues left = Counters.read(store, ord);
             // The one place counter rows are deleted (TEN-1 section 4), so the raw batch.
             WriteBatch batch = new WriteBatch();
@@ -536,7 +553,25 @@ public final class TenantErasure {
             KeySpan history = AttemptHistory.tenantAll(ord);
             batch.deleteRange(ColumnFamilies.INDEX, history.from(), history.to());
             store.commit(batch, Durability.SYNC);
-            return null;
+            return true;
         });
+    }
+
+    /**
+     * Whether tenant {@code ord} has a due, inflight, dead or quarantined row (under its stripe:
+     * none can appear meanwhile). The row steps ran, but the pipeline and the operator go on while
+     * an erase runs: a row inflight after the due step may be settled as a retry, due again; a dead
+     * row may be revived and a quarantined one released after the due step.
+     */
+    private boolean hasRows(long ord) {
+        for (KeySpan span : List.of(DueKey.tenantRange(ord), InflightKey.tenantRange(ord),
+                DeadByTenantKey.tenantRange(ord), QuarantineKey.tenantRange(ord))) {
+            try (Scan scan = store.scan(ColumnFamilies.INDEX, Ranges.of(span))) {
+                if (scan.hasNext()) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 }

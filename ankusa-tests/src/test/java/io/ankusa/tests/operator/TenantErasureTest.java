@@ -10,6 +10,8 @@ import io.ankusa.api.Hook;
 import io.ankusa.api.TenantErasingException;
 import io.ankusa.store.Bytes;
 import io.ankusa.store.StoreException;
+import io.ankusa.store.WriteBatch;
+import io.ankusa.tests.support.AfterCommitStore;
 import io.ankusa.tests.queue.Backends;
 import io.ankusa.tests.queue.IndexFold;
 import io.ankusa.tests.queue.QueueUnderTest;
@@ -97,6 +99,49 @@ class TenantErasureTest {
             assertThat(q.name(victim)).isEmpty();
             assertThat(q.queue().pendingForTenant(VICTIM).pending()).isEqualTo(1);
             assertThat(q.queue().eraseTenant("never-seen")).isEqualTo(ErasureResult.none("never-seen"));
+        }
+    }
+
+    @ParameterizedTest(name = "a row settled back to due while the erase runs is erased too [{0}]")
+    @MethodSource("backends")
+    void aRowSettledBackToDueWhileTheEraseRunsIsErasedToo(String backend) {
+        AtomicReference<AfterCommitStore> store = new AtomicReference<>();
+        try (QueueUnderTest q = QueueUnderTest.open(backend, dir, b -> b, s -> {
+            store.set(new AfterCommitStore(s));
+            return store.get();
+        })) {
+            java.util.Map<Long, Long> ownerOfSeq = new java.util.HashMap<>();
+            for (int i = 0; i < 3; i++) {
+                long seq = q.ingest(Hook.builder().id("v" + i).sourceId("src").tenantId(VICTIM).payload("{}").sinks(0)
+                        .build()).seq();
+                ownerOfSeq.put(seq, q.ord(VICTIM).orElseThrow());
+            }
+            q.ingest(Hook.builder().id("o").sourceId("src").tenantId(ErasureSeed.OTHER).payload("{}").sinks(0).build());
+            long victim = q.ord(VICTIM).orElseThrow();
+            List<io.ankusa.queue.ledger.ClaimedDelivery> inflight = Operations.claim(q, VICTIM, 2);
+            assertThat(inflight).hasSize(2);
+            // Right after the erase's due step, the pipeline settles one of the rows it had in flight
+            // as a retry: due again, after the step that erases due rows.
+            byte[] marker = io.ankusa.queue.deliveries.TenantErasure.markerKey(victim);
+            store.get().afterCommit(batch -> batch.ops().stream().anyMatch(op -> op instanceof WriteBatch.Put put
+                    && java.util.Arrays.equals(put.key(), marker)
+                    && put.value()[0] == io.ankusa.queue.deliveries.TenantErasure.Step.INFLIGHT.ordinal()), () -> {
+                        q.ledger().retry(inflight.get(0), q.clock().millis(), "HTTP 503");
+                        assertThat(q.queue().pendingForTenant(VICTIM).scheduled()).as("the retry is due again").isEqualTo(1);
+                    });
+
+            ErasureResult result = q.queue().eraseTenant(VICTIM);
+
+            assertThat(store.get().fired()).as("the retry ran between the due and the inflight steps").isTrue();
+            assertThat(result.erased()).isTrue();
+            String tombstone = "tenants " + Bytes.hex(new io.ankusa.keys.TenantByOrdKey(victim).encode()) + " = ";
+            assertThat(TenantRows.of(q.store(), java.util.Set.of(victim), seq -> ownerOfSeq.getOrDefault(seq, -1L),
+                    java.util.Map.of(VICTIM, victim, ErasureSeed.OTHER, q.ord(ErasureSeed.OTHER).orElseThrow())))
+                    .as("only the ?t tombstone is left").containsExactly(tombstone);
+            IndexFold fold = IndexFold.of(q.store());
+            fold.assertCountersMatch(q.store());
+            fold.assertEveryDueRowHasAMarker();
+            assertThat(q.queue().stats().pending()).as("the other tenant's hook").isEqualTo(1);
         }
     }
 
