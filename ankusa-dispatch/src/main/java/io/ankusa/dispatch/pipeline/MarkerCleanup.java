@@ -37,7 +37,7 @@ import java.util.TreeSet;
  *
  * <p>Why no interleaving loses a marker: writers (ingest, retry, revive, recovery, expansion)
  * commit a due row and its marker in one atomic batch and only ever put markers; this class is
- * the only deleter. A row committed after step 2 brought its own marker, which nothing deletes. A
+ * the only deleter of a live tenant's markers (tenant erasure deletes an erased tenant's). A row committed after step 2 brought its own marker, which nothing deletes. A
  * row committed before step 2 is visible to step 3, which restores its bucket's marker if step 2
  * deleted it. Step 3 checks every deleted bucket, not only the bucket of the tenant's earliest
  * row as the spec's wording has it: with the spec's single {@code firstDue}, two rows committed

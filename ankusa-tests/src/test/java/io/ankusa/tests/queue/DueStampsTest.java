@@ -2,16 +2,22 @@ package io.ankusa.tests.queue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ankusa.queue.ledger.ClaimedDelivery;
+import io.ankusa.queue.ledger.DeliveryLedger;
+import io.ankusa.queue.ledger.DueRow;
 import io.ankusa.queue.ledger.DueStamps;
 import io.ankusa.queue.ledger.QueueClock;
 import io.ankusa.testkit.property.Action;
 import io.ankusa.testkit.property.ActionSequenceCheck;
 import io.ankusa.testkit.property.PropertyConfig;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -88,6 +94,31 @@ class DueStampsTest {
                 })
                 .invariant(m -> assertThat(m.stamps.heldCount()).isEqualTo(m.open.size()))
                 .run();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @DisplayName("a retry due before its settle's stamp is due at the stamp, and the settle releases it")
+    void aRetryDueBeforeItsSettlesStampIsDueAtTheStamp(String backend, @TempDir Path dir) {
+        try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
+            q.ingest(QueueUnderTest.hook("h", "t", 0));
+            long ord = q.ord("t").orElseThrow();
+            DeliveryLedger ledger = q.ledger();
+            ClaimedDelivery claimed = ledger.claim(ord,
+                    ledger.dueForTenant(ord, q.clock().millis(), 0, 1, Long.MAX_VALUE)).claimed().get(0);
+            q.clock().advance(5_000);
+            long settledAt = q.clock().millis();
+
+            // The retry's "now" was read before the settle took its stamp (5 s before, here).
+            ledger.retry(claimed, settledAt - 5_000, "HTTP 503");
+
+            assertThat(ledger.dueForTenant(ord, settledAt, 0, 10, Long.MAX_VALUE))
+                    .extracting(DueRow::at).containsExactly(settledAt);
+            assertThat(ledger.dueStamps().heldCount()).isZero();
+            IndexFold fold = IndexFold.of(q.store());
+            fold.assertCountersMatch(q.store());
+            fold.assertEveryDueRowHasAMarker();
+        }
     }
 
     @Test

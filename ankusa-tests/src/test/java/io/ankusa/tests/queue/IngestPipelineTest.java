@@ -49,11 +49,13 @@ class IngestPipelineTest {
             assertThat(first).as("acknowledged before its batch was written").isNotDone();
             assertThat(repeat).isNotDone();
 
+            assertThat(q.ledger().dueStamps().heldCount()).as("the batches in flight hold their stamps").isPositive();
             held.release();
             Receipt original = QueueUnderTest.await(first);
             assertThat(QueueUnderTest.await(repeat)).as("a repeat of a hook in flight is a repeat").isEqualTo(original);
             QueueUnderTest.await(sameTenant);
             QueueUnderTest.await(newTenant);
+            assertThat(q.ledger().dueStamps().heldCount()).as("written: the stamps are released").isZero();
             assertKept(q);
             q.reopen();
             assertKept(q);
@@ -95,7 +97,10 @@ class IngestPipelineTest {
                 assertThatThrownBy(() -> QueueUnderTest.await(f)).isInstanceOf(StoreException.class);
             }
 
-            // Nothing of them was written; the next batch starts from what is stored.
+            // Nothing of them was written, and no stamp of theirs is held (the marker cleanup would
+            // keep every marker from their second on).
+            assertThat(q.ledger().dueStamps().heldCount()).as("the failed batches' stamps are released").isZero();
+            // The next batch starts from what is stored.
             Receipt again = q.ingest(keyed("a3", "t", "k"));
             assertThat(again.hookId()).as("the key of a failed batch is free").isEqualTo("a3");
             q.ingest(QueueUnderTest.hook("d1", "t", 0));
