@@ -128,6 +128,21 @@ class MarkerCleanupTest {
     @MethodSource("io.ankusa.tests.queue.Backends#names")
     @DisplayName("a batch the ingest writer stamped before the cleanup and wrote between its steps keeps its marker at every step")
     void aBatchStampedBeforeTheCleanupKeepsItsMarkerAtEveryStep(String backend) throws Exception {
+        // The writer stamps a batch in the later stale second; the committer's write of it waits.
+        withStaleMarkersAndHeldWrites(backend, MarkerCleanupTest::stampedBeforeTheCleanup);
+    }
+
+    /** What runs on a fixture with two stale seconds of tenant t and a store that can hold a write. */
+    @FunctionalInterface
+    private interface HeldWriteCase {
+        void run(DispatchFixture f, HeldWriteStore held, long ord, long now, List<Long> scanned) throws Exception;
+    }
+
+    /**
+     * Runs {@code body} on a wall-clock fixture over a {@link HeldWriteStore} in which tenant t has
+     * two stale marker seconds ({@code scanned}); a write the body held is released however it ends.
+     */
+    private void withStaleMarkersAndHeldWrites(String backend, HeldWriteCase body) throws Exception {
         AtomicReference<HeldWriteStore> store = new AtomicReference<>();
         try (DispatchFixture f = DispatchFixture.onWallClock(backend, dir, s -> {
             store.set(new HeldWriteStore(s));
@@ -138,13 +153,13 @@ class MarkerCleanupTest {
             long now = f.now();
             List<Long> scanned = scannedBuckets(f.ledger(), ord, now);
             assertThat(scanned).hasSize(2);
-            // The writer stamps a batch in the later stale second; the committer's write of it waits.
             HeldWriteStore held = store.get();
             try {
-                stampedBeforeTheCleanup(f, held, ord, now, scanned);
+                body.run(f, held, ord, now, scanned);
             } finally {
                 held.release();
             }
+            f.assertConsistent();
         }
     }
 
@@ -193,28 +208,11 @@ class MarkerCleanupTest {
     @MethodSource("io.ankusa.tests.queue.Backends#names")
     @DisplayName("a tick deletes no marker of the second of a stamp a writer holds, and deletes it once the writer is done")
     void aTickKeepsTheMarkersOfAHeldStampsSecond(String backend) throws Exception {
-        AtomicReference<HeldWriteStore> store = new AtomicReference<>();
-        try (DispatchFixture f = DispatchFixture.onWallClock(backend, dir, s -> {
-            store.set(new HeldWriteStore(s));
-            return store.get();
-        })) {
-            staleMarkers(f, 2);
-            long ord = f.ord("t");
-            long now = f.now();
-            List<Long> scanned = scannedBuckets(f.ledger(), ord, now);
-            assertThat(scanned).hasSize(2);
-            // Another tenant's batch, stamped in t's later stale second, is being written.
-            HeldWriteStore held = store.get();
-            try {
-                heldWhileTicking(f, held, now, scanned);
-            } finally {
-                held.release();
-            }
-            f.assertConsistent();
-        }
+        // Another tenant's batch, stamped in t's later stale second, is being written.
+        withStaleMarkersAndHeldWrites(backend, MarkerCleanupTest::heldWhileTicking);
     }
 
-    private static void heldWhileTicking(DispatchFixture f, HeldWriteStore held, long now, List<Long> scanned)
+    private static void heldWhileTicking(DispatchFixture f, HeldWriteStore held, long ord, long now, List<Long> scanned)
             throws InterruptedException {
         held.holdNextWrite(ColumnFamilies.HOOKS, false);
         f.clock().advance(scanned.get(1) * 1000 + 500 - now);
