@@ -37,7 +37,8 @@ import java.util.TreeSet;
  *
  * <p>Why no interleaving loses a marker: writers (ingest, retry, revive, recovery, expansion)
  * commit a due row and its marker in one atomic batch and only ever put markers; this class is
- * the only deleter of a live tenant's markers (tenant erasure deletes an erased tenant's). A row committed after step 2 brought its own marker, which nothing deletes. A
+ * the only deleter of a live tenant's markers (tenant erasure deletes an erased tenant's). A row
+ * committed after step 2 brought its own marker, which nothing deletes. A
  * row committed before step 2 is visible to step 3, which restores its bucket's marker if step 2
  * deleted it. Step 3 checks every deleted bucket, not only the bucket of the tenant's earliest
  * row as the spec's wording has it: with the spec's single {@code firstDue}, two rows committed
@@ -90,7 +91,8 @@ public final class MarkerCleanup {
 
     /**
      * Steps 1–3 for tenant {@code ord}, whose markers of {@code scannedBuckets} the tick saw, with
-     * the cleanup horizon {@code horizon} (epoch ms, read before the markers were). Returns the tenant's earliest due row as far as the cleanup saw it
+     * the cleanup horizon {@code horizon} (epoch ms, read before the markers were). Returns the
+     * tenant's earliest due row as far as the cleanup saw it
      * (from step 1, or an earlier row step 3 found).
      */
     public Optional<DueRow> clean(long ord, Collection<Long> scannedBuckets, long horizon) {
@@ -259,7 +261,8 @@ public final class MarkerCleanup {
      * Step 3 after the stale markers of {@code cleaning} were deleted: puts back the marker of
      * every deleted bucket that holds a due row. Every tenant's check reads through one
      * {@link DeliveryLedger#dueReader()} opened here, after the deletes committed; the markers go
-     * back after it is closed (a commit with a reader open on LMDB could not grow the map). Returns each tenant's earliest due row as far as
+     * back after it is closed (a commit with a reader open on LMDB could not grow the map). Returns
+     * each tenant's earliest due row as far as
      * the cleanup saw it (step 1's, or an earlier row step 3 found).
      *
      * @param cleaning what {@link #prepare} found, its stale markers deleted since
