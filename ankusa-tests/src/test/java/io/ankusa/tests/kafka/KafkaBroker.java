@@ -18,6 +18,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RetriableException;
 
 /**
  * A real single-node KRaft broker (combined controller and broker) in a child JVM, listening on
@@ -113,13 +114,29 @@ final class KafkaBroker implements AutoCloseable {
      * a later one lands can retry the first for good (KAFKA-14359), so tests publish only to led
      * partitions.
      */
-    private void awaitLeaders(String topic, int partitions) throws InterruptedException, ExecutionException,
-            java.util.concurrent.TimeoutException {
+    private void awaitLeaders(String topic, int partitions) {
         Map<TopicPartition, OffsetSpec> latest = new java.util.HashMap<>();
         for (int p = 0; p < partitions; p++) {
             latest.put(new TopicPartition(topic, p), OffsetSpec.latest());
         }
-        admin.listOffsets(latest).all().get(60, TimeUnit.SECONDS);
+        // Right after the creation returned, the broker may not know the topic's metadata yet: the
+        // request then fails with a retriable error (unknown topic, no leader yet), asked again.
+        Eventually.until(Duration.ofSeconds(60), () -> "the broker leads every partition of " + topic, () -> {
+            try {
+                admin.listOffsets(latest).all().get(60, TimeUnit.SECONDS);
+                return true;
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof RetriableException) {
+                    return false;
+                }
+                throw new AssertionError("could not list the offsets of " + topic, e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            } catch (java.util.concurrent.TimeoutException e) {
+                throw new AssertionError(e);
+            }
+        });
     }
 
     /** The group's committed offsets of {@code topic}'s partitions. */
