@@ -14,8 +14,36 @@ import java.util.List;
  */
 final class CommitLog extends ForwardingStore {
 
-    /** A committed batch. */
-    record Commit(WriteBatch batch, Durability durability) {
+    /**
+     * A committed batch.
+     *
+     * @param batch      what was written
+     * @param durability how
+     * @param thread     the name of the thread that committed it, digits at its end dropped (who made
+     *                   the commit: the tick, the settler, its sync thread, housekeeping, ingest)
+     */
+    record Commit(WriteBatch batch, Durability durability, String thread) {
+    }
+
+    /**
+     * How many of {@code commits} each thread made, synced ones in brackets, busiest first: for
+     * example {@code ankusa-dispatch-settler 812 (0)}.
+     *
+     * @param commits commits kept
+     * @return one entry per thread
+     */
+    static String byThread(List<Commit> commits) {
+        java.util.Map<String, long[]> counts = new java.util.TreeMap<>();
+        for (Commit c : commits) {
+            long[] n = counts.computeIfAbsent(c.thread(), t -> new long[2]);
+            n[0]++;
+            if (c.durability() == Durability.SYNC) {
+                n[1]++;
+            }
+        }
+        return counts.entrySet().stream().sorted((a, b) -> Long.compare(b.getValue()[0], a.getValue()[0]))
+                .map(e -> e.getKey() + " " + e.getValue()[0] + " (" + e.getValue()[1] + ")")
+                .collect(java.util.stream.Collectors.joining(", "));
     }
 
     private final List<Commit> commits = new ArrayList<>();
@@ -49,7 +77,7 @@ final class CommitLog extends ForwardingStore {
             // returned, which may differ from the store's; they touch different rows, and counter
             // merges commute, so replaying them in this order writes the same.
             synchronized (commits) {
-                commits.add(new Commit(batch, durability));
+                commits.add(new Commit(batch, durability, Thread.currentThread().getName().replaceAll("[-0-9]+$", "")));
             }
         }
     }
