@@ -60,9 +60,4 @@ final class UnreadAttempts {
     void recovered(long seq) {
         storedThroughSeq.accumulateAndGet(seq, Math::max);
     }
-
-    /** The bound: rows at or below this seq are read. */
-    long storedThroughSeq() {
-        return storedThroughSeq.get();
-    }
 }

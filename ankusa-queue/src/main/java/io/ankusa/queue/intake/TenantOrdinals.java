@@ -184,17 +184,16 @@ public final class TenantOrdinals {
 
     /** The tenant id of {@code ord} (any thread); empty for an unknown or erased ordinal. */
     public Optional<String> name(long ord) {
-        if (ord < Ordinals.FIRST || ord > Ordinals.MAX) {
+        if (!isTenantOrd(ord)) {
             return Optional.empty();
         }
-        return store.get(ColumnFamilies.TENANTS, new TenantByOrdKey(ord).encode())
-                .map(TenantByOrdKey::decodeValue).filter(name -> !name.isEmpty());
+        return nameIn(store.get(ColumnFamilies.TENANTS, new TenantByOrdKey(ord).encode()));
     }
 
     /** The tenant ids of {@code ords} in one multi-get: those allocated and not erased. */
     public Map<Long, String> names(Collection<Long> ords) {
         List<Long> valid = new ArrayList<>(new LinkedHashSet<>(ords));
-        valid.removeIf(ord -> ord < Ordinals.FIRST || ord > Ordinals.MAX);
+        valid.removeIf(ord -> !isTenantOrd(ord));
         if (valid.isEmpty()) {
             return Map.of();
         }
@@ -203,9 +202,18 @@ public final class TenantOrdinals {
         Map<Long, String> out = new HashMap<>();
         for (int i = 0; i < valid.size(); i++) {
             long ord = valid.get(i);
-            values.get(i).map(TenantByOrdKey::decodeValue).filter(name -> !name.isEmpty()).ifPresent(n -> out.put(ord, n));
+            nameIn(values.get(i)).ifPresent(n -> out.put(ord, n));
         }
         return out;
+    }
+
+    private static boolean isTenantOrd(long ord) {
+        return ord >= Ordinals.FIRST && ord <= Ordinals.MAX;
+    }
+
+    /** The tenant id a stored {@code ?t} value names: none when absent or an erased tenant's tombstone. */
+    private static Optional<String> nameIn(Optional<byte[]> value) {
+        return value.map(TenantByOrdKey::decodeValue).filter(name -> !name.isEmpty());
     }
 
     /** How many ordinals were allocated: {@code m:next_ord - 1}, one point read. */

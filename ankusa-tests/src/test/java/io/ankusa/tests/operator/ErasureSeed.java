@@ -2,15 +2,10 @@ package io.ankusa.tests.operator;
 
 import io.ankusa.api.Hook;
 import io.ankusa.api.Receipt;
-import io.ankusa.keys.ColumnFamilies;
-import io.ankusa.keys.HookKey;
 import io.ankusa.queue.ledger.Claim;
 import io.ankusa.queue.ledger.DueRow;
-import io.ankusa.store.Durability;
-import io.ankusa.store.WriteBatch;
 import io.ankusa.tests.queue.QueueUnderTest;
 import io.ankusa.tests.queue.StoreSnapshot;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -77,10 +72,7 @@ public final class ErasureSeed {
 
     /** Damages hook {@code seq}'s stored bytes (same length, undecodable) and claims its row: the claim quarantines it. */
     private static void quarantine(QueueUnderTest q, String tenant, long seq) {
-        byte[] key = new HookKey(seq).encode();
-        byte[] garbage = new byte[q.store().get(ColumnFamilies.HOOKS, key).orElseThrow().length];
-        Arrays.fill(garbage, (byte) 0xFF);
-        q.store().commit(new WriteBatch().put(ColumnFamilies.HOOKS, key, garbage), Durability.SYNC);
+        q.damageHook(seq);
         long ord = q.ord(tenant).orElseThrow();
         List<DueRow> row = q.ledger().dueForTenant(ord, q.clock().millis(), 0, Integer.MAX_VALUE, Long.MAX_VALUE).stream()
                 .filter(r -> r.seq() == seq).toList();

@@ -19,7 +19,6 @@ import io.ankusa.store.Durability;
 import io.ankusa.store.WriteBatch;
 import io.ankusa.tests.support.RecordingStore;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -182,7 +181,7 @@ class FirstAttemptClaimTest {
                 }
             }
             // "held" is a retry (1 attempt stored) whose hook no longer decodes: quarantined by the claim.
-            byte[] original = damageHook(q, held.seq());
+            byte[] original = q.damageHook(held.seq());
             List<DueRow> due = q.ledger().dueForTenant(ord, q.clock().millis(), 0, 100, Long.MAX_VALUE);
             Claim claim = q.ledger().claimAll(Map.of(ord, due), Map.of(), q.ledger().dueReadMark());
             assertThat(claim.quarantined()).extracting(QuarantinedRow::seq).containsExactly(held.seq());
@@ -227,11 +226,4 @@ class FirstAttemptClaimTest {
         }
     }
 
-    private static byte[] damageHook(QueueUnderTest q, long seq) {
-        byte[] stored = q.store().get(ColumnFamilies.HOOKS, new HookKey(seq).encode()).orElseThrow();
-        byte[] garbage = new byte[stored.length];
-        Arrays.fill(garbage, (byte) 0xFF);
-        q.store().commit(new WriteBatch().put(ColumnFamilies.HOOKS, new HookKey(seq).encode(), garbage), Durability.SYNC);
-        return stored;
-    }
 }

@@ -5,15 +5,20 @@ import io.ankusa.api.AuditEntry;
 import io.ankusa.api.Hook;
 import io.ankusa.api.QueueConfig;
 import io.ankusa.api.Receipt;
+import io.ankusa.keys.ColumnFamilies;
+import io.ankusa.keys.HookKey;
 import io.ankusa.queue.Queue;
 import io.ankusa.queue.engine.QueueEngine;
 import io.ankusa.queue.ledger.AuditRecorder;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.TenantDirectory;
 import io.ankusa.queue.migration.Migrations;
+import io.ankusa.store.Durability;
 import io.ankusa.store.Store;
+import io.ankusa.store.WriteBatch;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -101,6 +106,20 @@ public final class QueueUnderTest implements AutoCloseable {
     /** Its store. */
     public Store store() {
         return engine().store();
+    }
+
+    /**
+     * Overwrites hook {@code seq}'s stored bytes through the SPI with bytes of the same length that
+     * do not decode (a claim then quarantines its rows); returns the original bytes.
+     */
+    public byte[] damageHook(long seq) {
+        byte[] key = new HookKey(seq).encode();
+        byte[] stored = store().get(ColumnFamilies.HOOKS, key).orElseThrow();
+        byte[] garbage = new byte[stored.length];
+        Arrays.fill(garbage, (byte) 0xFF);
+        store().commit(new WriteBatch().put(ColumnFamilies.HOOKS, key, garbage),
+                Durability.SYNC);
+        return stored;
     }
 
     /** The clock. */

@@ -19,7 +19,6 @@ import io.ankusa.keys.HookKey;
 import io.ankusa.store.Durability;
 import io.ankusa.store.WriteBatch;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -55,21 +54,13 @@ class UndecodableHookTest {
         }
     }
 
-    /** Overwrites hook {@code seq}'s stored bytes through the SPI with bytes of the same length that do not decode; returns the original. */
-    private static byte[] damageHook(QueueUnderTest q, long seq) {
-        byte[] stored = q.store().get(ColumnFamilies.HOOKS, new HookKey(seq).encode()).orElseThrow();
-        byte[] garbage = new byte[stored.length];
-        Arrays.fill(garbage, (byte) 0xFF);
-        q.store().commit(new WriteBatch().put(ColumnFamilies.HOOKS, new HookKey(seq).encode(), garbage), Durability.SYNC);
-        return stored;
-    }
 
     /** Tenant a: one damaged hook with two sinks and one sound hook; tenant b: one sound hook. */
     private static Receipt fillAndDamage(QueueUnderTest q) {
         Receipt damaged = q.ingest(QueueUnderTest.hook("damaged", "a", 0, 1));
         q.ingest(QueueUnderTest.hook("sound-a", "a", 0));
         q.ingest(QueueUnderTest.hook("sound-b", "b", 0));
-        damageHook(q, damaged.seq());
+        q.damageHook(damaged.seq());
         return damaged;
     }
 
@@ -124,7 +115,7 @@ class UndecodableHookTest {
     void releaseAfterRestore(String backend) {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
             Receipt damaged = q.ingest(QueueUnderTest.hook("damaged", "a", 0, 1));
-            byte[] original = damageHook(q, damaged.seq());
+            byte[] original = q.damageHook(damaged.seq());
             tick(q, new RecordingSink());
             assertThat(q.queue().stats().quarantined()).isEqualTo(2);
 
