@@ -46,6 +46,56 @@ final class CommitLog extends ForwardingStore {
                 .collect(java.util.stream.Collectors.joining(", "));
     }
 
+    /**
+     * The operations of {@code commits} per {@code units} (a hook or a delivery), by family and
+     * kind, with the bytes they carry: {@code family put/delete/merge/range bytes}, the families
+     * with most operations first. What a unit costs the store, whoever made the commit.
+     */
+    static String opsByFamily(List<Commit> commits, long units) {
+        java.util.Map<String, long[]> counts = new java.util.TreeMap<>();
+        for (Commit c : commits) {
+            for (WriteBatch.Op op : c.batch().ops()) {
+                String family;
+                int kind;
+                long bytes;
+                if (op instanceof WriteBatch.Put p) {
+                    family = withPrefix(p.family(), p.key());
+                    kind = 0;
+                    bytes = p.key().length + p.value().length;
+                } else if (op instanceof WriteBatch.Delete d) {
+                    family = withPrefix(d.family(), d.key());
+                    kind = 1;
+                    bytes = d.key().length;
+                } else if (op instanceof WriteBatch.Merge m) {
+                    family = withPrefix(m.family(), m.key());
+                    kind = 2;
+                    bytes = m.key().length + Long.BYTES;
+                } else {
+                    WriteBatch.DeleteRange r = (WriteBatch.DeleteRange) op;
+                    family = r.family();
+                    kind = 3;
+                    bytes = r.from().length + r.to().length;
+                }
+                long[] n = counts.computeIfAbsent(family, f -> new long[5]);
+                n[kind]++;
+                n[4] += bytes;
+            }
+        }
+        double per = Math.max(1, units);
+        return counts.entrySet().stream()
+                .sorted((a, b) -> Long.compare(b.getValue()[0] + b.getValue()[1] + b.getValue()[2] + b.getValue()[3],
+                        a.getValue()[0] + a.getValue()[1] + a.getValue()[2] + a.getValue()[3]))
+                .map(e -> String.format(java.util.Locale.ROOT, "%s %.2f/%.2f/%.2f/%.3f %.0f B", e.getKey(),
+                        e.getValue()[0] / per, e.getValue()[1] / per, e.getValue()[2] / per, e.getValue()[3] / per,
+                        e.getValue()[4] / per))
+                .collect(java.util.stream.Collectors.joining(", "));
+    }
+
+    /** The index family's keys by their one-byte prefix ({@code index:D} for due rows…); other families whole. */
+    private static String withPrefix(String family, byte[] key) {
+        return family.equals("index") && key.length > 0 ? family + ":" + (char) key[0] : family;
+    }
+
     private final List<Commit> commits = new ArrayList<>();
     private volatile boolean on;
 

@@ -274,8 +274,9 @@ public final class ThroughputBench {
         }
         Cell cell = new Cell(backend, tenants, phase, units, seconds, commits.size(), synced, bytes, raw);
         System.out.printf(Locale.ROOT, "%s, %,d tenants, %s: %,.0f/s, raw %,.0f/s (%d commits%s; by thread, synced in"
-                + " brackets: %s)%n", backend, tenants, phase, cell.rate(), cell.rawRate(), commits.size(), how,
-                CommitLog.byThread(commits));
+                + " brackets: %s; per unit by family, put/delete/merge/range and bytes: %s)%n", backend, tenants, phase,
+                cell.rate(), cell.rawRate(), commits.size(), how, CommitLog.byThread(commits),
+                CommitLog.opsByFamily(commits, units));
         return cell;
     }
 
