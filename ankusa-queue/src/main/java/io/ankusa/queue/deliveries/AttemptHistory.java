@@ -50,6 +50,13 @@ import java.util.Set;
  * batch's slots). After a replay, numbering starts at 1 again and so evicts the oldest slots first
  * too. Lowering {@code K} leaves entries in slots past the new bound until the retention removes them.
  *
+ * <p><b>No slot for the last attempt.</b> An attempt whose settle removes its delivery row for good
+ * (delivered, or dropped as an orphan) is the delivery's last: nothing will take a slot of it
+ * again, so it writes no slot key. It still evicts the entry in its slot, and then deletes that
+ * slot key rather than rewriting it, so no slot key outlives the entries it names; the retention
+ * and erasure delete its entry without one. Most deliveries succeed at their first attempt: their
+ * history is two puts in the settle batch, not three (issue 14).
+ *
  * <p><b>Retention.</b> {@link #prune} walks the tenants that have history in ordinal order from an
  * in-memory cursor (one seek finds the next such tenant, so tenants without history cost nothing),
  * and for each deletes its entries older than the cutoff from the oldest end of its by-tenant range,
@@ -139,16 +146,19 @@ public final class AttemptHistory {
                 puts.add(value);
             }
             byte[] slotValue = key.slotValue();
-            puts.add(slotKey);
-            puts.add(slotValue);
             writtenHere.put(slotName, slotValue);
-            entries.add(new EntryOps(new InflightKey(r.row().ord(), r.row().seq(), r.row().sink()), deletes, puts));
+            entries.add(new EntryOps(new InflightKey(r.row().ord(), r.row().seq(), r.row().sink()), deletes, puts,
+                    slotKey, slotValue, previous != null));
         }
         return new Prepared(entries);
     }
 
-    /** One record's ops: the evicted entry's deletes, then its puts (key, value, key, value, …). */
-    private record EntryOps(InflightKey row, List<byte[]> deletes, List<byte[]> puts) {
+    /**
+     * One record's ops: the evicted entry's deletes, its puts (key, value, key, value, …), and its
+     * slot: written, or, when the settle removes the row for good, deleted if it was held.
+     */
+    private record EntryOps(InflightKey row, List<byte[]> deletes, List<byte[]> puts, byte[] slotKey, byte[] slotValue,
+            boolean slotHeld) {
     }
 
     /** History entries read and encoded by {@link #prepare}, to be added to a settle's batch. */
@@ -164,9 +174,11 @@ public final class AttemptHistory {
 
         /**
          * Adds to {@code batch} the entries of the attempts whose rows are in {@code settled}, in
-         * the order prepared; the caller holds their tenants' stripes.
+         * the order prepared; the caller holds their tenants' stripes. Those whose rows are also
+         * in {@code removed} (the batch deletes the delivery row: nothing attempts it again) take
+         * no slot.
          */
-        void appendTo(DeliveryBatch batch, Set<InflightKey> settled) {
+        void appendTo(DeliveryBatch batch, Set<InflightKey> settled, Set<InflightKey> removed) {
             for (EntryOps e : entries) {
                 if (!settled.contains(e.row())) {
                     continue;
@@ -174,6 +186,11 @@ public final class AttemptHistory {
                 e.deletes().forEach(batch::deleteIndex);
                 for (int i = 0; i < e.puts().size(); i += 2) {
                     batch.putIndex(e.puts().get(i), e.puts().get(i + 1));
+                }
+                if (!removed.contains(e.row())) {
+                    batch.putIndex(e.slotKey(), e.slotValue());
+                } else if (e.slotHeld()) {
+                    batch.deleteIndex(e.slotKey());
                 }
             }
         }

@@ -9,6 +9,7 @@ import io.ankusa.keys.DeadKey;
 import io.ankusa.keys.DeliveryKey;
 import io.ankusa.keys.DueKey;
 import io.ankusa.keys.EndpointKey;
+import io.ankusa.keys.HookKey;
 import io.ankusa.keys.InflightKey;
 import io.ankusa.keys.QuarantineKey;
 import io.ankusa.queue.ledger.DeadRow;
@@ -108,20 +109,37 @@ public final class Deliveries {
         return new InflightRow(due.ord(), due.seq(), due.sink(), due.size());
     }
 
-    /** The sink took it: the inflight key and the delivery row go, a cleared marker is left for reclaim. */
+    /**
+     * The sink took it: the inflight key and the delivery row go. The caller adds what becomes of
+     * the hook, once per hook: {@link #hookReleasedOps} when nothing else needs it, otherwise
+     * {@link #hookClearedOps} (see {@link HookRelease}).
+     */
     public static void deliveredOps(DeliveryBatch b, InflightRow row) {
         removeInflight(b, row);
     }
 
-    /** The hook is gone or undecodable: as delivered, the row is dropped. */
+    /** The hook is gone or undecodable: as delivered, the row is dropped; a cleared marker is left for reclaim. */
     public static void orphanDropOps(DeliveryBatch b, InflightRow row) {
         removeInflight(b, row);
+        hookClearedOps(b, row.seq());
+    }
+
+    /** A delivery row of hook {@code seq} went, and others may need it: a cleared marker for reclaim to check. */
+    static void hookClearedOps(DeliveryBatch b, long seq) {
+        b.putRow(ColumnFamilies.INDEX, new ClearedKey(seq).encode(), new byte[0]);
+    }
+
+    /**
+     * The batch removes the last delivery row of hook {@code seq} and it has no archive obligation
+     * (checked under its tenant's stripe): the hook goes in the same batch.
+     */
+    static void hookReleasedOps(DeliveryBatch b, long seq) {
+        b.deleteRow(ColumnFamilies.HOOKS, new HookKey(seq).encode());
     }
 
     private static void removeInflight(DeliveryBatch b, InflightRow row) {
         b.deleteIndex(new InflightKey(row.ord(), row.seq(), row.sink()).encode());
         b.deleteRow(ColumnFamilies.DELIVERIES, new DeliveryKey(row.seq(), row.sink()).encode());
-        b.putRow(ColumnFamilies.INDEX, new ClearedKey(row.seq()).encode(), new byte[0]);
         b.count(row.ord(), CounterField.INFLIGHT, -1);
         b.count(row.ord(), CounterField.BYTES, -row.size());
     }

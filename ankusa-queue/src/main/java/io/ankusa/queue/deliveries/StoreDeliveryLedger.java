@@ -622,6 +622,8 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
                 long now = held.millis();
                 DeliveryBatch batch = new DeliveryBatch();
                 Set<InflightKey> settled = new HashSet<>();
+                Set<InflightKey> removed = new HashSet<>();
+                List<InflightRow> delivered = new ArrayList<>();
                 for (int i = 0; i < settlements.size(); i++) {
                     Settlement s = settlements.get(i);
                     InflightKey key = InflightKey.decode(keys.get(i));
@@ -632,8 +634,11 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
                     InflightRow row = new InflightRow(key.ord(), key.seq(), key.sink(), InflightKey.decodeValue(values.get(i).get()));
                     if (s instanceof Settlement.Delivered) {
                         Deliveries.deliveredOps(batch, row);
+                        removed.add(key);
+                        delivered.add(row);
                     } else if (s instanceof Settlement.Orphan) {
                         Deliveries.orphanDropOps(batch, row);
+                        removed.add(key);
                     } else if (s instanceof Settlement.Retry r) {
                         Deliveries.retryOps(batch, row, new DeliveryRow(row.size(), r.delivery().attempt(), now, r.error()),
                                 held.atLeast(r.nextAt()));
@@ -642,8 +647,10 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
                                 now, d.delivery().sourceId(), d.delivery().hookId());
                     }
                 }
+                // A delivered hook nothing else needs goes in this batch; any other gets a cleared marker.
+                HookRelease.appendTo(store, batch, delivered, removed);
                 // The history of attempts whose rows this batch settles rides in the same batch.
-                historyOps.appendTo(batch, settled);
+                historyOps.appendTo(batch, settled, removed);
                 Set<Long> applied = new HashSet<>();
                 settled.forEach(k -> applied.add(k.ord()));
                 for (EndpointRow endpoint : endpoints) {

@@ -3,11 +3,11 @@ package io.ankusa.queue.upkeep;
 import io.ankusa.keys.ArchiveKey;
 import io.ankusa.keys.ClearedKey;
 import io.ankusa.keys.ColumnFamilies;
-import io.ankusa.keys.DeliveryKey;
 import io.ankusa.keys.HookKey;
 import io.ankusa.keys.KeySpan;
 import io.ankusa.queue.deliveries.HookEnvelope;
 import io.ankusa.queue.deliveries.DeliveryBatch;
+import io.ankusa.queue.deliveries.HookRows;
 import io.ankusa.queue.deliveries.TenantStripes;
 import io.ankusa.queue.intake.TenantOrdinals;
 import io.ankusa.store.Durability;
@@ -28,7 +28,9 @@ import java.util.Set;
  * driven by the {@link io.ankusa.keys.ClearedKey ?c} cleared markers.
  *
  * <p>Every transition that removes a delivery row (delivered, orphan drop, purge) or an archive
- * obligation (settle, drop) puts {@link io.ankusa.keys.ClearedKey ?c}{@code (seq)} in its own batch. A round
+ * obligation (settle, drop) puts {@link io.ankusa.keys.ClearedKey ?c}{@code (seq)} in its own batch,
+ * except a settle that removes a hook's last row while it has no obligation: that settle deletes the
+ * hook itself, under the same stripes ({@code deliveries.HookRelease}). A round
  * reads up to
  * {@code limit} markers and, for each hook, checks whether a delivery row ({@code deliveries}
  * range of the seq: expansion may have added sinks the envelope does not list) or an obligation
@@ -49,7 +51,7 @@ import java.util.Set;
  * <p>A round checks and deletes its hooks in chunks of {@value #CHUNK}, each under its own hold of
  * its tenants' stripes, so a tenant's claims and settles wait for one chunk at most, not a round.
  * A chunk's delivery rows are read with one scan over its seq range (not one seek per hook), unless
- * the range holds more than {@value #SCAN_BUDGET} rows.
+ * the range spans or holds more than {@value #SCAN_BUDGET} seqs or rows ({@link HookRows}).
  *
  * <p>The batches are unsynced: if a crash loses one, its markers are still there and the round is
  * redone.
@@ -164,13 +166,13 @@ public final class HookReclaimer {
     private int settle(List<Candidate> candidates) {
         List<Optional<byte[]>> obligations = store.multiGet(ColumnFamilies.INDEX,
                 candidates.stream().map(c -> new ArchiveKey(c.seq()).encode()).toList());
-        Optional<Set<Long>> rowsLeft = withDeliveryRows(candidates);
+        Set<Long> rowsLeft = HookRows.sinksOf(store, candidates.stream().map(Candidate::seq).toList(), SCAN_BUDGET).keySet();
         DeliveryBatch batch = new DeliveryBatch();
         int removed = 0;
         for (int i = 0; i < candidates.size(); i++) {
             Candidate c = candidates.get(i);
             boolean owed = obligations.get(i).isPresent()
-                    || (rowsLeft.isPresent() ? rowsLeft.get().contains(c.seq()) : hasDeliveryRows(c.seq()));
+                    || rowsLeft.contains(c.seq());
             if (!c.hookPresent()) {
                 batch.delete(ColumnFamilies.INDEX, new ClearedKey(c.seq()).encode());
             } else if (!owed) {
@@ -185,47 +187,5 @@ public final class HookReclaimer {
             batch.commit(store, Durability.ASYNC);
         }
         return removed;
-    }
-
-    /**
-     * The seqs of {@code candidates} that still have a delivery row, read with one scan from the
-     * lowest seq's rows to the highest's; empty (check each hook on its own) when that range holds
-     * more than {@value #SCAN_BUDGET} rows: other hooks' rows between them, or a round that wrapped
-     * around.
-     */
-    private Optional<Set<Long>> withDeliveryRows(List<Candidate> candidates) {
-        Set<Long> wanted = new HashSet<>();
-        long low = Long.MAX_VALUE;
-        long high = Long.MIN_VALUE;
-        for (Candidate c : candidates) {
-            wanted.add(c.seq());
-            low = Math.min(low, c.seq());
-            high = Math.max(high, c.seq());
-        }
-        Set<Long> found = new HashSet<>();
-        int budget = SCAN_BUDGET;
-        try (Scan scan = store.scan(ColumnFamilies.DELIVERIES,
-                KeyRange.of(DeliveryKey.hookRange(low).from(), DeliveryKey.hookRange(high).to()))) {
-            while (scan.hasNext()) {
-                if (budget-- == 0) {
-                    return Optional.empty();
-                }
-                byte[] key = scan.next().key();
-                if (key.length == DeliveryKey.LENGTH && !DeliveryKey.FAMILY.isSentinel(key)) {
-                    long seq = DeliveryKey.decode(key).seq();
-                    if (wanted.contains(seq)) {
-                        found.add(seq);
-                    }
-                }
-            }
-        }
-        return Optional.of(found);
-    }
-
-    private boolean hasDeliveryRows(long seq) {
-        KeySpan rows = DeliveryKey.hookRange(seq);
-        try (Scan scan = store.scan(ColumnFamilies.DELIVERIES, KeyRange.of(rows.from(), rows.to()))) {
-            return scan.hasNext();
-        }
     }
 }

@@ -46,6 +46,8 @@ public final class AckingQueueProcess {
     static final int IN_FLIGHT_PER_PRODUCER_DISPATCHING = 4;
 
     private static final BlockingQueue<String> LINES = new LinkedBlockingQueue<>();
+    private static final PrintWriter OUT = new PrintWriter(new OutputStreamWriter(new FileOutputStream(FileDescriptor.out),
+            StandardCharsets.UTF_8));
 
     private AckingQueueProcess() {
     }
@@ -64,12 +66,15 @@ public final class AckingQueueProcess {
         orphanGuard.setDaemon(true);
         orphanGuard.start();
 
-        // No housekeeping: the parent's audit finds a delivered row by its ?c cleared marker, which
-        // reclaim would consume together with the hook (reclaim has its own tests).
+        // No housekeeping: the parent's audit finds a delivered row of a hook that still has others
+        // by its ?c cleared marker, which reclaim would consume (reclaim has its own tests). A hook
+        // whose last row a settle delivered is deleted by that settle: the audit accepts it gone
+        // only if every sink of it was seen sent, which is why "sent" is written before the sink
+        // returns.
         Queue queue = Queue.open(QueueConfig.builder(directory).backend(backend)
                 .housekeepingInterval(Duration.ZERO).build());
         if (dispatch) {
-            new PipelineDispatcher(queue, seed, d -> emit("sent " + d.hookId() + " " + d.sink()),
+            new PipelineDispatcher(queue, seed, d -> emitNow("sent " + d.hookId() + " " + d.sink()),
                     n -> emit("settled " + n)).start();
         }
         emit("ready");
@@ -128,17 +133,28 @@ public final class AckingQueueProcess {
         LINES.add(line);
     }
 
+    /**
+     * Writes {@code line} and flushes it on the caller's thread, before the caller goes on: a
+     * {@code sent} line is out before the sink returns, so before the settle that may delete the hook.
+     */
+    private static void emitNow(String line) {
+        synchronized (OUT) {
+            OUT.println(line);
+            OUT.flush();
+        }
+    }
+
     /** Writes lines as they come, flushing whenever the backlog is written: a line is out before any later one. */
     private static void printLines() {
-        PrintWriter out = new PrintWriter(new OutputStreamWriter(new FileOutputStream(FileDescriptor.out),
-                StandardCharsets.UTF_8));
         List<String> drained = new ArrayList<>();
         try {
             while (true) {
                 drained.add(LINES.take());
                 LINES.drainTo(drained);
-                drained.forEach(out::println);
-                out.flush();
+                synchronized (OUT) {
+                    drained.forEach(OUT::println);
+                    OUT.flush();
+                }
                 drained.clear();
             }
         } catch (InterruptedException e) {

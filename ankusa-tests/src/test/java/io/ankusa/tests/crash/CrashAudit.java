@@ -120,14 +120,19 @@ final class CrashAudit {
 
     /**
      * Every acknowledged hook is in the store with its id and tenant, and each sink's delivery is
-     * filed under the tenant's ordinal in an allowed state, or was delivered if {@code delivered} is allowed.
+     * filed under the tenant's ordinal in an allowed state, or was delivered if {@code delivered} is
+     * allowed; or, when delivery is allowed, the hook is gone with every row, each of its sinks seen
+     * called with it ({@code sent}: {@code "<hook id> <sink>"}): the settle that delivered its last
+     * row deleted it.
      */
-    void assertAcked(List<AckedHook> acked, Set<State> allowed, boolean deliveredAllowed) {
+    void assertAcked(List<AckedHook> acked, Set<State> allowed, boolean deliveredAllowed, Set<String> sent) {
         List<String> problems = new ArrayList<>();
         for (AckedHook hook : acked) {
             Optional<byte[]> raw = store.get(ColumnFamilies.HOOKS, new HookKey(hook.seq()).encode());
             if (raw.isEmpty()) {
-                problems.add(hook + ": no hook envelope at its seq");
+                if (!deliveredAllowed || !releasedAfterDelivery(hook, sent)) {
+                    problems.add(hook + ": no hook envelope at its seq");
+                }
                 continue;
             }
             HookEnvelope envelope = HookEnvelope.decode(raw.get());
@@ -161,6 +166,17 @@ final class CrashAudit {
                 .as("acknowledged hooks missing or misfiled: %d of %d acknowledged (first 20 shown)", problems.size(),
                         acked.size())
                 .isEmpty();
+    }
+
+    /** Whether every sink of {@code hook} was sent it and none has a delivery row or an index key left. */
+    private boolean releasedAfterDelivery(AckedHook hook, Set<String> sent) {
+        for (int sink : hook.sinks()) {
+            DeliveryKey row = new DeliveryKey(hook.seq(), sink);
+            if (!sent.contains(hook.id() + " " + sink) || deliveryRows.contains(row) || index.containsKey(row)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The deliveries that are inflight, by delivery key. */

@@ -130,7 +130,7 @@ class KillNineTest {
         try (Store store = Stores.open(backend, StoreOptions.existing(dir, StoreLayout.families()))) {
             CrashAudit audit = CrashAudit.of(store);
             audit.assertAcked(acked, dispatching ? EnumSet.allOf(CrashAudit.State.class)
-                    : EnumSet.of(CrashAudit.State.DUE_FIRST), dispatching);
+                    : EnumSet.of(CrashAudit.State.DUE_FIRST), dispatching, sent);
             inflight = audit.inflight();
             lastSeq = audit.lastSeq();
             // The duplicate window: every row inflight at the kill is due again after boot and is sent
@@ -147,7 +147,7 @@ class KillNineTest {
             CrashAudit audit = CrashAudit.of(store);
             EnumSet<CrashAudit.State> settled = EnumSet.of(CrashAudit.State.DUE_FIRST, CrashAudit.State.DUE_RETRY,
                     CrashAudit.State.DEAD);
-            audit.assertAcked(acked, dispatching ? settled : EnumSet.of(CrashAudit.State.DUE_FIRST), dispatching);
+            audit.assertAcked(acked, dispatching ? settled : EnumSet.of(CrashAudit.State.DUE_FIRST), dispatching, sent);
             assertThat(audit.inflight()).as("inflight rows after boot").isEmpty();
             inflight.forEach((row, before) -> assertThat(audit.location(row)).as("%s, inflight at the crash", row)
                     .contains(new CrashAudit.Location(CrashAudit.State.DUE_FIRST, before.ord())));

@@ -172,7 +172,8 @@ class AttemptHistoryTest {
                 assertThat(f.queue().attempts(AttemptQuery.tenant("acme")).attempts())
                         .extracting(a -> a.sink() + "#" + a.attempt())
                         .as("three of sink 0's ten attempts, and sink 1's one").containsExactly("0#10", "0#9", "0#8", "1#1");
-                assertThat(historyKeys(f.store(), f.ord("acme"))).as("by tenant, by hook and a slot per entry").isEqualTo(12);
+                assertThat(historyKeys(f.store(), f.ord("acme")))
+                        .as("by tenant and by hook per entry, and a slot per entry but sink 1's delivered one").isEqualTo(11);
 
                 f.clock().advance(60_000);
                 assertThat(Replayer.of(f.queue()).replayTenant("acme").revived()).isEqualTo(1);
@@ -183,7 +184,36 @@ class AttemptHistoryTest {
                     .as("numbering starts again after the replay: attempt 1 takes slot 0, which attempt 10 held")
                     .containsExactly("0#1 busy 11 OptionalInt.empty", "0#9 busy 9 OptionalInt.empty",
                             "0#8 busy 8 OptionalInt.empty", "1#1  OptionalInt[204]");
-            assertThat(historyKeys(f.store(), f.ord("acme"))).isEqualTo(12);
+            assertThat(historyKeys(f.store(), f.ord("acme"))).isEqualTo(11);
+            f.assertConsistent();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @DisplayName("a delivered attempt takes no slot, evicts the one it would have taken, and leaves no slot behind")
+    void aDeliveredAttemptTakesNoSlotAndLeavesNoneBehind(String backend) {
+        try (DispatchFixture f = DispatchFixture.open(backend, dir,
+                b -> b.attemptsPerDelivery(3).attemptsRetention(Duration.ofDays(1)).housekeepingInterval(Duration.ZERO))) {
+            f.ingest("msg_1", "acme", 0);
+            AtomicInteger answers = new AtomicInteger();
+            ScriptedSink sink = new ScriptedSink(d -> answers.incrementAndGet() <= 3 ? SinkOutcome.retry("busy")
+                    : SinkOutcome.delivered(204));
+            try (Pipeline pipeline = f.pipeline(sink, b -> b.retryPolicy(RetryPolicy.defaults())
+                    .random(new SplittableRandom(42)))) {
+                for (int i = 0; i < 4; i++) {
+                    tickAndAdvance(f, pipeline, "acme");
+                }
+            }
+            assertThat(f.queue().attempts(AttemptQuery.tenant("acme")).attempts())
+                    .extracting(a -> a.attempt() + " " + a.outcome())
+                    .as("attempt 4 took slot 0 from attempt 1").containsExactly("4 DELIVERED", "3 RETRY", "2 RETRY");
+            assertThat(historyKeys(f.store(), f.ord("acme")))
+                    .as("two keys per entry, and the slots of attempts 2 and 3 only").isEqualTo(8);
+
+            f.clock().advance(Duration.ofDays(2).toMillis());
+            QueueEngine.of(f.queue()).housekeeping().pruneAttempts();
+            assertThat(historyKeys(f.store(), f.ord("acme"))).as("no slot key outlives the entries it named").isZero();
             f.assertConsistent();
         }
     }
@@ -217,7 +247,8 @@ class AttemptHistoryTest {
                     .containsExactly(2, 2);
             assertThat(f.queue().attempts(AttemptQuery.tenant("globex")).attempts()).extracting(DeliveryAttempt::attempt)
                     .containsExactly(2);
-            assertThat(historyKeys(f.store(), f.ord("acme"))).as("no key of a pruned entry is left").isEqualTo(9);
+            assertThat(historyKeys(f.store(), f.ord("acme")))
+                    .as("no key of a pruned entry is left; the delivered new_1 has no slot").isEqualTo(8);
             assertThat(housekeeping.pruneAttempts()).isZero();
             f.assertConsistent();
         }

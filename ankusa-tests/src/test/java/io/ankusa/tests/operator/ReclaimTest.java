@@ -70,6 +70,16 @@ class ReclaimTest {
         return q.engine().housekeeping().reclaim();
     }
 
+    /**
+     * Settles {@code rows} as orphan drops: each leaves its hook's cleared marker, as every removal
+     * of a row does but a settle that delivers a hook's last row (that one deletes the hook itself,
+     * see {@link #aSettleDeletesTheHooksWhoseLastRowsItDelivers}), so these tests reach reclaim.
+     */
+    private static void dropLeavingMarkers(QueueUnderTest q, List<ClaimedDelivery> rows) {
+        q.ledger().settle(rows.stream().<io.ankusa.queue.ledger.Settlement>map(
+                d -> new io.ankusa.queue.ledger.Settlement.Orphan(d.row())).toList());
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
     @DisplayName("reclaim removes a hook once no delivery row and no archive obligation needs it")
@@ -108,8 +118,9 @@ class ReclaimTest {
             Operations.deadLetter(q, "acme", 1);
             long delivered = q.ingest(QueueUnderTest.hook("delivered", "acme", 0)).seq();
             Operations.deliver(q, "acme", 1);
-            assertThat(drain(q)).isEqualTo(1);
-            assertThat(hooks(q.store())).containsExactly(dead).doesNotContain(delivered);
+            assertThat(hooks(q.store())).as("the settle that delivered its only row deleted it")
+                    .containsExactly(dead).doesNotContain(delivered);
+            assertThat(drain(q)).isZero();
 
             q.queue().purgeTenant("acme", Set.of(PurgeKind.DEAD));
             assertThat(drain(q)).isEqualTo(1);
@@ -133,7 +144,7 @@ class ReclaimTest {
             byte[] intact = q.store().get(ColumnFamilies.HOOKS, new HookKey(corrupt).encode()).orElseThrow();
             q.store().commit(new WriteBatch().put(ColumnFamilies.HOOKS, new HookKey(corrupt).encode(), new byte[] {42}),
                     Durability.SYNC);
-            claim.claimed().forEach(d -> q.ledger().delivered(d.row()));
+            dropLeavingMarkers(q, claim.claimed());
             assertThat(markers(q.store())).hasSize(7).contains(corrupt);
 
             HookReclaimer reclaimer = q.engine().reclaimer();
@@ -159,8 +170,8 @@ class ReclaimTest {
             Claim rest = q.ledger().claim(1, q.ledger().dueForTenant(1, q.clock().millis(), 0, 100, Long.MAX_VALUE));
             assertThat(rest.orphans()).isEmpty();
             rest.claimed().forEach(d -> q.ledger().delivered(d.row()));
-            assertThat(drain(q)).isEqualTo(1);
-            assertThat(hooks(q.store())).isEmpty();
+            assertThat(hooks(q.store())).as("the settle of its last row deleted it").isEmpty();
+            assertThat(drain(q)).as("its old marker goes with nothing left to reclaim").isZero();
             assertThat(markers(q.store())).isEmpty();
         }
     }
@@ -253,8 +264,7 @@ class ReclaimTest {
             }
             Claim claim = q.ledger().claim(1, q.ledger().dueForTenant(1, q.clock().millis(), 0, 1_000, Long.MAX_VALUE));
             assertThat(claim.claimed()).hasSize(300);
-            q.ledger().settle(claim.claimed().stream()
-                    .<io.ankusa.queue.ledger.Settlement>map(d -> new io.ankusa.queue.ledger.Settlement.Delivered(d.row())).toList());
+            dropLeavingMarkers(q, claim.claimed());
 
             HookReclaimer.Round round = q.engine().reclaimer().reclaim(512);
 
@@ -281,11 +291,10 @@ class ReclaimTest {
             // Chunk one (one scan): hooks 0..9 but 5 delivered. Chunk two (hook by hook: more than
             // the scan budget of rows between them): hooks 10 and 699.
             Set<Integer> delivered = new TreeSet<>(List.of(0, 1, 2, 3, 4, 6, 7, 8, 9));
-            q.ledger().settle(claim.claimed().stream().filter(d -> delivered.contains(seqs.indexOf(d.row().seq())))
-                    .<io.ankusa.queue.ledger.Settlement>map(d -> new io.ankusa.queue.ledger.Settlement.Delivered(d.row())).toList());
+            dropLeavingMarkers(q, claim.claimed().stream().filter(d -> delivered.contains(seqs.indexOf(d.row().seq()))).toList());
             assertThat(q.engine().reclaimer().reclaim(256).hooks()).isEqualTo(9);
-            q.ledger().settle(claim.claimed().stream().filter(d -> d.row().seq() == seqs.get(10) || d.row().seq() == seqs.get(699))
-                    .<io.ankusa.queue.ledger.Settlement>map(d -> new io.ankusa.queue.ledger.Settlement.Delivered(d.row())).toList());
+            dropLeavingMarkers(q, claim.claimed().stream()
+                    .filter(d -> d.row().seq() == seqs.get(10) || d.row().seq() == seqs.get(699)).toList());
             assertThat(q.engine().reclaimer().reclaim(256).hooks()).isEqualTo(2);
 
             assertThat(hooks(q.store())).hasSize(689).contains(seqs.get(5)).doesNotContain(seqs.get(0), seqs.get(9),
@@ -294,5 +303,46 @@ class ReclaimTest {
             assertThat(markers(q.store())).isEmpty();
             IndexFold.of(q.store()).assertCountersMatch(q.store());
         }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @DisplayName("a settle deletes the hooks whose last rows it delivers, and marks the others, whether it reads their rows"
+            + " in one scan or hook by hook")
+    void aSettleDeletesTheHooksWhoseLastRowsItDelivers(String backend) {
+        try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
+            List<Long> seqs = new ArrayList<>();
+            for (int i = 0; i < 700; i++) {
+                // Hook 5 has a second sink, hook 6 too; every other hook one.
+                seqs.add(q.ingest(i == 5 || i == 6 ? QueueUnderTest.hook("h" + i, "acme", 0, 1)
+                        : QueueUnderTest.hook("h" + i, "acme", 0)).seq());
+            }
+            Claim claim = q.ledger().claim(1, q.ledger().dueForTenant(1, q.clock().millis(), 0, 1_000, Long.MAX_VALUE));
+            assertThat(claim.claimed()).hasSize(702);
+            // One settle over hooks 0..9 (one scan): hook 5's sink 0 only, both of hook 6's rows.
+            deliver(q, claim.claimed().stream().filter(d -> seqs.indexOf(d.row().seq()) < 10)
+                    .filter(d -> d.row().seq() != seqs.get(5) || d.sink() == 0).toList());
+            assertThat(hooks(q.store())).as("hook 5 has a row left; hook 6's two rows went in one settle")
+                    .contains(seqs.get(5)).doesNotContain(seqs.get(0), seqs.get(4), seqs.get(6), seqs.get(9));
+            assertThat(markers(q.store())).as("a marker for the hook with a row left, none for the deleted ones")
+                    .containsExactly(seqs.get(5));
+            // Hooks 10 and 699: more seqs apart than the scan budget, read hook by hook.
+            deliver(q, claim.claimed().stream()
+                    .filter(d -> d.row().seq() == seqs.get(10) || d.row().seq() == seqs.get(699)).toList());
+            assertThat(hooks(q.store())).hasSize(689).doesNotContain(seqs.get(10), seqs.get(699));
+            assertThat(hooks(q.store())).containsAll(deliveryRows(q.store()));
+            assertThat(drain(q)).as("hook 5 is still owed").isZero();
+
+            deliver(q, claim.claimed().stream().filter(d -> d.row().seq() == seqs.get(5)).toList());
+            assertThat(hooks(q.store())).as("hook 5's last row").hasSize(688).doesNotContain(seqs.get(5));
+            assertThat(drain(q)).isZero();
+            assertThat(markers(q.store())).isEmpty();
+            IndexFold.of(q.store()).assertCountersMatch(q.store());
+        }
+    }
+
+    private static void deliver(QueueUnderTest q, List<ClaimedDelivery> rows) {
+        q.ledger().settle(rows.stream().<io.ankusa.queue.ledger.Settlement>map(
+                d -> new io.ankusa.queue.ledger.Settlement.Delivered(d.row())).toList());
     }
 }

@@ -1,0 +1,77 @@
+package io.ankusa.queue.deliveries;
+
+import io.ankusa.keys.ColumnFamilies;
+import io.ankusa.keys.DeliveryKey;
+import io.ankusa.keys.KeySpan;
+import io.ankusa.store.KeyRange;
+import io.ankusa.store.Scan;
+import io.ankusa.store.Store;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The delivery rows stored for a set of hooks, by seq: what a hook is still owed, for whoever
+ * decides whether it may go (hook reclaim, and the settle that removes a hook's last row).
+ *
+ * <p>Hooks whose seqs lie close together are read with one scan from the lowest seq's rows to the
+ * highest's; hooks spread wider than {@code scanBudget} seqs, or a range holding more than
+ * {@code scanBudget} rows (other hooks' rows between them), are read with one seek each. The
+ * caller holds the hooks' tenants' stripes when the answer must stay true until its commit.
+ */
+public final class HookRows {
+
+    private HookRows() {
+    }
+
+    /**
+     * The sinks with a delivery row, for each of {@code seqs} that has one.
+     *
+     * @param store      the store
+     * @param seqs       the hooks
+     * @param scanBudget most rows one scan over the seqs' range reads before seeking hook by hook
+     * @return sinks by seq; a seq without rows is absent
+     */
+    public static Map<Long, Set<Integer>> sinksOf(Store store, Collection<Long> seqs, int scanBudget) {
+        Map<Long, Set<Integer>> found = new HashMap<>();
+        if (seqs.isEmpty()) {
+            return found;
+        }
+        TreeSet<Long> wanted = new TreeSet<>(seqs);
+        long low = wanted.first();
+        long high = wanted.last();
+        if (high - low < scanBudget && scan(store, low, high, wanted, scanBudget, found)) {
+            return found;
+        }
+        found.clear();
+        for (long seq : wanted) {
+            scan(store, seq, seq, wanted, Integer.MAX_VALUE, found);
+        }
+        return found;
+    }
+
+    /** Reads the rows of seqs {@code low..high} into {@code found}; false once more than {@code budget} were read. */
+    private static boolean scan(Store store, long low, long high, Set<Long> wanted, int budget, Map<Long, Set<Integer>> found) {
+        KeySpan from = DeliveryKey.hookRange(low);
+        KeySpan to = DeliveryKey.hookRange(high);
+        int left = budget;
+        try (Scan scan = store.scan(ColumnFamilies.DELIVERIES, KeyRange.of(from.from(), to.to()))) {
+            while (scan.hasNext()) {
+                if (left-- == 0) {
+                    return false;
+                }
+                byte[] key = scan.next().key();
+                if (key.length == DeliveryKey.LENGTH && !DeliveryKey.FAMILY.isSentinel(key)) {
+                    DeliveryKey row = DeliveryKey.decode(key);
+                    if (wanted.contains(row.seq())) {
+                        found.computeIfAbsent(row.seq(), s -> new HashSet<>()).add(row.sink());
+                    }
+                }
+            }
+        }
+        return true;
+    }
+}
