@@ -10,6 +10,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -18,8 +19,9 @@ import java.util.TreeSet;
  * decides whether it may go (hook reclaim, and the settle that removes a hook's last row).
  *
  * <p>Hooks whose seqs lie close together are read with one scan from the lowest seq's rows to the
- * highest's; hooks spread wider than {@code scanBudget} seqs, or a range holding more than
- * {@code scanBudget} rows (other hooks' rows between them), are read with one seek each. The
+ * highest's; hooks spread over {@code scanBudget} seqs or more, or a range holding more than
+ * {@code scanBudget} rows (other hooks' rows between them), are read with one seek each
+ * ({@link #sinksOf}) or not at all ({@link #scanned}). The
  * caller holds the hooks' tenants' stripes when the answer must stay true until its commit.
  */
 public final class HookRows {
@@ -36,21 +38,39 @@ public final class HookRows {
      * @return sinks by seq; a seq without rows is absent
      */
     public static Map<Long, Set<Integer>> sinksOf(Store store, Collection<Long> seqs, int scanBudget) {
+        Optional<Map<Long, Set<Integer>>> scanned = scanned(store, seqs, scanBudget);
+        if (scanned.isPresent()) {
+            return scanned.get();
+        }
+        Set<Long> wanted = new HashSet<>(seqs);
+        Map<Long, Set<Integer>> found = new HashMap<>();
+        for (long seq : wanted) {
+            scan(store, seq, seq, wanted, Integer.MAX_VALUE, found);
+        }
+        return found;
+    }
+
+    /**
+     * As {@link #sinksOf}, but only if one scan reads them: empty when the seqs span
+     * {@code scanBudget} or more, or their range holds more than {@code scanBudget} rows.
+     *
+     * @param store      the store
+     * @param seqs       the hooks
+     * @param scanBudget most seqs spanned and rows read
+     * @return sinks by seq (a seq without rows is absent), or empty
+     */
+    public static Optional<Map<Long, Set<Integer>>> scanned(Store store, Collection<Long> seqs, int scanBudget) {
         Map<Long, Set<Integer>> found = new HashMap<>();
         if (seqs.isEmpty()) {
-            return found;
+            return Optional.of(found);
         }
         TreeSet<Long> wanted = new TreeSet<>(seqs);
         long low = wanted.first();
         long high = wanted.last();
         if (high - low < scanBudget && scan(store, low, high, wanted, scanBudget, found)) {
-            return found;
+            return Optional.of(found);
         }
-        found.clear();
-        for (long seq : wanted) {
-            scan(store, seq, seq, wanted, Integer.MAX_VALUE, found);
-        }
-        return found;
+        return Optional.empty();
     }
 
     /** Reads the rows of seqs {@code low..high} into {@code found}; false once more than {@code budget} were read. */
