@@ -31,9 +31,9 @@ import java.util.Set;
  * transition that adds a delivery row or an obligation to an existing hook holds as well
  * (expansion, revive; ingest only creates new seqs), so nothing can come to need the hook between
  * the check and the batch's commit; and the hook goes in the batch that deletes its last row, so a
- * crash keeps both or neither. A hook with one sink, the common case, never needs a marker, a
- * reclaim round, or a commit of its own (issue 14: a marker's put and delete and reclaim's commits
- * were a fifth of a delivery's writes).
+ * crash keeps both or neither. A one-sink hook delivered in its tenant's order, the common case,
+ * needs no marker, no reclaim round and no commit of its own (issue 14: a marker's put and delete,
+ * in reclaim's commits, were two of a delivery's eleven writes).
  */
 final class HookRelease {
 

@@ -92,6 +92,11 @@ class AttemptHistoryTest {
     }
 
     /** Runs a tick, then moves the clock to the tenant's next due row (if any); returns the tick. */
+    /** A pipeline over {@code sink} with the default retry schedule and a seeded random. */
+    private static Pipeline retrying(DispatchFixture f, ScriptedSink sink) {
+        return f.pipeline(sink, b -> b.retryPolicy(RetryPolicy.defaults()).random(new SplittableRandom(42)));
+    }
+
     private static TickReport tickAndAdvance(DispatchFixture f, Pipeline pipeline, String tenant) {
         TickReport tick = DispatchFixture.await(pipeline.tick());
         f.ledger().firstDue(f.ord(tenant)).ifPresent(next -> f.clock().advance(Math.max(0, next.at() - f.now())));
@@ -163,8 +168,7 @@ class AttemptHistoryTest {
             AtomicInteger answers = new AtomicInteger();
             ScriptedSink sink = new ScriptedSink(d -> d.sink() == 1 ? SinkOutcome.delivered(204)
                     : SinkOutcome.retry("busy " + answers.incrementAndGet()));
-            try (Pipeline pipeline = f.pipeline(sink, b -> b.retryPolicy(RetryPolicy.defaults())
-                    .random(new SplittableRandom(42)))) {
+            try (Pipeline pipeline = retrying(f, sink)) {
                 for (int i = 0; i < 10; i++) {
                     tickAndAdvance(f, pipeline, "acme");
                 }
@@ -199,8 +203,7 @@ class AttemptHistoryTest {
             AtomicInteger answers = new AtomicInteger();
             ScriptedSink sink = new ScriptedSink(d -> answers.incrementAndGet() <= 3 ? SinkOutcome.retry("busy")
                     : SinkOutcome.delivered(204));
-            try (Pipeline pipeline = f.pipeline(sink, b -> b.retryPolicy(RetryPolicy.defaults())
-                    .random(new SplittableRandom(42)))) {
+            try (Pipeline pipeline = retrying(f, sink)) {
                 for (int i = 0; i < 4; i++) {
                     tickAndAdvance(f, pipeline, "acme");
                 }
