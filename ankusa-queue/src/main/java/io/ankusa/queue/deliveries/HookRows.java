@@ -34,7 +34,8 @@ public final class HookRows {
      *
      * @param store      the store
      * @param seqs       the hooks
-     * @param scanBudget most rows one scan over the seqs' range reads before seeking hook by hook
+     * @param scanBudget most seqs spanned and rows read by one scan over the seqs' range before
+     *                   seeking hook by hook
      * @return sinks by seq; a seq without rows is absent
      */
     public static Map<Long, Set<Integer>> sinksOf(Store store, Collection<Long> seqs, int scanBudget) {

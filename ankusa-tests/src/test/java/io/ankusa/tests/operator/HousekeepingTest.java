@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.api.AuditAction;
 import io.ankusa.api.Hook;
+import io.ankusa.api.PurgeKind;
 import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.queue.upkeep.Housekeeping;
 import io.ankusa.store.WriteBatch;
@@ -12,6 +13,7 @@ import io.ankusa.tests.support.RecordingStore;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,7 +37,7 @@ class HousekeepingTest {
             for (int i = 0; i < 3; i++) {
                 q.ingest(Hook.builder().id("h" + i).sourceId("s").tenantId("t").idempotencyKey("k" + i).sinks(0).build());
             }
-            q.queue().purgeTenant("t", java.util.Set.of(io.ankusa.api.PurgeKind.PENDING));
+            q.queue().purgeTenant("t", Set.of(PurgeKind.PENDING));
             q.clock().advance(Duration.ofMinutes(3).toMillis());
 
             // Two audit entries are past retention: the replay's and the purge's.
@@ -54,7 +56,7 @@ class HousekeepingTest {
             return recorder.get();
         })) {
             q.ingest(QueueUnderTest.hook("h", "t", 0));
-            q.queue().purgeTenant("t", java.util.Set.of(io.ankusa.api.PurgeKind.PENDING));
+            q.queue().purgeTenant("t", Set.of(PurgeKind.PENDING));
             boolean reclaimed = recorder.get().await(c -> c.batch().map(HousekeepingTest::deletesAHook).orElse(false),
                     Duration.ofSeconds(60));
             assertThat(reclaimed).isTrue();
