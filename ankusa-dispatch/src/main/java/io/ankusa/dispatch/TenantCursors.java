@@ -19,23 +19,37 @@ import java.util.Optional;
  * the rows of that second the pipeline already claimed, and hides no row committed later: such a
  * row is due at or after the horizon (a writer holds its stamp until its commit returns and
  * stamps its rows at or after it), so at or after the floor. Only a row stamped without a held
- * stamp could fall below the floor; as a net for such a writer, every {@value #UNRAISED_EVERY}th
- * update the floor is not raised for one visit, and that visit's read starts at the second's
- * start. (The marker cleanup takes its first step from the scheduler's read, which starts at the
- * floor; it deletes the marker of that second only when it finds no row from the floor on in it,
- * and its check then finds such a row and puts the marker back.)
+ * stamp could fall below the floor; as a net for such a writer, the floor is left unraised for
+ * one visit once it was raised for {@value #UNRAISED_EVERY} updates and
+ * {@value #UNRAISED_MILLIS} ms (by the cleanups' horizons) since it was last left unraised, and
+ * that visit's read starts at the second's start. (The marker cleanup takes its first step from
+ * the scheduler's read, which starts at the floor; it deletes the marker of that second only when
+ * it finds no row from the floor on in it, and its check then finds such a row and puts the marker
+ * back.) Both bounds, not the count alone: on RocksDB the unraised read walks over the tombstones
+ * of every row of that second the pipeline claimed, and a tenant visited every few milliseconds
+ * (one busy tenant) made that walk a dozen times a second — a quarter of the tick thread's CPU
+ * (issue 14, session 13). A tenant visited rarely is still left unraised every
+ * {@value #UNRAISED_EVERY}th update.
  * A tenant without a floor (first visit, after a restart, after it drained) starts at its earliest
  * scanned marker. Only the tick thread uses this class.
  */
 final class TenantCursors {
 
-    /** Every this many updates of a tenant, its floor is not raised for one visit. */
+    /** A floor is left unraised for one visit once it was raised for at least this many updates… */
     static final int UNRAISED_EVERY = 16;
 
-    /** A tenant's floor: the due time it was raised to, and how many updates it had. */
+    /** …and at least this many milliseconds of cleanup horizons passed since it was last left unraised. */
+    static final long UNRAISED_MILLIS = 1_000;
+
+    /** A tenant's floor: the due time it was raised to, and when it is next left unraised. */
     private static final class Floor {
         long at;
+        /** Updates since the floor was last left unraised (or set up). */
         long updates;
+        /** The horizon of the update that last left it unraised (or set it up). */
+        long unraisedAt;
+        /** The next visit reads from the second's start. */
+        boolean unraised;
     }
 
     private final Map<Long, Floor> floors = new HashMap<>();
@@ -43,7 +57,7 @@ final class TenantCursors {
     /** The floor for tenant {@code ord}'s due scan, given the earliest marker bucket the tick scanned for it. */
     long floor(long ord, long earliestScannedBucket) {
         Floor first = floors.get(ord);
-        if (first != null && first.updates % UNRAISED_EVERY != 0 && MarkerCleanup.bucketOf(first.at) == earliestScannedBucket) {
+        if (first != null && !first.unraised && MarkerCleanup.bucketOf(first.at) == earliestScannedBucket) {
             return first.at;
         }
         return earliestScannedBucket * 1000;
@@ -59,9 +73,19 @@ final class TenantCursors {
         if (first.isEmpty()) {
             floors.remove(ord);
         } else {
-            Floor floor = floors.computeIfAbsent(ord, o -> new Floor());
+            Floor floor = floors.get(ord);
+            if (floor == null) {
+                floor = new Floor();
+                floor.unraisedAt = horizon;
+                floors.put(ord, floor);
+            }
             floor.at = Math.min(first.get().at(), horizon);
             floor.updates++;
+            floor.unraised = floor.updates >= UNRAISED_EVERY && horizon - floor.unraisedAt >= UNRAISED_MILLIS;
+            if (floor.unraised) {
+                floor.updates = 0;
+                floor.unraisedAt = horizon;
+            }
         }
     }
 

@@ -44,12 +44,38 @@ class TenantCursorsTest {
     }
 
     @Test
-    void every_sixteenth_update_leaves_the_floor_unraised_for_one_visit() {
+    void a_tenant_visited_slowly_has_its_floor_left_unraised_every_sixteenth_update() {
         TenantCursors cursors = new TenantCursors();
         for (int update = 1; update <= 2 * TenantCursors.UNRAISED_EVERY; update++) {
-            cursors.update(7, firstAt(1_700_000_000_640L), LATER);
+            // A visit every 100 ms: 16 updates take longer than the second the net also waits for.
+            cursors.update(7, firstAt(1_700_000_000_640L), LATER + 100L * update);
             long expected = update % TenantCursors.UNRAISED_EVERY == 0 ? 1_700_000_000_000L : 1_700_000_000_640L;
             assertThat(cursors.floor(7, 1_700_000_000)).as("after update %d", update).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void a_tenant_visited_every_few_milliseconds_has_its_floor_left_unraised_once_a_second() {
+        // One busy tenant is visited every few milliseconds; its unraised visit walks over the
+        // tombstones of a whole second of claimed rows on RocksDB, so once a second is the most.
+        TenantCursors cursors = new TenantCursors();
+        int unraised = 0;
+        for (int update = 1; update <= 1_000; update++) {
+            cursors.update(7, firstAt(1_700_000_000_640L), LATER + 5L * update);
+            if (cursors.floor(7, 1_700_000_000) == 1_700_000_000_000L) {
+                unraised++;
+                assertThat(update).as("left unraised at update %d", update).isEqualTo(1 + 200 * unraised);
+            }
+        }
+        assertThat(unraised).as("visits over 5 s that read from the second's start").isEqualTo(4);
+    }
+
+    @Test
+    void a_floor_is_not_left_unraised_before_sixteen_updates_however_long_they_take() {
+        TenantCursors cursors = new TenantCursors();
+        for (int update = 1; update < TenantCursors.UNRAISED_EVERY; update++) {
+            cursors.update(7, firstAt(1_700_000_000_640L), LATER + 60_000L * update);
+            assertThat(cursors.floor(7, 1_700_000_000)).as("after update %d", update).isEqualTo(1_700_000_000_640L);
         }
     }
 
