@@ -30,7 +30,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 
 /**
@@ -194,13 +193,7 @@ public final class ThroughputBench {
                 return CompletableFuture.completedFuture(SinkOutcome.delivered());
             }).build()) {
                 pipeline.start();
-                // The sink's count first: polling the counters every millisecond costs CPU the drain needs.
-                while (delivered.get() < total) {
-                    LockSupport.parkNanos(1_000_000);
-                }
-                while (queue.stats().bytes() != 0) {
-                    LockSupport.parkNanos(1_000_000);
-                }
+                Drains.await(queue, delivered, total);
             }
             seconds = (System.nanoTime() - start) / 1e9;
             commits = store.stop();

@@ -7,6 +7,7 @@ import io.ankusa.dispatch.SinkOutcome;
 import io.ankusa.queue.Queue;
 import io.ankusa.queue.migration.Migrations;
 import io.ankusa.store.Store;
+import io.ankusa.tests.bench.Drains;
 import io.ankusa.tests.queue.TestQueue;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -22,7 +23,6 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 
@@ -121,7 +121,7 @@ final class AnkusaCells {
                 watch.starting();
                 start = System.nanoTime();
                 pipeline.start();
-                awaitDrained(queue, calls, work.count());
+                Drains.await(queue, calls, work.count());
                 watch.delivered();
             }
             double seconds = (System.nanoTime() - start) / 1e9;
@@ -131,21 +131,6 @@ final class AnkusaCells {
             return new Drained(seconds, calls.get(), zero);
         } finally {
             delete(dir);
-        }
-    }
-
-    /**
-     * Returns once every row is delivered and settled: the node's {@code bytes} counter is 0. Until
-     * the sink has had {@code hooks} calls it watches that count alone: reading the counter is a
-     * store read, and polling it every millisecond cost the 2-core machine 5–9 % of its CPU during a
-     * drain (0.3–0.6 s a cell on the polling thread, issue 14, session 13).
-     */
-    static void awaitDrained(Queue queue, AtomicLong calls, long hooks) {
-        while (calls.get() < hooks) {
-            LockSupport.parkNanos(1_000_000);
-        }
-        while (queue.stats().bytes() != 0) {
-            LockSupport.parkNanos(1_000_000);
         }
     }
 

@@ -215,10 +215,8 @@ public final class DrainProfile {
                     names.add(name);
                 }
             });
-            long javaThreads = 0;
             for (String name : names) {
                 long cpu = cpuNanos.getOrDefault(name, 0L);
-                javaThreads += cpu;
                 CommitTimes.Tally t = commits.get(name);
                 if (t == null) {
                     System.out.printf(Locale.ROOT, "| %s | %.2f | | | | |%n", name, cpu / 1e9);
@@ -228,11 +226,7 @@ public final class DrainProfile {
                             (double) t.ops() / t.commits());
                 }
             }
-            for (Map.Entry<String, Long> e : cpuNanos.entrySet()) {
-                if (!names.contains(e.getKey())) {
-                    javaThreads += e.getValue();
-                }
-            }
+            long javaThreads = cpuNanos.values().stream().mapToLong(Long::longValue).sum();
             System.out.printf(Locale.ROOT, "| the rest of the process (JIT, GC, the store's own threads) | %.2f | | | | |%n",
                     Math.max(0, processNanos - javaThreads) / 1e9);
             System.out.printf(Locale.ROOT, "%nOf the rest: the JIT compilers worked %.2f s (wall time, summed over its threads), "
