@@ -14,5 +14,7 @@ module io.ankusa.dispatch {
     requires transitive io.ankusa.queue;
 
     exports io.ankusa.dispatch;
+    exports io.ankusa.dispatch.sink;
+    exports io.ankusa.dispatch.report;
     exports io.ankusa.dispatch.http;
 }

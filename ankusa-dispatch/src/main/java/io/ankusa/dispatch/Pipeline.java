@@ -2,6 +2,14 @@ package io.ankusa.dispatch;
 
 import io.ankusa.api.QueueConfig;
 import io.ankusa.api.events.QueueListener;
+import io.ankusa.dispatch.engine.DispatchPipeline;
+import io.ankusa.dispatch.report.DueTenants;
+import io.ankusa.dispatch.report.GaugeListener;
+import io.ankusa.dispatch.report.Gauges;
+import io.ankusa.dispatch.report.TenantDispatch;
+import io.ankusa.dispatch.report.TickReport;
+import io.ankusa.dispatch.sink.RetryPolicy;
+import io.ankusa.dispatch.sink.Sink;
 import io.ankusa.queue.Queue;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,10 +46,10 @@ import java.util.random.RandomGenerator;
 public interface Pipeline extends AutoCloseable {
 
     /**
-     * A builder for a pipeline over {@code queue} delivering through {@code sink} (usually a {@link Sinks} router).
+     * A builder for a pipeline over {@code queue} delivering through {@code sink} (usually a {@link io.ankusa.dispatch.sink.Sinks} router).
      *
      * @param queue the open queue whose due rows the pipeline delivers
-     * @param sink  where every delivery goes; a {@link Sinks} router picks one by sink number
+     * @param sink  where every delivery goes; a {@link io.ankusa.dispatch.sink.Sinks} router picks one by sink number
      * @return a builder with the default limits and intervals
      */
     static Builder builder(Queue queue, Sink sink) {
@@ -299,10 +307,10 @@ public interface Pipeline extends AutoCloseable {
          * @return a pipeline over the queue with these settings
          */
         public Pipeline build() {
-            return new DispatchPipeline(new DispatchPipeline.Settings(queue, sink, retryPolicy,
+            return new EnginePipeline(new DispatchPipeline(new DispatchPipeline.Settings(queue, sink, retryPolicy,
                     random == null ? new SplittableRandom() : random, rowsPerTick, bytesPerTick, quantumBytes, concurrency,
                     tickInterval,
-                    sinkDeadline, gaugeInterval, gaugeListeners, listeners, eventCapacity));
+                    sinkDeadline, gaugeInterval, gaugeListeners, listeners, eventCapacity)));
         }
 
         private static int requirePositive(int value, String what) {

@@ -1,8 +1,9 @@
 package io.ankusa.dispatch;
 
 import io.ankusa.api.QueueStats;
+import io.ankusa.dispatch.engine.GaugeReader;
+import io.ankusa.dispatch.report.Gauges;
 import io.ankusa.queue.Queue;
-import io.ankusa.queue.ledger.DeliveryLedger;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -28,8 +29,7 @@ public final class QueueMonitor {
 
     private QueueMonitor(Queue queue) {
         this.queue = queue;
-        DeliveryLedger ledger = DeliveryLedger.of(queue);
-        this.reader = new GaugeReader(queue, ledger, ledger.clock(), () -> 0);
+        this.reader = GaugeReader.forMonitor(queue);
     }
 
     /**

@@ -8,6 +8,7 @@ import io.ankusa.queue.ledger.AuditRecorder;
 import io.ankusa.queue.ledger.DeadEntry;
 import io.ankusa.queue.ledger.DeadRow;
 import io.ankusa.queue.ledger.DeliveryLedger;
+import io.ankusa.queue.ledger.LedgerSource;
 import io.ankusa.queue.ledger.TenantDirectory;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -50,7 +51,7 @@ public final class Replayer {
 
     private Replayer(Queue queue) {
         this.queue = queue;
-        this.ledger = DeliveryLedger.of(queue);
+        this.ledger = LedgerSource.of(queue).deliveryLedger();
     }
 
     /**
@@ -74,7 +75,7 @@ public final class Replayer {
      * @return how many dead rows became due again, and how many were skipped and why
      */
     public ReplayResult replayTenant(String tenant) {
-        OptionalLong ord = TenantDirectory.of(queue).ord(Objects.requireNonNull(tenant, "tenant"));
+        OptionalLong ord = LedgerSource.of(queue).tenantDirectory().ord(Objects.requireNonNull(tenant, "tenant"));
         if (ord.isEmpty()) {
             return ReplayResult.NONE;
         }
@@ -110,7 +111,7 @@ public final class Replayer {
      */
     public ReplayResult replayHook(String tenant, String hookId) {
         Objects.requireNonNull(hookId, "hookId");
-        OptionalLong ord = TenantDirectory.of(queue).ord(Objects.requireNonNull(tenant, "tenant"));
+        OptionalLong ord = LedgerSource.of(queue).tenantDirectory().ord(Objects.requireNonNull(tenant, "tenant"));
         if (ord.isEmpty()) {
             return ReplayResult.NONE;
         }
@@ -207,7 +208,7 @@ public final class Replayer {
         long skipped = 0;
         for (Map.Entry<Long, List<DeadRow>> tenant : byTenant.entrySet()) {
             long ord = tenant.getKey();
-            String name = TenantDirectory.of(queue).name(ord).orElse("#" + ord);
+            String name = LedgerSource.of(queue).tenantDirectory().name(ord).orElse("#" + ord);
             ReplayResult result = audited(name, tally -> tally.revived(tenant.getValue().size(),
                     ledger.revive(ord, tenant.getValue())));
             revived += result.revived();
@@ -258,7 +259,7 @@ public final class Replayer {
         if (interrupted) {
             counts.put("interrupted", 1L);
         }
-        AuditRecorder.of(queue).recordAudit(AuditAction.REPLAY, tenant, counts);
+        LedgerSource.of(queue).auditRecorder().recordAudit(AuditAction.REPLAY, tenant, counts);
     }
 
     /** What a replay has revived and skipped so far, kept up to date batch by batch so an interruption knows. */

@@ -2,6 +2,7 @@ package io.ankusa.dispatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ankusa.dispatch.sink.Sink;
 import java.lang.module.ModuleDescriptor;
 import java.util.Map;
 import java.util.Set;
@@ -18,14 +19,15 @@ class DispatchModuleTest {
     }
 
     @Test
-    void exports_the_api_and_the_http_sink_only_and_to_everyone() {
+    void exports_the_entry_points_the_sink_contract_the_reports_and_the_http_sink_to_everyone() {
         Set<ModuleDescriptor.Exports> exports = descriptor().exports();
 
         assertThat(exports).map(ModuleDescriptor.Exports::source)
-                .containsExactlyInAnyOrder("io.ankusa.dispatch", "io.ankusa.dispatch.http");
+                .containsExactlyInAnyOrder("io.ankusa.dispatch", "io.ankusa.dispatch.sink", "io.ankusa.dispatch.report",
+                        "io.ankusa.dispatch.http");
         assertThat(exports).noneMatch(ModuleDescriptor.Exports::isQualified);
-        assertThat(descriptor().packages()).as("marker cleanup is in the module, not exported")
-                .contains("io.ankusa.dispatch.pipeline");
+        assertThat(descriptor().packages()).as("the engine is in the module, not exported")
+                .contains("io.ankusa.dispatch.engine");
         assertThat(descriptor().opens()).isEmpty();
     }
 

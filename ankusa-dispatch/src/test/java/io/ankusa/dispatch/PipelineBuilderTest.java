@@ -2,6 +2,7 @@ package io.ankusa.dispatch;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.ankusa.dispatch.sink.SinkOutcome;
 import io.ankusa.queue.Queue;
 import java.lang.reflect.Proxy;
 import java.time.Duration;

@@ -11,6 +11,7 @@ import io.ankusa.queue.ledger.Claim;
 import io.ankusa.queue.ledger.ClaimedDelivery;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.DueRow;
+import io.ankusa.queue.ledger.LedgerSource;
 import io.ankusa.queue.ledger.Settlement;
 import io.ankusa.queue.ledger.TenantDirectory;
 import java.time.Duration;
@@ -91,14 +92,14 @@ final class DeadLetterRestore {
         }
         // seq of the restored copy -> its letters; by tenant ordinal.
         Map<Long, Map<Long, List<DeadLetterRecord>>> byTenant = new HashMap<>();
-        TenantDirectory tenants = TenantDirectory.of(queue);
+        TenantDirectory tenants = LedgerSource.of(queue).tenantDirectory();
         for (int i = 0; i < hooks.size(); i++) {
             Receipt receipt = receipts.get(i).join();
             String tenant = hooks.get(i).get(0).letter().tenantId();
             long ord = tenants.ord(tenant).orElseThrow(() -> new IllegalStateException("restored tenant " + tenant + " has no ordinal"));
             byTenant.computeIfAbsent(ord, o -> new HashMap<>()).put(receipt.seq(), hooks.get(i));
         }
-        DeliveryLedger ledger = DeliveryLedger.of(queue);
+        DeliveryLedger ledger = LedgerSource.of(queue).deliveryLedger();
         int restored = 0;
         for (Map.Entry<Long, Map<Long, List<DeadLetterRecord>>> tenant : byTenant.entrySet()) {
             restored += deadLetter(ledger, tenant.getKey(), tenant.getValue());

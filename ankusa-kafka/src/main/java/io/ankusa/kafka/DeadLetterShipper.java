@@ -11,6 +11,7 @@ import io.ankusa.dispatch.ReplayResult;
 import io.ankusa.dispatch.Replayer;
 import io.ankusa.queue.Queue;
 import io.ankusa.queue.ledger.DeliveryLedger;
+import io.ankusa.queue.ledger.LedgerSource;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -59,7 +60,7 @@ final class DeadLetterShipper {
 
     DeadLetterShipper(Queue queue, Producer<String, byte[]> producer, String topic, int partition, Map<String, Long> inTopic) {
         this.queue = queue;
-        this.ledger = DeliveryLedger.of(queue);
+        this.ledger = LedgerSource.of(queue).deliveryLedger();
         this.producer = producer;
         this.topic = topic;
         this.partition = partition;

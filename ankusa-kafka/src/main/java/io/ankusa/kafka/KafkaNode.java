@@ -5,7 +5,7 @@ import io.ankusa.api.QueueConfig;
 import io.ankusa.dispatch.Pipeline;
 import io.ankusa.dispatch.ReplayResult;
 import io.ankusa.dispatch.Replayer;
-import io.ankusa.dispatch.Sink;
+import io.ankusa.dispatch.sink.Sink;
 import io.ankusa.queue.Queue;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,8 +1,8 @@
 package io.ankusa.micrometer;
 
-import io.ankusa.dispatch.Gauges;
 import io.ankusa.dispatch.QueueMonitor;
-import io.ankusa.dispatch.TenantPending;
+import io.ankusa.dispatch.report.Gauges;
+import io.ankusa.dispatch.report.TenantPending;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

@@ -1,6 +1,6 @@
 package io.ankusa.micrometer;
 
-import io.ankusa.dispatch.Gauges;
+import io.ankusa.dispatch.report.Gauges;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;

@@ -1,6 +1,6 @@
 package io.ankusa.micrometer;
 
-import io.ankusa.dispatch.TenantPending;
+import io.ankusa.dispatch.report.TenantPending;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;

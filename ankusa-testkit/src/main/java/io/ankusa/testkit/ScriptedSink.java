@@ -1,8 +1,8 @@
 package io.ankusa.testkit;
 
-import io.ankusa.dispatch.Delivery;
-import io.ankusa.dispatch.Sink;
-import io.ankusa.dispatch.SinkOutcome;
+import io.ankusa.dispatch.sink.Delivery;
+import io.ankusa.dispatch.sink.Sink;
+import io.ankusa.dispatch.sink.SinkOutcome;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;

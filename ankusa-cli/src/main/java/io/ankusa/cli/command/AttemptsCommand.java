@@ -9,6 +9,7 @@ import io.ankusa.cli.console.Json;
 import io.ankusa.cli.console.Table;
 import io.ankusa.cli.console.TerminalText;
 import io.ankusa.queue.Queue;
+import io.ankusa.queue.ledger.LedgerSource;
 import io.ankusa.queue.ledger.TenantDirectory;
 import java.io.PrintWriter;
 import java.util.Locale;
@@ -60,7 +61,7 @@ final class AttemptsCommand implements Callable<Integer> {
         AttemptQuery query = query();
         PrintWriter out = spec.commandLine().getOut();
         try (Queue queue = StoreAccess.openQueue(root)) {
-            if (TenantDirectory.of(queue).ord(tenant).isEmpty()) {
+            if (LedgerSource.of(queue).tenantDirectory().ord(tenant).isEmpty()) {
                 throw new CommandFailure(ExitCode.UNKNOWN_TENANT, "unknown tenant '" + tenant + "' in " + root.store());
             }
             AttemptPage page = queue.attempts(query);

@@ -8,6 +8,7 @@ import io.ankusa.cli.console.Figures;
 import io.ankusa.cli.console.Json;
 import io.ankusa.cli.console.Table;
 import io.ankusa.queue.Queue;
+import io.ankusa.queue.ledger.LedgerSource;
 import io.ankusa.queue.ledger.TenantDirectory;
 import java.io.PrintWriter;
 import java.util.List;
@@ -55,7 +56,7 @@ final class DlqCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         try (Queue queue = StoreAccess.openQueue(root)) {
             for (String tenant : tenants) {
-                if (TenantDirectory.of(queue).ord(tenant).isEmpty()) {
+                if (LedgerSource.of(queue).tenantDirectory().ord(tenant).isEmpty()) {
                     throw new CommandFailure(ExitCode.UNKNOWN_TENANT, "unknown tenant '" + tenant + "' in " + root.store());
                 }
             }

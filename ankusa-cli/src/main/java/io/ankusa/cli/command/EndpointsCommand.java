@@ -5,6 +5,7 @@ import io.ankusa.cli.console.Figures;
 import io.ankusa.cli.console.Json;
 import io.ankusa.cli.console.Table;
 import io.ankusa.queue.Queue;
+import io.ankusa.queue.ledger.LedgerSource;
 import io.ankusa.queue.ledger.TenantDirectory;
 import java.io.PrintWriter;
 import java.time.Instant;
@@ -71,7 +72,7 @@ final class EndpointsCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         try (Queue queue = StoreAccess.openQueue(root)) {
-            if (tenant != null && TenantDirectory.of(queue).ord(tenant).isEmpty()) {
+            if (tenant != null && LedgerSource.of(queue).tenantDirectory().ord(tenant).isEmpty()) {
                 throw new CommandFailure(ExitCode.UNKNOWN_TENANT, "unknown tenant '" + tenant + "' in " + root.store());
             }
             switch (what) {

@@ -5,6 +5,7 @@ import io.ankusa.api.TenantStats;
 import io.ankusa.cli.console.Figures;
 import io.ankusa.cli.console.Table;
 import io.ankusa.queue.Queue;
+import io.ankusa.queue.ledger.LedgerSource;
 import io.ankusa.queue.ledger.TenantDirectory;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -37,7 +38,7 @@ final class EraseCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         try (Queue queue = StoreAccess.openQueue(root)) {
-            if (TenantDirectory.of(queue).ord(tenant).isEmpty()) {
+            if (LedgerSource.of(queue).tenantDirectory().ord(tenant).isEmpty()) {
                 throw new CommandFailure(ExitCode.UNKNOWN_TENANT, "unknown tenant '" + tenant + "' in " + root.store());
             }
             if (!yes) {

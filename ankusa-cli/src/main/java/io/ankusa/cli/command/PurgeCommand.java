@@ -5,6 +5,7 @@ import io.ankusa.api.PurgeResult;
 import io.ankusa.cli.console.Figures;
 import io.ankusa.cli.console.Table;
 import io.ankusa.queue.Queue;
+import io.ankusa.queue.ledger.LedgerSource;
 import io.ankusa.queue.ledger.TenantDirectory;
 import java.util.EnumSet;
 import java.util.List;
@@ -44,7 +45,7 @@ final class PurgeCommand implements Callable<Integer> {
     public Integer call() {
         Set<PurgeKind> what = kinds();
         try (Queue queue = StoreAccess.openQueue(root)) {
-            if (TenantDirectory.of(queue).ord(tenant).isEmpty()) {
+            if (LedgerSource.of(queue).tenantDirectory().ord(tenant).isEmpty()) {
                 throw new CommandFailure(ExitCode.UNKNOWN_TENANT, "unknown tenant '" + tenant + "' in " + root.store());
             }
             PurgeResult result = queue.purgeTenant(tenant, what);

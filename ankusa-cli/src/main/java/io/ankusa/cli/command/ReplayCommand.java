@@ -7,6 +7,7 @@ import io.ankusa.dispatch.ReplayPage;
 import io.ankusa.dispatch.ReplayResult;
 import io.ankusa.dispatch.Replayer;
 import io.ankusa.queue.Queue;
+import io.ankusa.queue.ledger.LedgerSource;
 import io.ankusa.queue.ledger.TenantDirectory;
 import java.io.PrintWriter;
 import java.util.Optional;
@@ -74,7 +75,7 @@ final class ReplayCommand implements Callable<Integer> {
                         + page.next().map(c -> "; next page: --after " + c.token()).orElse("; no more"));
                 return ExitCode.OK.code();
             }
-            if (TenantDirectory.of(queue).ord(scope.tenant).isEmpty()) {
+            if (LedgerSource.of(queue).tenantDirectory().ord(scope.tenant).isEmpty()) {
                 throw new CommandFailure(ExitCode.UNKNOWN_TENANT, "unknown tenant '" + scope.tenant + "' in " + root.store());
             }
             ReplayResult result = hookId == null ? replayer.replayTenant(scope.tenant)

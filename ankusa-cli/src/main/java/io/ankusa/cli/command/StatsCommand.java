@@ -7,6 +7,7 @@ import io.ankusa.cli.console.Figures;
 import io.ankusa.cli.console.Json;
 import io.ankusa.cli.console.Table;
 import io.ankusa.queue.Queue;
+import io.ankusa.queue.ledger.LedgerSource;
 import io.ankusa.queue.ledger.TenantDirectory;
 import java.time.Duration;
 import java.util.Optional;
@@ -51,7 +52,7 @@ final class StatsCommand implements Callable<Integer> {
     }
 
     private void requireKnown(Queue queue) {
-        if (TenantDirectory.of(queue).ord(tenant).isEmpty()) {
+        if (LedgerSource.of(queue).tenantDirectory().ord(tenant).isEmpty()) {
             throw new CommandFailure(ExitCode.UNKNOWN_TENANT, "unknown tenant '" + tenant + "' in " + root.store());
         }
     }
@@ -123,7 +124,7 @@ final class StatsCommand implements Callable<Integer> {
         TenantStats stats = queue.pendingForTenant(tenant);
         DeadStats dead = queue.deadForTenant(tenant);
         return Table.keyValue()
-                .row("tenant", tenant + " (ordinal " + TenantDirectory.of(queue).ord(tenant).getAsLong() + ")")
+                .row("tenant", tenant + " (ordinal " + LedgerSource.of(queue).tenantDirectory().ord(tenant).getAsLong() + ")")
                 .row("pending", Figures.count(stats.pending()))
                 .row("scheduled", Figures.count(stats.scheduled()))
                 .row("inflight", Figures.count(stats.inflight()))

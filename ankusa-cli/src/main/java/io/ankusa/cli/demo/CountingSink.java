@@ -1,8 +1,8 @@
 package io.ankusa.cli.demo;
 
-import io.ankusa.dispatch.Delivery;
-import io.ankusa.dispatch.Sink;
-import io.ankusa.dispatch.SinkOutcome;
+import io.ankusa.dispatch.sink.Delivery;
+import io.ankusa.dispatch.sink.Sink;
+import io.ankusa.dispatch.sink.SinkOutcome;
 import java.util.Objects;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.LongAdder;

@@ -1,10 +1,10 @@
 package io.ankusa.cli.demo;
 
 import io.ankusa.api.QueueStats;
-import io.ankusa.dispatch.Gauges;
 import io.ankusa.dispatch.Pipeline;
-import io.ankusa.dispatch.RetryPolicy;
-import io.ankusa.dispatch.Sink;
+import io.ankusa.dispatch.report.Gauges;
+import io.ankusa.dispatch.sink.RetryPolicy;
+import io.ankusa.dispatch.sink.Sink;
 import io.ankusa.queue.Queue;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -3,8 +3,8 @@ package io.ankusa.cli.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.ankusa.dispatch.Delivery;
-import io.ankusa.dispatch.SinkOutcome;
+import io.ankusa.dispatch.sink.Delivery;
+import io.ankusa.dispatch.sink.SinkOutcome;
 import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

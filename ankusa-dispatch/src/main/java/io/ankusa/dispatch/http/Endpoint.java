@@ -15,7 +15,7 @@ import java.util.Objects;
  * drop the old one once the receiver has switched. The extra headers are sent on every request to
  * the endpoint (after the hook's own, before the sink's {@code webhook-*} headers and
  * {@code User-Agent}, which they cannot replace). A disabled endpoint receives nothing: its
- * deliveries end {@linkplain io.ankusa.dispatch.SinkOutcome.EndpointDisabled endpoint disabled}.
+ * deliveries end {@linkplain io.ankusa.dispatch.sink.SinkOutcome.EndpointDisabled endpoint disabled}.
  * {@link #toString()} never shows the secrets or header values.
  *
  * @param url     an absolute {@code http} or {@code https} URL

@@ -1,7 +1,7 @@
 package io.ankusa.dispatch.http;
 
 import io.ankusa.api.AttemptErrorClass;
-import io.ankusa.dispatch.SinkOutcome;
+import io.ankusa.dispatch.sink.SinkOutcome;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;

@@ -1,9 +1,9 @@
 package io.ankusa.dispatch.http;
 
 import io.ankusa.api.AttemptErrorClass;
-import io.ankusa.dispatch.Delivery;
-import io.ankusa.dispatch.Sink;
-import io.ankusa.dispatch.SinkOutcome;
+import io.ankusa.dispatch.sink.Delivery;
+import io.ankusa.dispatch.sink.Sink;
+import io.ankusa.dispatch.sink.SinkOutcome;
 import java.net.URI;
 import java.time.Duration;
 import java.time.InstantSource;

@@ -3,7 +3,7 @@ package io.ankusa.dispatch.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.api.AttemptErrorClass;
-import io.ankusa.dispatch.SinkOutcome;
+import io.ankusa.dispatch.sink.SinkOutcome;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpServer;
-import io.ankusa.dispatch.Delivery;
-import io.ankusa.dispatch.SinkOutcome;
+import io.ankusa.dispatch.sink.Delivery;
+import io.ankusa.dispatch.sink.SinkOutcome;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;

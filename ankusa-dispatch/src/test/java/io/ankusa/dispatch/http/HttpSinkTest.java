@@ -2,11 +2,11 @@ package io.ankusa.dispatch.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ankusa.api.AttemptErrorClass;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import io.ankusa.dispatch.Delivery;
-import io.ankusa.dispatch.SinkOutcome;
+import io.ankusa.api.AttemptErrorClass;
+import io.ankusa.dispatch.sink.Delivery;
+import io.ankusa.dispatch.sink.SinkOutcome;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;

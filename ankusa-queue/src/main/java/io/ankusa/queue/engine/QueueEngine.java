@@ -7,62 +7,62 @@ import io.ankusa.api.AuditEntry;
 import io.ankusa.api.DeadLetterPage;
 import io.ankusa.api.DeadLetterQuery;
 import io.ankusa.api.DeadStats;
+import io.ankusa.api.EndpointSettings;
+import io.ankusa.api.EndpointStatus;
 import io.ankusa.api.ErasureResult;
 import io.ankusa.api.Hook;
 import io.ankusa.api.IntakePosition;
 import io.ankusa.api.InvalidHookException;
 import io.ankusa.api.PurgeKind;
-import io.ankusa.api.QueueFailedException;
 import io.ankusa.api.PurgeResult;
-import io.ankusa.api.EndpointSettings;
-import io.ankusa.api.EndpointStatus;
 import io.ankusa.api.QuarantineResult;
-import io.ankusa.api.events.EndpointState;
 import io.ankusa.api.QuarantinedDelivery;
 import io.ankusa.api.QueueConfig;
+import io.ankusa.api.QueueFailedException;
 import io.ankusa.api.QueueHealth;
 import io.ankusa.api.QueueStats;
 import io.ankusa.api.Receipt;
 import io.ankusa.api.TenantStats;
+import io.ankusa.api.events.EndpointState;
 import io.ankusa.keys.Ordinals;
-import io.ankusa.queue.upkeep.AuditLog;
-import io.ankusa.queue.deliveries.Counters;
-import io.ankusa.queue.intake.IdempotencyKeys;
+import io.ankusa.queue.admission.PolicyCache;
 import io.ankusa.queue.deliveries.ArchiveObligations;
 import io.ankusa.queue.deliveries.AttemptHistory;
-import io.ankusa.queue.deliveries.Expansion;
+import io.ankusa.queue.deliveries.Counters;
 import io.ankusa.queue.deliveries.EndpointBook;
+import io.ankusa.queue.deliveries.Expansion;
 import io.ankusa.queue.deliveries.Quarantine;
 import io.ankusa.queue.deliveries.StoreDeliveryLedger;
 import io.ankusa.queue.deliveries.TenantErasure;
 import io.ankusa.queue.deliveries.TenantPurge;
-import io.ankusa.queue.migration.FormatGuard;
-import io.ankusa.queue.migration.StoreLayout;
-import io.ankusa.queue.upkeep.Housekeeping;
+import io.ankusa.queue.deliveries.TenantStripes;
 import io.ankusa.queue.events.EventHub;
+import io.ankusa.queue.intake.IdempotencyKeys;
 import io.ankusa.queue.intake.IngestWriter;
 import io.ankusa.queue.intake.IntakePositions;
 import io.ankusa.queue.intake.LastSeq;
 import io.ankusa.queue.intake.PersistedClock;
 import io.ankusa.queue.intake.ReceiptRelay;
-import io.ankusa.queue.ledger.DeliveryLedger;
+import io.ankusa.queue.intake.TenantOrdinals;
 import io.ankusa.queue.ledger.AuditRecorder;
+import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.EndpointLedger;
 import io.ankusa.queue.ledger.EndpointRow;
-import io.ankusa.queue.admission.PolicyCache;
 import io.ankusa.queue.ledger.LedgerSource;
 import io.ankusa.queue.ledger.QuarantinedRow;
 import io.ankusa.queue.ledger.QueueClock;
 import io.ankusa.queue.ledger.QueueFault;
 import io.ankusa.queue.ledger.TenantDirectory;
-import io.ankusa.queue.deliveries.TenantStripes;
+import io.ankusa.queue.migration.FormatGuard;
 import io.ankusa.queue.migration.Migrations;
+import io.ankusa.queue.migration.StoreLayout;
+import io.ankusa.queue.upkeep.AuditLog;
 import io.ankusa.queue.upkeep.AuditedEndpoints;
 import io.ankusa.queue.upkeep.AuditedErasure;
 import io.ankusa.queue.upkeep.AuditedPurge;
 import io.ankusa.queue.upkeep.AuditedQuarantine;
 import io.ankusa.queue.upkeep.HookReclaimer;
-import io.ankusa.queue.intake.TenantOrdinals;
+import io.ankusa.queue.upkeep.Housekeeping;
 import io.ankusa.store.Store;
 import io.ankusa.store.StoreOptions;
 import io.ankusa.store.Stores;
@@ -265,6 +265,16 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
      * @return its engine
      * @throws IllegalArgumentException when it is not an Ankusa queue
      */
+    @Override
+    public TenantDirectory tenantDirectory() {
+        return this;
+    }
+
+    @Override
+    public AuditRecorder auditRecorder() {
+        return this;
+    }
+
     public static QueueEngine of(AutoCloseable queue) {
         if (queue instanceof QueueEngine engine) {
             return engine;

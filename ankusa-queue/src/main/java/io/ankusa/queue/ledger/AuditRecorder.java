@@ -11,19 +11,6 @@ import java.util.Map;
  */
 public interface AuditRecorder {
 
-    /**
-     * The audit recorder of {@code queue}.
-     *
-     * @param queue a queue from {@code Queue.open}
-     * @return its recorder
-     * @throws IllegalArgumentException when it is not an Ankusa queue
-     */
-    static AuditRecorder of(AutoCloseable queue) {
-        if (queue instanceof AuditRecorder recorder) {
-            return recorder;
-        }
-        throw new IllegalArgumentException("not an Ankusa queue: " + queue.getClass().getName());
-    }
 
     /**
      * Records an action (synced), for example {@link AuditAction#REPLAY} with counts such as

@@ -24,20 +24,6 @@ import java.util.OptionalLong;
  */
 public interface DeliveryLedger {
 
-    /**
-     * The ledger of {@code queue} (typed {@link AutoCloseable} because this package does not name
-     * the API's {@code Queue}: the API depends on it, never the reverse).
-     *
-     * @param queue a queue from {@code Queue.open}
-     * @return its ledger
-     * @throws IllegalArgumentException when it is not an Ankusa queue
-     */
-    static DeliveryLedger of(AutoCloseable queue) {
-        if (queue instanceof LedgerSource source) {
-            return source.deliveryLedger();
-        }
-        throw new IllegalArgumentException("not an Ankusa queue: " + queue.getClass().getName());
-    }
 
     // --- reads ---
 

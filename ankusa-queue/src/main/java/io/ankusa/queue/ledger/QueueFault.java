@@ -21,19 +21,6 @@ public final class QueueFault {
 
     private final AtomicReference<Death> death = new AtomicReference<>();
 
-    /**
-     * The latch of {@code queue} (typed {@link AutoCloseable}: this package does not name the API).
-     *
-     * @param queue a queue from {@code Queue.open}
-     * @return its latch
-     * @throws IllegalArgumentException when it is not an Ankusa queue
-     */
-    public static QueueFault of(AutoCloseable queue) {
-        if (queue instanceof LedgerSource source) {
-            return source.queueFault();
-        }
-        throw new IllegalArgumentException("not an Ankusa queue: " + queue.getClass().getName());
-    }
 
     /** Records that {@code component} died of {@code cause} (the first death wins); returns the failure calls now get. */
     public QueueFailedException fail(String component, Throwable cause) {

@@ -12,19 +12,6 @@ import java.util.OptionalLong;
  */
 public interface TenantDirectory {
 
-    /**
-     * The tenant directory of {@code queue}.
-     *
-     * @param queue a queue from {@code Queue.open}
-     * @return its directory
-     * @throws IllegalArgumentException when it is not an Ankusa queue
-     */
-    static TenantDirectory of(AutoCloseable queue) {
-        if (queue instanceof TenantDirectory directory) {
-            return directory;
-        }
-        throw new IllegalArgumentException("not an Ankusa queue: " + queue.getClass().getName());
-    }
 
     /**
      * A tenant's ordinal, if it has one.

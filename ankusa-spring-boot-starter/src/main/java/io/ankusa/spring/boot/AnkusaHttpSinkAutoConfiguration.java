@@ -1,9 +1,9 @@
 package io.ankusa.spring.boot;
 
-import io.ankusa.dispatch.Sink;
 import io.ankusa.dispatch.http.EndpointResolver;
 import io.ankusa.dispatch.http.HttpSink;
 import io.ankusa.dispatch.http.WebhookClient;
+import io.ankusa.dispatch.sink.Sink;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;

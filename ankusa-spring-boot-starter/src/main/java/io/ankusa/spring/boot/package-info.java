@@ -1,7 +1,7 @@
 /**
  * Spring Boot auto-configuration for Ankusa: a {@link io.ankusa.queue.Queue} from {@code ankusa.*}
  * properties (the keys of {@link io.ankusa.api.QueueConfig#fromMap}), a
- * {@link io.ankusa.dispatch.Pipeline} over the application's {@link io.ankusa.dispatch.Sink} (or an
+ * {@link io.ankusa.dispatch.Pipeline} over the application's {@link io.ankusa.dispatch.sink.Sink} (or an
  * {@link io.ankusa.dispatch.http.HttpSink} over its {@link io.ankusa.dispatch.http.EndpointResolver}),
  * their start and stop in order, and a health indicator.
  */

@@ -12,7 +12,7 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
-import io.ankusa.dispatch.pipeline.MarkerCleanup;
+import io.ankusa.dispatch.engine.MarkerCleanup;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import java.util.Collection;
 import java.util.Map;
@@ -55,7 +55,8 @@ class DispatchBoundariesTest {
     @ArchTest
     static void the_rules_looked_at_the_dispatcher(JavaClasses classes) {
         assertThat(classes.stream().map(JavaClass::getPackageName))
-                .contains("io.ankusa.dispatch", "io.ankusa.dispatch.pipeline", "io.ankusa.dispatch.http", "io.ankusa.queue.ledger");
+                .contains("io.ankusa.dispatch", "io.ankusa.dispatch.engine", "io.ankusa.dispatch.sink",
+                        "io.ankusa.dispatch.report", "io.ankusa.dispatch.http", "io.ankusa.queue.ledger");
         assertThat(classes.get(MarkerCleanup.class.getName()).getMethodCallsFromSelf())
                 .as("the cleanup's own calls, which the rule exempts")
                 .anyMatch(call -> call.getTarget().getName().equals("deleteMarkers"));

@@ -10,10 +10,14 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.library.dependencies.SliceAssignment;
+import com.tngtech.archunit.library.dependencies.SliceIdentifier;
+import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * No import circles: between modules, between the queue's packages and between the dispatcher's
- * (docs/architecture.md draws the map). The API package of each module sits on top of its module's
+ * (docs/architecture.md draws the map), and no package of the dispatcher holds one class only. The API package of each module sits on top of its module's
  * other packages, which never import it back. Production classes only; a guard checks the import
  * saw every package the rules are about.
  */
@@ -40,17 +44,60 @@ class PackageCyclesTest {
                     + "reverse: the engine holds Queue's methods and the API's EngineQueue adds the interface "
                     + "(the fixture writer is a user of the API, above it)");
 
-    @ArchTest
-    static final ArchRule the_dispatchers_packages_are_free_of_cycles = slices().matching("io.ankusa.dispatch.(*)..")
-            .should().beFreeOfCycles()
-            .because("marker cleanup and the HTTP sink do not reach back into each other");
+    /** Each dispatcher class in the slice of its package below {@code io.ankusa.dispatch}; the root package is "api". */
+    private static final SliceAssignment DISPATCH_PACKAGES = new SliceAssignment() {
+        @Override
+        public SliceIdentifier getIdentifierOf(JavaClass javaClass) {
+            String name = javaClass.getPackageName();
+            if (name.equals("io.ankusa.dispatch")) {
+                return SliceIdentifier.of("api");
+            }
+            if (name.startsWith("io.ankusa.dispatch.")) {
+                return SliceIdentifier.of(name.substring("io.ankusa.dispatch.".length()).split("\\.")[0]);
+            }
+            return SliceIdentifier.ignore();
+        }
+
+        @Override
+        public String getDescription() {
+            return "the dispatcher's packages, its API package included";
+        }
+    };
 
     @ArchTest
-    static final ArchRule marker_cleanup_does_not_import_the_dispatchers_api_package = noClasses()
-            .that().resideInAPackage("io.ankusa.dispatch.pipeline..")
+    static final ArchRule the_dispatchers_packages_are_free_of_cycles = slices().assignedFrom(DISPATCH_PACKAGES)
+            .should().beFreeOfCycles()
+            .because("entry points, engine, sink contract, reports and the HTTP sink depend one way: the entry "
+                    + "points on the engine, the engine on the sink contract and the reports");
+
+    @ArchTest
+    static final ArchRule nothing_below_the_dispatchers_entry_points_imports_them = noClasses()
+            .that().resideInAPackage("io.ankusa.dispatch.*..")
             .should().dependOnClassesThat().resideInAPackage("io.ankusa.dispatch")
-            .because("the pipeline's parts that need API types live beside Pipeline, package-private; marker cleanup "
-                    + "needs the ledger only");
+            .because("Pipeline, Replayer and QueueMonitor sit on top: the engine returns the report types, which "
+                    + "live in their own package so that it never needs the entry points");
+
+    @ArchTest
+    static final ArchRule the_sink_contract_and_the_reports_stand_alone = noClasses()
+            .that().resideInAnyPackage("io.ankusa.dispatch.sink..", "io.ankusa.dispatch.report..")
+            .should().dependOnClassesThat().resideInAnyPackage("io.ankusa.dispatch.engine..", "io.ankusa.dispatch.http..")
+            .because("a sink author reads the sink package alone; the engine and the HTTP sink are users of it");
+
+    @ArchTest
+    static final ArchRule the_http_sink_is_a_sink_like_any_other = noClasses()
+            .that().resideInAPackage("io.ankusa.dispatch.http..")
+            .should().dependOnClassesThat().resideInAPackage("io.ankusa.dispatch.engine..")
+            .because("the HTTP sink implements the public sink contract and needs nothing of the engine");
+
+    @ArchTest
+    static void no_package_of_the_dispatcher_holds_a_single_class(JavaClasses classes) {
+        Map<String, Long> topLevel = classes.stream()
+                .filter(c -> c.getPackageName().startsWith("io.ankusa.dispatch"))
+                .filter(c -> c.getEnclosingClass().isEmpty() && !c.getSimpleName().equals("package-info"))
+                .collect(Collectors.groupingBy(JavaClass::getPackageName, Collectors.counting()));
+        assertThat(topLevel).as("top-level classes per dispatcher package").hasSizeGreaterThanOrEqualTo(5)
+                .allSatisfy((name, count) -> assertThat(count).as(name).isGreaterThan(1));
+    }
 
     @ArchTest
     static void the_rules_saw_every_package(JavaClasses classes) {
@@ -58,8 +105,9 @@ class PackageCyclesTest {
                 .contains("io.ankusa.api", "io.ankusa.keys", "io.ankusa.store", "io.ankusa.queue",
                         "io.ankusa.queue.intake", "io.ankusa.queue.deliveries", "io.ankusa.queue.ledger",
                         "io.ankusa.queue.upkeep", "io.ankusa.queue.migration", "io.ankusa.queue.engine",
-                        "io.ankusa.queue.fixtures", "io.ankusa.dispatch", "io.ankusa.dispatch.pipeline",
-                        "io.ankusa.dispatch.http", "io.ankusa.cli")
+                        "io.ankusa.queue.fixtures", "io.ankusa.dispatch", "io.ankusa.dispatch.engine",
+                        "io.ankusa.dispatch.sink", "io.ankusa.dispatch.report", "io.ankusa.dispatch.http",
+                        "io.ankusa.cli")
                 .noneMatch(name -> name.startsWith("io.ankusa.tests"));
         // The "import back" rule sees real dependencies: the API package itself depends on the engine.
         assertThat(classes.get("io.ankusa.queue.EngineQueue").getDirectDependenciesFromSelf())

@@ -59,7 +59,7 @@ class PublicApiTest {
                 "module io.ankusa.store", "module io.ankusa.cli",
                 "module io.ankusa.spring.boot\n  exports io.ankusa.spring.boot (automatic module)\n", "  exports io.ankusa.queue\n",
                 "    io.ankusa.queue.Queue\n", "    io.ankusa.queue.StoreUpgrade.Step\n")
-                .doesNotContain("io.ankusa.queue.EngineQueue", "io.ankusa.dispatch.DispatchPipeline");
+                .doesNotContain("io.ankusa.queue.EngineQueue", "io.ankusa.dispatch.engine.DispatchPipeline");
     }
 
     private static String listing() throws IOException {

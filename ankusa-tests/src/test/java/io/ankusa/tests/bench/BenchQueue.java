@@ -12,6 +12,7 @@ import io.ankusa.queue.ledger.ActiveTenant;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.DueRow;
 import io.ankusa.queue.ledger.InflightRow;
+import io.ankusa.queue.ledger.LedgerSource;
 import io.ankusa.queue.ledger.TenantDirectory;
 import io.ankusa.store.Durability;
 import io.ankusa.store.Store;
@@ -76,7 +77,7 @@ final class BenchQueue implements AutoCloseable {
     }
 
     DeliveryLedger ledger() {
-        return DeliveryLedger.of(queue);
+        return LedgerSource.of(queue).deliveryLedger();
     }
 
     Store store() {
@@ -117,7 +118,7 @@ final class BenchQueue implements AutoCloseable {
         DeliveryBatch batch = new DeliveryBatch();
         int inBatch = 0;
         for (Receipt receipt : receipts) {
-            long ord = TenantDirectory.of(queue).ord(receipt.tenantId()).orElseThrow();
+            long ord = LedgerSource.of(queue).tenantDirectory().ord(receipt.tenantId()).orElseThrow();
             DueRow due = ledger.firstDue(ord).orElseThrow();
             InflightRow inflight = Deliveries.claimOps(batch, due);
             long tenant = Long.parseLong(receipt.tenantId().substring("idle-".length()));

@@ -1,5 +1,6 @@
 package io.ankusa.tests.bench;
 
+import io.ankusa.dispatch.engine.MarkerCleanup;
 import io.ankusa.queue.deliveries.Deliveries;
 import io.ankusa.queue.deliveries.DeliveryBatch;
 import io.ankusa.queue.ledger.ActiveTenant;
@@ -8,7 +9,6 @@ import io.ankusa.queue.ledger.DueRow;
 import io.ankusa.queue.ledger.InflightRow;
 import io.ankusa.store.Durability;
 import io.ankusa.store.Store;
-import io.ankusa.dispatch.pipeline.MarkerCleanup;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

@@ -1,8 +1,8 @@
 package io.ankusa.tests.bench;
 
-import io.ankusa.dispatch.Gauges;
 import io.ankusa.dispatch.Pipeline;
-import io.ankusa.dispatch.SinkOutcome;
+import io.ankusa.dispatch.report.Gauges;
+import io.ankusa.dispatch.sink.SinkOutcome;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -9,6 +9,7 @@ import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.keys.MetaKeys;
 import io.ankusa.keys.TenantByOrdKey;
 import io.ankusa.queue.Queue;
+import io.ankusa.queue.ledger.LedgerSource;
 import io.ankusa.queue.ledger.TenantDirectory;
 import io.ankusa.queue.migration.StoreLayout;
 import io.ankusa.store.Durability;
@@ -214,7 +215,7 @@ class CliProcessTest {
         Path store = store(backend);
         long acme;
         try (Queue queue = Queue.open(QueueConfig.builder(store).backend(backend).build())) {
-            acme = TenantDirectory.of(queue).ord("acme").orElseThrow();
+            acme = LedgerSource.of(queue).tenantDirectory().ord("acme").orElseThrow();
         }
         // A tenant id an older release accepted: the name row of acme's ordinal now holds escape codes.
         String hostile = "evil\u001b[2J\u001b[H\ntenants 0";

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.api.Receipt;
 import io.ankusa.dispatch.Pipeline;
-import io.ankusa.dispatch.SinkOutcome;
+import io.ankusa.dispatch.sink.SinkOutcome;
 import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.keys.DeadKey;
 import io.ankusa.keys.HookKey;

@@ -1,10 +1,13 @@
 package io.ankusa.tests.crash;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.ankusa.api.QueueConfig;
 import io.ankusa.api.Receipt;
 import io.ankusa.keys.DeliveryKey;
 import io.ankusa.queue.Queue;
 import io.ankusa.queue.engine.QueueEngine;
+import io.ankusa.queue.ledger.LedgerSource;
 import io.ankusa.queue.ledger.TenantDirectory;
 import io.ankusa.queue.migration.StoreLayout;
 import io.ankusa.store.Store;
@@ -31,7 +34,6 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The crash check of spec "Proof": a child JVM ({@link AckingQueueProcess}) ingests hooks over many
@@ -153,12 +155,12 @@ class KillNineTest {
                     .contains(new CrashAudit.Location(CrashAudit.State.DUE_FIRST, before.ord())));
             assertThat(queue.stats().inflight()).isZero();
 
-            long tenants = queue.tenantCount() + (TenantDirectory.of(queue).ord("tenant-0").isPresent() ? 0 : 1);
+            long tenants = queue.tenantCount() + (LedgerSource.of(queue).tenantDirectory().ord("tenant-0").isPresent() ? 0 : 1);
             Receipt again = QueueUnderTest.await(queue.ingest(QueueUnderTest.hook("after-" + number, "tenant-0", 1)));
             Receipt fresh = QueueUnderTest.await(queue.ingest(QueueUnderTest.hook("new-" + number, "brand-new", 1)));
             assertThat(again.seq()).as("seq after the crash").isGreaterThan(lastSeq);
             assertThat(fresh.seq()).isGreaterThan(again.seq());
-            assertThat(TenantDirectory.of(queue).ord("brand-new")).as("a new tenant's ordinal after the crash").hasValue(tenants + 1);
+            assertThat(LedgerSource.of(queue).tenantDirectory().ord("brand-new")).as("a new tenant's ordinal after the crash").hasValue(tenants + 1);
             CrashAudit.of(store);
         }
         Map<Long, String> idBySeq = new HashMap<>();

@@ -2,9 +2,9 @@ package io.ankusa.tests.crash;
 
 import io.ankusa.api.events.DeliverySettled;
 import io.ankusa.api.events.QueueListener;
-import io.ankusa.dispatch.Delivery;
 import io.ankusa.dispatch.Pipeline;
-import io.ankusa.dispatch.SinkOutcome;
+import io.ankusa.dispatch.sink.Delivery;
+import io.ankusa.dispatch.sink.SinkOutcome;
 import io.ankusa.queue.Queue;
 import java.time.Duration;
 import java.util.SplittableRandom;

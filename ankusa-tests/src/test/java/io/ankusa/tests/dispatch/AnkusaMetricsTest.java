@@ -12,7 +12,7 @@ import io.ankusa.api.events.QueueListener;
 import io.ankusa.api.events.RetryScheduled;
 import io.ankusa.api.events.TickFinished;
 import io.ankusa.dispatch.Pipeline;
-import io.ankusa.dispatch.SinkOutcome;
+import io.ankusa.dispatch.sink.SinkOutcome;
 import io.ankusa.micrometer.AnkusaMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;

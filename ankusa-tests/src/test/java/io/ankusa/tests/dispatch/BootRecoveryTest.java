@@ -3,10 +3,10 @@ package io.ankusa.tests.dispatch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.api.QueueStats;
-import io.ankusa.dispatch.Delivery;
 import io.ankusa.dispatch.Pipeline;
-import io.ankusa.dispatch.SinkOutcome;
-import io.ankusa.dispatch.TickReport;
+import io.ankusa.dispatch.report.TickReport;
+import io.ankusa.dispatch.sink.Delivery;
+import io.ankusa.dispatch.sink.SinkOutcome;
 import io.ankusa.queue.ledger.Claim;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.DueKind;

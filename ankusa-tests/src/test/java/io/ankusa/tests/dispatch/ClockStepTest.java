@@ -8,9 +8,10 @@ import io.ankusa.dispatch.Pipeline;
 import io.ankusa.dispatch.ReplayPage;
 import io.ankusa.dispatch.ReplayResult;
 import io.ankusa.dispatch.Replayer;
-import io.ankusa.dispatch.RetryPolicy;
-import io.ankusa.dispatch.SinkOutcome;
+import io.ankusa.dispatch.sink.RetryPolicy;
+import io.ankusa.dispatch.sink.SinkOutcome;
 import io.ankusa.queue.ledger.DeliveryLedger;
+import io.ankusa.queue.ledger.LedgerSource;
 import io.ankusa.store.Store;
 import io.ankusa.testkit.ScriptedSink;
 import io.ankusa.tests.queue.QueueUnderTest;
@@ -116,7 +117,7 @@ class ClockStepTest {
             hooks.set(new ScanHookStore(store));
             return hooks.get();
         })) {
-            DeliveryLedger ledger = DeliveryLedger.of(queue);
+            DeliveryLedger ledger = LedgerSource.of(queue).deliveryLedger();
             for (String hook : List.of("old", "new")) {
                 QueueUnderTest.await(queue.ingest(QueueUnderTest.hook(hook, "t0", 0)));
             }
@@ -177,7 +178,7 @@ class ClockStepTest {
             assertThat(DispatchFixture.await(pipeline.tick()).delivered()).isEqualTo(1);
             QueueUnderTest.await(queue.ingest(QueueUnderTest.hook("later", "t1", 0)));
             long ord = queue.ord("t1").orElseThrow();
-            DeliveryLedger ledger = DeliveryLedger.of(queue);
+            DeliveryLedger ledger = LedgerSource.of(queue).deliveryLedger();
             ledger.claim(ord, ledger.dueForTenant(ord, clock.millis(), 0, 10, Long.MAX_VALUE)).claimed()
                     .forEach(d -> ledger.retry(d, clock.millis() + HOUR, "HTTP 503"));
             assertThat(queue.oldestDueAge()).as("due in an hour: not due").contains(Duration.ZERO);
@@ -201,13 +202,13 @@ class ClockStepTest {
         try (TestQueue queue = open(backend, clock)) {
             QueueUnderTest.await(queue.ingest(QueueUnderTest.hook("before", "t0", 0)));
             clock.pass(10_000);
-            stoppedAt = DeliveryLedger.of(queue).clock().millis();
+            stoppedAt = LedgerSource.of(queue).deliveryLedger().clock().millis();
         }
         clock.step(-HOUR);
         clock.pass(1_000);
         try (TestQueue queue = open(backend, clock);
                 Pipeline pipeline = Pipeline.builder(queue, sink).build()) {
-            long now = DeliveryLedger.of(queue).clock().millis();
+            long now = LedgerSource.of(queue).deliveryLedger().clock().millis();
             assertThat(now).as("not an hour back").isGreaterThanOrEqualTo(stoppedAt);
             assertThat(queue.oldestDueAge()).as("due 10 s before the restart").hasValueSatisfying(
                     age -> assertThat(age).isGreaterThanOrEqualTo(Duration.ofSeconds(10)));

@@ -7,7 +7,7 @@ import io.ankusa.api.QueueStats;
 import io.ankusa.api.TenantPolicies;
 import io.ankusa.api.TenantPolicy;
 import io.ankusa.dispatch.Pipeline;
-import io.ankusa.dispatch.SinkOutcome;
+import io.ankusa.dispatch.sink.SinkOutcome;
 import io.ankusa.queue.Queue;
 import java.nio.file.Files;
 import java.nio.file.Path;

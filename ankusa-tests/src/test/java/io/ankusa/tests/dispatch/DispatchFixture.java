@@ -5,11 +5,12 @@ import io.ankusa.api.Hook;
 import io.ankusa.api.QueueConfig;
 import io.ankusa.api.Receipt;
 import io.ankusa.dispatch.Pipeline;
-import io.ankusa.dispatch.Sink;
-import io.ankusa.dispatch.TickReport;
+import io.ankusa.dispatch.report.TickReport;
+import io.ankusa.dispatch.sink.Sink;
 import io.ankusa.queue.Queue;
 import io.ankusa.queue.engine.QueueEngine;
 import io.ankusa.queue.ledger.DeliveryLedger;
+import io.ankusa.queue.ledger.LedgerSource;
 import io.ankusa.queue.migration.Migrations;
 import io.ankusa.store.Store;
 import io.ankusa.tests.queue.IndexFold;
@@ -94,7 +95,7 @@ final class DispatchFixture implements AutoCloseable {
     }
 
     DeliveryLedger ledger() {
-        return DeliveryLedger.of(queue);
+        return LedgerSource.of(queue).deliveryLedger();
     }
 
     Store store() {

@@ -2,11 +2,11 @@ package io.ankusa.tests.dispatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ankusa.dispatch.Delivery;
 import io.ankusa.dispatch.Pipeline;
-import io.ankusa.dispatch.RetryPolicy;
-import io.ankusa.dispatch.SinkOutcome;
-import io.ankusa.dispatch.TickReport;
+import io.ankusa.dispatch.report.TickReport;
+import io.ankusa.dispatch.sink.Delivery;
+import io.ankusa.dispatch.sink.RetryPolicy;
+import io.ankusa.dispatch.sink.SinkOutcome;
 import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.keys.HookKey;
 import io.ankusa.keys.Prefixes;

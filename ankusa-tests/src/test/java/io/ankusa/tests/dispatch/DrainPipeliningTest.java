@@ -3,10 +3,10 @@ package io.ankusa.tests.dispatch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.api.QueueStats;
-import io.ankusa.dispatch.Delivery;
 import io.ankusa.dispatch.Pipeline;
-import io.ankusa.dispatch.SinkOutcome;
-import io.ankusa.dispatch.TickReport;
+import io.ankusa.dispatch.report.TickReport;
+import io.ankusa.dispatch.sink.Delivery;
+import io.ankusa.dispatch.sink.SinkOutcome;
 import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.keys.Prefixes;
 import io.ankusa.store.Durability;
@@ -113,7 +113,7 @@ class DrainPipeliningTest {
     }
 
     /** Holds every attempt unanswered until {@link #release()}, then answers "delivered" at once. */
-    private static final class HoldingSink implements io.ankusa.dispatch.Sink {
+    private static final class HoldingSink implements io.ankusa.dispatch.sink.Sink {
 
         private final List<CompletableFuture<SinkOutcome>> held = new ArrayList<>();
         private int seen;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.api.Hook;
 import io.ankusa.dispatch.Pipeline;
-import io.ankusa.dispatch.TickReport;
-import io.ankusa.dispatch.pipeline.MarkerCleanup;
+import io.ankusa.dispatch.engine.MarkerCleanup;
+import io.ankusa.dispatch.report.TickReport;
 import io.ankusa.keys.ActiveKey;
 import io.ankusa.queue.ledger.ActiveTenant;
 import io.ankusa.queue.ledger.Claim;

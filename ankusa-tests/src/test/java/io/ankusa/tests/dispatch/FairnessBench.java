@@ -5,11 +5,12 @@ import io.ankusa.api.QueueConfig;
 import io.ankusa.api.Rate;
 import io.ankusa.api.TenantPolicies;
 import io.ankusa.api.TenantPolicy;
-import io.ankusa.dispatch.Delivery;
 import io.ankusa.dispatch.Pipeline;
-import io.ankusa.dispatch.SinkOutcome;
+import io.ankusa.dispatch.sink.Delivery;
+import io.ankusa.dispatch.sink.SinkOutcome;
 import io.ankusa.queue.Queue;
 import io.ankusa.queue.ledger.DeliveryLedger;
+import io.ankusa.queue.ledger.LedgerSource;
 import io.ankusa.store.Stores;
 import io.ankusa.tests.queue.MutableClock;
 import io.ankusa.tests.queue.QueueUnderTest;
@@ -454,7 +455,7 @@ public final class FairnessBench {
                 double[] gauges = new double[measured];
                 double[] aggregate = new double[measured];
                 double[] oldest = new double[measured];
-                DeliveryLedger ledger = DeliveryLedger.of(queue);
+                DeliveryLedger ledger = LedgerSource.of(queue).deliveryLedger();
                 for (int i = 0; i < measured + 20; i++) {
                     clock.advance(1_000);
                     for (int q = 0; q < 8; q++) {

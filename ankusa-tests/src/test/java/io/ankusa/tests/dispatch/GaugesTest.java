@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.api.TenantPolicies;
 import io.ankusa.api.TenantPolicy;
-import io.ankusa.dispatch.Gauges;
 import io.ankusa.dispatch.Pipeline;
-import io.ankusa.dispatch.Sink;
-import io.ankusa.dispatch.SinkOutcome;
-import io.ankusa.dispatch.TenantPending;
-import io.ankusa.dispatch.TickReport;
+import io.ankusa.dispatch.report.Gauges;
+import io.ankusa.dispatch.report.TenantPending;
+import io.ankusa.dispatch.report.TickReport;
+import io.ankusa.dispatch.sink.Sink;
+import io.ankusa.dispatch.sink.SinkOutcome;
 import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.keys.CounterKey;
 import io.ankusa.keys.Prefixes;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.ankusa.api.Hook;
 import io.ankusa.api.Receipt;
 import io.ankusa.dispatch.Pipeline;
-import io.ankusa.dispatch.pipeline.MarkerCleanup;
+import io.ankusa.dispatch.engine.MarkerCleanup;
 import io.ankusa.keys.ActiveKey;
 import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.queue.ledger.ActiveTenant;

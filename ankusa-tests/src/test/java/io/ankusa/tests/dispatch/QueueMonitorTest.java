@@ -3,9 +3,9 @@ package io.ankusa.tests.dispatch;
 import static io.ankusa.tests.queue.QueueUnderTest.hook;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ankusa.dispatch.Gauges;
 import io.ankusa.dispatch.QueueMonitor;
-import io.ankusa.dispatch.TenantPending;
+import io.ankusa.dispatch.report.Gauges;
+import io.ankusa.dispatch.report.TenantPending;
 import io.ankusa.queue.ledger.Claim;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.tests.queue.QueueUnderTest;

@@ -9,7 +9,7 @@ import io.ankusa.api.DeadLetterQuery;
 import io.ankusa.dispatch.Pipeline;
 import io.ankusa.dispatch.ReplayPage;
 import io.ankusa.dispatch.Replayer;
-import io.ankusa.dispatch.SinkOutcome;
+import io.ankusa.dispatch.sink.SinkOutcome;
 import io.ankusa.queue.ledger.DeadEntry;
 import io.ankusa.testkit.ScriptedSink;
 import java.nio.file.Path;

@@ -6,11 +6,12 @@ import io.ankusa.api.EndpointSettings;
 import io.ankusa.api.Hook;
 import io.ankusa.api.Rate;
 import io.ankusa.api.TenantPolicy;
-import io.ankusa.dispatch.Delivery;
 import io.ankusa.dispatch.Pipeline;
-import io.ankusa.dispatch.RetryPolicy;
-import io.ankusa.dispatch.SinkOutcome;
-import io.ankusa.dispatch.TickReport;
+import io.ankusa.dispatch.report.TickReport;
+import io.ankusa.dispatch.sink.Delivery;
+import io.ankusa.dispatch.sink.RetryPolicy;
+import io.ankusa.dispatch.sink.SinkOutcome;
+import io.ankusa.queue.ledger.LedgerSource;
 import io.ankusa.queue.ledger.TenantDirectory;
 import io.ankusa.testkit.property.Action;
 import io.ankusa.testkit.property.ActionSequenceCheck;
@@ -242,7 +243,7 @@ class SchedulerPropertyTest {
             if (claims.size() < budget) {
                 for (int t = 0; t < TENANTS; t++) {
                     String tenant = "t" + t;
-                    OptionalLong ord = TenantDirectory.of(f.queue()).ord(tenant);
+                    OptionalLong ord = LedgerSource.of(f.queue()).tenantDirectory().ord(tenant);
                     if (ord.isEmpty() || f.ledger().dueForTenant(ord.getAsLong(), now, 0, Integer.MAX_VALUE, Long.MAX_VALUE)
                             .stream().allMatch(row -> refusable.contains(tenant + "/" + row.sink()))) {
                         continue;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.ankusa.dispatch.Pipeline;
-import io.ankusa.dispatch.SinkOutcome;
-import io.ankusa.dispatch.TickReport;
+import io.ankusa.dispatch.report.TickReport;
+import io.ankusa.dispatch.sink.SinkOutcome;
 import io.ankusa.store.Durability;
 import io.ankusa.store.Store;
 import io.ankusa.store.WriteBatch;

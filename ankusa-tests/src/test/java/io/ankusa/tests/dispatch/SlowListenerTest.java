@@ -2,14 +2,14 @@ package io.ankusa.tests.dispatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ankusa.api.events.QueueListener;
+import io.ankusa.api.events.AttemptFinished;
 import io.ankusa.api.events.DeliverySettled;
 import io.ankusa.api.events.IngestCommitted;
+import io.ankusa.api.events.QueueListener;
 import io.ankusa.api.events.TickFinished;
-import io.ankusa.api.events.AttemptFinished;
 import io.ankusa.dispatch.Pipeline;
-import io.ankusa.dispatch.SinkOutcome;
-import io.ankusa.dispatch.TickReport;
+import io.ankusa.dispatch.report.TickReport;
+import io.ankusa.dispatch.sink.SinkOutcome;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;

@@ -1,7 +1,7 @@
 package io.ankusa.tests.kafka;
 
-import io.ankusa.dispatch.Sink;
-import io.ankusa.dispatch.SinkOutcome;
+import io.ankusa.dispatch.sink.Sink;
+import io.ankusa.dispatch.sink.SinkOutcome;
 import io.ankusa.kafka.KafkaNode;
 import java.io.BufferedReader;
 import java.io.IOException;

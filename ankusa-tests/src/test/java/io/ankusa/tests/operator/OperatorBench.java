@@ -8,6 +8,7 @@ import io.ankusa.api.Receipt;
 import io.ankusa.queue.Queue;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.DueRow;
+import io.ankusa.queue.ledger.LedgerSource;
 import io.ankusa.queue.ledger.Settlement;
 import io.ankusa.queue.ledger.TenantDirectory;
 import io.ankusa.tests.queue.QueueUnderTest;
@@ -59,7 +60,7 @@ public final class OperatorBench {
             QueueConfig config = QueueConfig.builder(root.resolve(backend)).backend(backend)
                     .housekeepingInterval(Duration.ZERO).build();
             try (Queue queue = Queue.open(config)) {
-                DeliveryLedger ledger = DeliveryLedger.of(queue);
+                DeliveryLedger ledger = LedgerSource.of(queue).deliveryLedger();
                 deadLetters(queue, ledger, Stream.generate(() -> "target"), TARGET_DEAD);
                 deadLetters(queue, ledger, others(), 1_000);
                 double[] small = cell(queue);
@@ -95,7 +96,7 @@ public final class OperatorBench {
         List<String> names = tenants.limit(count).toList();
         ingest(queue, names, 1);
         for (String tenant : names.stream().distinct().toList()) {
-            long ord = TenantDirectory.of(queue).ord(tenant).orElseThrow();
+            long ord = LedgerSource.of(queue).tenantDirectory().ord(tenant).orElseThrow();
             List<DueRow> due;
             while (!(due = ledger.dueForTenant(ord, System.currentTimeMillis(), 0, 1_000, Long.MAX_VALUE)).isEmpty()) {
                 ledger.settle(ledger.claim(ord, due).claimed().stream()

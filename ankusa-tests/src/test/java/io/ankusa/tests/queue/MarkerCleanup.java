@@ -10,7 +10,7 @@ import java.util.Map;
 /**
  * One tick's worth of the pipeline's marker cleanup (TEN-1 §5, "delete, then verify") for the queue
  * tests: every active tenant's scanned markers through the dispatcher's own
- * {@link io.ankusa.dispatch.pipeline.MarkerCleanup}, without the rest of the tick (no claim).
+ * {@link io.ankusa.dispatch.engine.MarkerCleanup}, without the rest of the tick (no claim).
  */
 final class MarkerCleanup {
 
@@ -23,7 +23,7 @@ final class MarkerCleanup {
         for (ActiveTenant marker : ledger.activeTenants(now, 4096)) {
             scanned.computeIfAbsent(marker.ord(), o -> new ArrayList<>()).add(marker.bucket());
         }
-        io.ankusa.dispatch.pipeline.MarkerCleanup cleanup = new io.ankusa.dispatch.pipeline.MarkerCleanup(ledger);
+        io.ankusa.dispatch.engine.MarkerCleanup cleanup = new io.ankusa.dispatch.engine.MarkerCleanup(ledger);
         scanned.forEach((ord, buckets) -> cleanup.clean(ord, buckets, now));
     }
 }

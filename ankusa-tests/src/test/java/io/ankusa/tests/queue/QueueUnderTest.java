@@ -11,6 +11,7 @@ import io.ankusa.queue.Queue;
 import io.ankusa.queue.engine.QueueEngine;
 import io.ankusa.queue.ledger.AuditRecorder;
 import io.ankusa.queue.ledger.DeliveryLedger;
+import io.ankusa.queue.ledger.LedgerSource;
 import io.ankusa.queue.ledger.TenantDirectory;
 import io.ankusa.queue.migration.Migrations;
 import io.ankusa.store.Durability;
@@ -85,22 +86,22 @@ public final class QueueUnderTest implements AutoCloseable {
 
     /** Its delivery ledger. */
     public DeliveryLedger ledger() {
-        return DeliveryLedger.of(queue);
+        return LedgerSource.of(queue).deliveryLedger();
     }
 
     /** A tenant's storage ordinal, if it has one. */
     public OptionalLong ord(String tenant) {
-        return TenantDirectory.of(queue).ord(tenant);
+        return LedgerSource.of(queue).tenantDirectory().ord(tenant);
     }
 
     /** The tenant id of a storage ordinal, if allocated and not erased. */
     public Optional<String> name(long ord) {
-        return TenantDirectory.of(queue).name(ord);
+        return LedgerSource.of(queue).tenantDirectory().name(ord);
     }
 
     /** Records an operator action in the audit trail, as the replayer does. */
     public AuditEntry recordAudit(AuditAction action, String tenantId, Map<String, Long> counts) {
-        return AuditRecorder.of(queue).recordAudit(action, tenantId, counts);
+        return LedgerSource.of(queue).auditRecorder().recordAudit(action, tenantId, counts);
     }
 
     /** Its store. */

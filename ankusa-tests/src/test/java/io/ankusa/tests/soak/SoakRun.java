@@ -3,7 +3,7 @@ package io.ankusa.tests.soak;
 import io.ankusa.api.Hook;
 import io.ankusa.api.QueueConfig;
 import io.ankusa.dispatch.Pipeline;
-import io.ankusa.dispatch.SinkOutcome;
+import io.ankusa.dispatch.sink.SinkOutcome;
 import io.ankusa.queue.Queue;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,12 +2,13 @@ package io.ankusa.tests.upgrade;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ankusa.queue.Queue;
 import io.ankusa.api.QueueConfig;
+import io.ankusa.queue.Queue;
 import io.ankusa.queue.ledger.ClaimedDelivery;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.DueKind;
 import io.ankusa.queue.ledger.DueRow;
+import io.ankusa.queue.ledger.LedgerSource;
 import io.ankusa.queue.ledger.TenantDirectory;
 import io.ankusa.queue.migration.FormatTwoWriter;
 import java.nio.file.Path;
@@ -44,8 +45,8 @@ class MigratedAttemptsTest {
         Upgrades.migrate(config);
 
         try (Queue queue = Queue.open(config)) {
-            DeliveryLedger ledger = DeliveryLedger.of(queue);
-            long ord = TenantDirectory.of(queue).ord("acme").orElseThrow();
+            DeliveryLedger ledger = LedgerSource.of(queue).deliveryLedger();
+            long ord = LedgerSource.of(queue).tenantDirectory().ord("acme").orElseThrow();
             long mark = ledger.dueReadMark();
             List<DueRow> due = ledger.dueForTenant(ord, StoreFixtures.EPOCH, 0, 10, Long.MAX_VALUE);
             assertThat(due).extracting(DueRow::kind).containsOnly(DueKind.FIRST_ATTEMPT).hasSize(2);

@@ -1,8 +1,8 @@
 package com.example.chat;
 
-import io.ankusa.dispatch.Delivery;
-import io.ankusa.dispatch.Sink;
-import io.ankusa.dispatch.SinkOutcome;
+import io.ankusa.dispatch.sink.Delivery;
+import io.ankusa.dispatch.sink.Sink;
+import io.ankusa.dispatch.sink.SinkOutcome;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;

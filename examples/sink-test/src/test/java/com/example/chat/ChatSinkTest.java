@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.ankusa.api.Hook;
 import io.ankusa.api.TenantStats;
 import io.ankusa.dispatch.Pipeline;
-import io.ankusa.dispatch.TickReport;
+import io.ankusa.dispatch.report.TickReport;
 import io.ankusa.queue.Queue;
 import io.ankusa.testkit.AnkusaTest;
 import java.util.List;
