@@ -13,7 +13,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** The input rules of {@link Hook.Builder#build()} beyond the id (issue 12, cases 2, 4 and 10). */
+/** The input rules of {@link Hook.Builder#build()} beyond the id: valid UTF-16, the bounds, each sink once. */
 class HookInputTest {
 
     private static Hook.Builder valid() {

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Strings become key bytes strictly: two different strings never become one key (issue 12, case 4). */
+/** Strings become key bytes strictly: two different strings never become one key. */
 class StrictUtf8Test {
 
     @ParameterizedTest

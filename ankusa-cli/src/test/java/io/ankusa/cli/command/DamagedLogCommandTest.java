@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 12 case 1 from the command line: a byte damaged in the middle of a RocksDB store's
+ * A damaged write-ahead log from the command line: a byte damaged in the middle of a RocksDB store's
  * write-ahead log (records after it) makes {@code ankusa stats} exit 8 with a one-line message;
  * it used to read the damage as the end of the log and print counters without the later hooks,
  * exit 0.

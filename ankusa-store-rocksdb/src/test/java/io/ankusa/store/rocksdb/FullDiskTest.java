@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 12 case 9 on a real full file system: a tmpfs of a few MiB mounted for the test (root
+ * A full disk, on a real full file system: a tmpfs of a few MiB mounted for the test (root
  * only; elsewhere the tests are skipped with the reason) and filled with a file until the kernel
  * answers ENOSPC. Covers what RocksDB does with a real "no space left on device": the typed error,
  * the resume once space is freed, and an open with little room left. (Not covered: a disk that

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What a running store holds on disk besides its data stays within its settings: RocksDB's info
- * log within {@code rocksdb.infoLogBytes} (issue 19: without a size RocksDB wrote one {@code LOG}
+ * log within {@code rocksdb.infoLogBytes} (without a size RocksDB writes one {@code LOG}
  * for the life of the process, 0.12 MiB/min under the soak's load).
  */
 class InfoLogBoundTest {

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 12 case 1: the write-ahead log is replayed with RocksDB's
+ * The write-ahead log is replayed with RocksDB's
  * {@code kTolerateCorruptedTailRecords}, so an incomplete final record (what a crash leaves of an
  * unsynced write) is dropped, but a damaged record with valid records after it is corruption: the
  * open fails with {@link StoreCorruptionException} instead of silently discarding every later

@@ -22,7 +22,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 12, case 3 for operators: {@code ankusa quarantine list|release|purge} and the quarantined
+ * The quarantine for operators: {@code ankusa quarantine list|release|purge} and the quarantined
  * row of {@code ankusa stats}; and a dead-letter listing that meets a damaged index is corruption
  * (exit 8), not a silently shorter page.
  */

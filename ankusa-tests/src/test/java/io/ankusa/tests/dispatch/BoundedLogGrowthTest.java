@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 19: under a steady load with an empty backlog, the RocksDB write-ahead log stays under
+ * Under a steady load with an empty backlog, the RocksDB write-ahead log stays under
  * {@code rocksdb.maxTotalWalBytes}. Before the bound, the families written only now and then
  * ({@code tenants}, for one) never flushed and pinned every log file, so the log grew without end.
  * Driven batch by batch through the public {@link Queue} and {@link Pipeline} (ticks on the test

@@ -31,7 +31,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 19: wall-clock steps, as NTP or an operator makes them, against the queue clock. The
+ * Wall-clock steps, as NTP or an operator makes them, against the queue clock. The
  * queue's wall clock and its monotonic source are both injected ({@link SteppingClock}), so a step
  * (the wall moves, no time passes) is told apart from time passing, on both backends.
  */

@@ -25,7 +25,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 14, the drain path: a claim and its settle are unsynced commits that a synced commit after
+ * The drain path: a claim and its settle are unsynced commits that a synced commit after
  * the settle (an empty one: a log sync, outside the tenants' stripes) hardens before the settle completes,
  * and a started pipeline claims at most half its slots per tick, so that the next tick claims while
  * the rows of the tick before are still being settled.

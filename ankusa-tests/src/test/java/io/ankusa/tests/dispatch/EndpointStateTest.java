@@ -48,7 +48,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Endpoint state and back-pressure (issue 15, items 4 and 5) against a real HTTP server on
+ * Endpoint state and back-pressure against a real HTTP server on
  * 127.0.0.1, on both backends: a 410 disables the endpoint in the store, a restart keeps it
  * disabled and re-enabling sends its waiting rows; an endpoint failing longer than
  * {@code endpoint.disable-after} is disabled; {@code Retry-After} pauses the endpoint; the circuit

@@ -28,7 +28,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Fair dispatch (issue 13): deficit round-robin across tenants, weights, per-tenant in-flight and
+ * Fair dispatch: deficit round-robin across tenants, weights, per-tenant in-flight and
  * delivery-rate limits, on both backends, one tick at a time with a hand-moved clock.
  */
 class FairDispatchTest {

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Replays in the audit trail (issue 4): one entry per call and tenant revived, none for a replay that revives nothing. */
+/** Replays in the audit trail: one entry per call and tenant revived, none for a replay that revives nothing. */
 class ReplayAuditTest {
 
     @TempDir

@@ -37,7 +37,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The scheduler (issue 13) under random interleavings of ingest, ticks whose sink answers at once
+ * The scheduler under random interleavings of ingest, ticks whose sink answers at once
  * (delivered, retry, dead) or holds every delivery, the settling of a held tick, the clock moving
  * (retries coming due, tokens coming back) and tenant policy changes (weight, in-flight limit,
  * delivery rate; one tenant's or everyone's cache invalidated). After every step:

@@ -25,7 +25,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The settler writes its next batch while the last one is synced (issue 14, session 10), and
+ * The settler writes its next batch while the last one is synced, and
  * still reports a settle only once a sync after its write returned.
  */
 class SettleOverlapTest {

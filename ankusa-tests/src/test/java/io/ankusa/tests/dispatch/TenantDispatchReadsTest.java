@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** The scheduler's public reads (issue 13, point 4): a tenant's dispatch state and the paged tenants with due work. */
+/** The scheduler's public reads: a tenant's dispatch state and the paged tenants with due work. */
 class TenantDispatchReadsTest {
 
     @TempDir

@@ -36,7 +36,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 18: three node processes share an intake topic; one is killed with SIGKILL mid-delivery,
+ * Failover: three node processes share an intake topic; one is killed with SIGKILL mid-delivery,
  * the others take its partitions. Every acknowledged hook is delivered at least once, duplicates
  * are counted and come only from the partitions the killed node held, and every store left behind
  * (the killed node's too) has counters equal to a fold of its index. 10⁴ hooks over 100 tenants

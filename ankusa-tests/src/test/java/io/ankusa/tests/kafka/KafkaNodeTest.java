@@ -38,7 +38,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 18: nodes over a real KRaft broker (one per class, in a child JVM on 127.0.0.1), on both
+ * Nodes over a real KRaft broker (one per class, in a child JVM on 127.0.0.1), on both
  * backends: a restarted node resumes from its store, and Kafka's committed offset is the low
  * watermark.
  */

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Archive obligations and the compactor (issue 4, point 4). */
+/** Archive obligations and the compactor. */
 class ArchiveCompactorTest {
 
     @TempDir

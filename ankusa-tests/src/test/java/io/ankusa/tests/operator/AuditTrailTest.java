@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** The audit trail (issue 4, point 6). */
+/** The audit trail: entries read back newest first, and retention that never reuses an entry's number. */
 class AuditTrailTest {
 
     private static final Duration RETENTION = Duration.ofDays(30);

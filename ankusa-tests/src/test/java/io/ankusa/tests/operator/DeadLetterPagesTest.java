@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Dead-letter pages (issue 4, point 1): global newest first, by tenants through ?X, cursors, and what a read touches. */
+/** Dead-letter pages: global newest first, by tenants through ?X, cursors, and what a read touches. */
 class DeadLetterPagesTest {
 
     @TempDir

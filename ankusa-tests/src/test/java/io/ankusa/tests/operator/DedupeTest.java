@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Dedupe by idempotency key (issue 4, point 5). */
+/** Dedupe by idempotency key within its window, across reopens and within one batch. */
 class DedupeTest {
 
     private static final Duration WINDOW = Duration.ofSeconds(10);

@@ -46,7 +46,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** {@code purgeTenant} (issue 4, point 2). */
+/** {@code purgeTenant}: one tenant only, never an inflight row, each kind on its own, resumable. */
 class PurgeTenantTest {
 
     private static final Set<PurgeKind> BOTH = EnumSet.allOf(PurgeKind.class);

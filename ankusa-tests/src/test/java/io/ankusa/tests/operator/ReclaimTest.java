@@ -40,7 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Reclaim (issue 4, point 3): a hook goes once no delivery row and no archive obligation needs it. */
+/** Reclaim: a hook goes once no delivery row and no archive obligation needs it. */
 class ReclaimTest {
 
     @TempDir

@@ -99,7 +99,7 @@ class CounterFoldPropertyTest {
                     int k = r.nextInt(8);
                     return Action.of("drop orphan #" + k, d -> d.dropOrphan(k));
                 })
-                // The quarantine (issue 12, case 3): a damaged hook's rows are moved aside by the next claim.
+                // The quarantine: a damaged hook's rows are moved aside by the next claim.
                 .action(1, r -> {
                     int k = r.nextInt(8);
                     return Action.of("damage hook #" + k, d -> d.damageHook(k));
@@ -116,7 +116,7 @@ class CounterFoldPropertyTest {
                     long ms = 1 + r.nextInt(3000);
                     return Action.of("tick " + ms + "ms", d -> d.tick(ms));
                 })
-                // The operator side (issue 4): the public purge, archive compaction, reclaim and dedupe.
+                // The operator side: the public purge, archive compaction, reclaim and dedupe.
                 .action(1, r -> {
                     int k = r.nextInt(8);
                     Set<PurgeKind> kinds = switch (r.nextInt(3)) {

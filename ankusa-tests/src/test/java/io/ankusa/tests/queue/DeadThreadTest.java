@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Issue 12, case 5: a thread that dies of an {@code Error} fails its callers, never hangs them. */
+/** A queue thread that dies of an {@code Error} fails its callers, never hangs them. */
 class DeadThreadTest {
 
     private static final Duration BOUND = Duration.ofSeconds(60);

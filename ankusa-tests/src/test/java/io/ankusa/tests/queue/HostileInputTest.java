@@ -20,9 +20,9 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Hostile or unlucky input through {@code Queue.ingest} on both backends (issue 12, cases 2, 4, 10
- * and 11): each is refused with a typed error naming the rule, nothing is written (the store is
- * byte-for-byte what it was), and what was acknowledged before stays.
+ * Hostile or unlucky input through {@code Queue.ingest} on both backends: each is refused with a
+ * typed error naming the rule, nothing is written (the store is byte-for-byte what it was), and
+ * what was acknowledged before stays.
  */
 class HostileInputTest {
 

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Issue 12: boot recovery reads the inflight family up to its hi sentinel, as whole-family folds do. */
+/** Boot recovery reads the inflight family up to its hi sentinel, as whole-family folds do. */
 class InflightSentinelTest {
 
     @TempDir

@@ -18,7 +18,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 14, session 9: the ingest writer assembles the next batch while a committer thread writes
+ * The ingest writer assembles the next batch while a committer thread writes
  * the previous one, on the state the batches in flight leave (new tenants' ordinals, dedupe keys);
  * a failed write fails every batch assembled on it.
  */

@@ -17,7 +17,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 14: the ingest writer writes a batch unsynced and a second thread syncs it before its
+ * The ingest writer writes a batch unsynced and a second thread syncs it before its
  * receipts complete, so the next batch is assembled and written while the fsync runs.
  */
 class IngestSyncOverlapTest {

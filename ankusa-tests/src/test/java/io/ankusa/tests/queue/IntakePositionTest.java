@@ -22,7 +22,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 18, the store-side primitive of the Kafka intake: an intake position is written in the
+ * The store-side primitive of the Kafka intake: an intake position is written in the
  * same batch as the hook read from it, or not at all.
  */
 class IntakePositionTest {

@@ -15,7 +15,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 12, case 12: after the backlog drained, {@code oldestDueAge()} is empty. Markers of the
+ * After the backlog drained, {@code oldestDueAge()} is empty. Markers of the
  * second a tick ran in are never deleted by that tick (a writer may still be adding to it), so a
  * drained backlog of many tenants leaves more stale markers than the gauge verifies; the gauge
  * must not report the age of a stale marker.

@@ -7,7 +7,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-/** The queue clock alone (issue 19), on a {@link SteppingClock}: what a step does to "now" and to waits. */
+/** The queue clock alone, on a {@link SteppingClock}: what a step does to "now" and to waits. */
 class QueueClockTest {
 
     private static final long T = QueueUnderTest.EPOCH;

@@ -24,7 +24,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 12, "tests that would have caught the tenant-ordinal bugs": a failed commit that allocates
+ * Tenant ordinals across failed commits: a failed commit that allocates
  * tenants, and the batch that carries a new ordinal's rows.
  */
 class TenantOrdinalCommitTest {

@@ -28,7 +28,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 12, case 3: a stored hook (or delivery row) that does not decode is corruption. A claim
+ * A stored hook (or delivery row) that does not decode is corruption. A claim
  * moves its deliveries into the quarantine in the claim's own batch: kept, counted, listed, never
  * sent and never deleted, and the rest of the tenant and the other tenants keep flowing. An
  * operator releases them (after restoring the hook) or purges them, audited.
