@@ -18,7 +18,7 @@ class DispatchModuleTest {
     }
 
     @Test
-    void exports_the_api_and_the_http_sink_only_and_to_everyone() {
+    void exportsTheApiAndTheHttpSinkOnlyAndToEveryone() {
         Set<ModuleDescriptor.Exports> exports = descriptor().exports();
 
         assertThat(exports).map(ModuleDescriptor.Exports::source)
@@ -30,7 +30,7 @@ class DispatchModuleTest {
     }
 
     @Test
-    void requires_the_api_and_the_queue_transitively_and_the_http_client_and_logging_plainly() {
+    void requiresTheApiAndTheQueueTransitivelyAndTheHttpClientAndLoggingPlainly() {
         var requires = descriptor().requires().stream()
                 .filter(r -> !r.name().equals("java.base"))
                 .collect(Collectors.toMap(ModuleDescriptor.Requires::name,

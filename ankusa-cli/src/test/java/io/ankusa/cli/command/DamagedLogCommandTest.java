@@ -15,7 +15,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.Comparator;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,8 +32,7 @@ class DamagedLogCommandTest {
     Path dir;
 
     @Test
-    @DisplayName("ankusa stats on a store whose write-ahead log is damaged in the middle exits 8")
-    void statsExitsEightOnADamagedLog() throws IOException {
+    void statsOnAStoreWhoseWriteAheadLogIsDamagedMidLogExits8() throws IOException {
         Path store = dir.resolve("store");
         try (Queue queue = Queue.open(QueueConfig.builder(store).backend("rocksdb").build())) {
             for (int i = 0; i < HOOKS; i++) {

@@ -24,7 +24,6 @@ import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -53,8 +52,7 @@ class FullDiskTest {
     }
 
     @Test
-    @DisplayName("a full disk fails a commit with no space, and the same store writes again once space is freed")
-    void resumesOnceSpaceIsFreed() throws Exception {
+    void aFullDiskFailsACommitWithNoSpaceAndTheSameStoreWritesAgainOnceSpaceIsFreed() throws Exception {
         tiny = TinyFileSystem.mount(dir.resolve("tiny"), 64);
         Path storeDir = tiny.root().resolve("store");
         Path filler = tiny.root().resolve("filler");
@@ -91,8 +89,7 @@ class FullDiskTest {
     }
 
     @Test
-    @DisplayName("a store reopens on a nearly full disk without room for its whole log")
-    void reopensWithoutRoomForTheLog() throws Exception {
+    void aStoreReopensOnANearlyFullDiskWithoutRoomForItsWholeLog() throws Exception {
         tiny = TinyFileSystem.mount(dir.resolve("tiny"), 48);
         Path storeDir = tiny.root().resolve("store");
         Path filler = tiny.root().resolve("filler");

@@ -16,7 +16,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,8 +30,7 @@ class InfoLogBoundTest {
     Path dir;
 
     @Test
-    @DisplayName("RocksDB's info log stays within rocksdb.infoLogBytes while the store runs")
-    void infoLogIsBounded() throws IOException {
+    void theInfoLogStaysWithinRocksdbInfoLogBytesWhileTheStoreRuns() throws IOException {
         long bound = RocksSettings.MIN_INFO_LOG_BYTES;
         Path storeDir = dir.resolve("s");
         Set<String> oldFilesSeen = new HashSet<>();

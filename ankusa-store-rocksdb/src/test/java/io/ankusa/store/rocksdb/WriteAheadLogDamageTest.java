@@ -21,7 +21,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -47,8 +46,7 @@ class WriteAheadLogDamageTest {
     Path dir;
 
     @Test
-    @DisplayName("a damaged byte in the middle of the write-ahead log is reported as corruption")
-    void midLogDamageIsCorruption() throws IOException {
+    void aDamagedByteInTheMiddleOfTheWriteAheadLogIsReportedAsCorruption() throws IOException {
         long[] ends = writeCommits(SYNCED, 0);
         Path log = onlyLog(ends[ends.length - 1]);
         int damaged = SYNCED / 2;
@@ -61,8 +59,7 @@ class WriteAheadLogDamageTest {
     }
 
     @Test
-    @DisplayName("a torn final log record recovers every synced commit")
-    void tornTailRecoversSyncedCommits() throws IOException {
+    void aTornFinalLogRecordRecoversEverySyncedCommit() throws IOException {
         long[] ends = writeCommits(SYNCED, UNSYNCED);
         int last = SYNCED + UNSYNCED - 1;
         Path log = onlyLog(ends[last]);

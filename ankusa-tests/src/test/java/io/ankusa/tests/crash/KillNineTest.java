@@ -27,7 +27,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -84,7 +83,6 @@ class KillNineTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("backends")
-    @DisplayName("counters equal the index after kill -9")
     void countersEqualTheIndexAfterKillNine(String backend) {
         AtomicInteger n = new AtomicInteger();
         Property.forAll(rounds(), plans(), round -> run(backend, "ingest", round, n.incrementAndGet()));
@@ -92,8 +90,7 @@ class KillNineTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("backends")
-    @DisplayName("counters equal the index after kill -9 while dispatching; inflight rows return to due at boot")
-    void countersEqualTheIndexAfterKillNineWhileDispatching(String backend) {
+    void countersEqualTheIndexAfterKill9WhileDispatchingAndInflightRowsAreDueAtBoot(String backend) {
         AtomicInteger n = new AtomicInteger();
         Property.forAll(rounds(), plans(), round -> run(backend, "dispatch", round, n.incrementAndGet()));
     }

@@ -19,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,8 +41,7 @@ class BoundedLogGrowthTest {
     Path dir;
 
     @Test
-    @DisplayName("the rocksdb write-ahead log stays under its bound under a steady load")
-    void logStaysBounded() throws IOException {
+    void theRocksdbWriteAheadLogStaysUnderItsBoundUnderASteadyLoad() throws IOException {
         MutableClock clock = new MutableClock(QueueUnderTest.EPOCH);
         QueueConfig config = QueueConfig.builder(dir).backend("rocksdb").clock(clock)
                 .storeSetting("rocksdb.maxTotalWalBytes", Long.toString(BOUND)).build();

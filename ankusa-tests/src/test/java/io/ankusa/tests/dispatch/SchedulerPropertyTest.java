@@ -31,7 +31,6 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -351,8 +350,7 @@ class SchedulerPropertyTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("the scheduler keeps its limits and starves no one under any sequence")
-    void theSchedulerKeepsItsLimitsUnderAnySequence(String backend) {
+    void theSchedulerKeepsItsLimitsAndStarvesNoOneUnderAnySequence(String backend) {
         ActionSequenceCheck.<Subject>named("the scheduler keeps its limits and starves no one [" + backend + "]")
                 .config(PropertyConfig.of(8, 80))
                 .subject(() -> {

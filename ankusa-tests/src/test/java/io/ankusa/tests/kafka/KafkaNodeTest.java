@@ -32,7 +32,6 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -110,7 +109,6 @@ class KafkaNodeTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a restarted node resumes from its store")
     void restartedNodeResumesFromItsStore(String backend) {
         String topic = "restart-" + backend;
         String group = "group-" + topic;
@@ -147,8 +145,7 @@ class KafkaNodeTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("the committed offset is the first offset whose hook still owes a delivery")
-    void committedOffsetIsTheLowWatermark(String backend) {
+    void theCommittedOffsetIsTheFirstOffsetWhoseHookStillOwesADelivery(String backend) {
         String topic = "watermark-" + backend;
         String group = "group-" + topic;
         broker.createTopic(topic, 1);
@@ -192,7 +189,6 @@ class KafkaNodeTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a rebalance never dispatches a partition from two nodes")
     void rebalanceNeverDispatchesAPartitionFromTwoNodes(String backend) throws Exception {
         String topic = "rebalance-" + backend;
         String group = "group-" + topic;
@@ -284,8 +280,7 @@ class KafkaNodeTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("dead letters survive the loss of a node and replay on the new owner")
-    void deadLettersSurviveTheLossOfANode(String backend) throws Exception {
+    void deadLettersSurviveTheLossOfANodeAndReplayOnTheNewOwner(String backend) throws Exception {
         String topic = "dead-" + backend;
         String group = "group-" + topic;
         broker.createTopic(topic, PARTITIONS);
@@ -346,8 +341,7 @@ class KafkaNodeTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a node publishes the dead letters its store holds and the topic lacks")
-    void storeDeadLettersArePublishedOnOpen(String backend) {
+    void aNodePublishesTheDeadLettersItsStoreHoldsAndTheTopicLacks(String backend) {
         String topic = "unpublished-" + backend;
         String group = "group-" + topic;
         broker.createTopic(topic, 1);
@@ -372,8 +366,7 @@ class KafkaNodeTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a store commit that fails mid-poll is read again and nothing is ingested twice")
-    void failedCommitMidPollIsReadAgain(String backend) {
+    void aStoreCommitThatFailsMidPollIsReadAgainAndNothingIsIngestedTwice(String backend) {
         String topic = "failedcommit-" + backend;
         String group = "group-" + topic;
         broker.createTopic(topic, 1);

@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.Set;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -35,7 +34,6 @@ class CounterFoldPropertyTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("counters equal a fold after any sequence of transitions")
     void countersEqualAFoldAfterAnySequenceOfTransitions(String backend) {
         ActionSequenceCheck.<TransitionDriver>named("counters equal a fold after any sequence of transitions [" + backend + "]")
                 .config(PropertyConfig.of(12, 80))

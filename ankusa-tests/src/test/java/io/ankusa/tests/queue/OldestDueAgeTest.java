@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -39,8 +38,7 @@ class OldestDueAgeTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("after the backlog drained the oldest due age is empty")
-    void drainedBacklogHasNoAge(String backend) {
+    void afterTheBacklogDrainedTheOldestDueAgeIsEmpty(String backend) {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
             fill(q);
             try (Pipeline pipeline = Pipeline.builder(q.queue(), d -> CompletableFuture.completedFuture(SinkOutcome.delivered()))
