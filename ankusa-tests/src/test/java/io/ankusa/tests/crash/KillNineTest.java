@@ -90,7 +90,7 @@ class KillNineTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("backends")
-    void countersEqualTheIndexAfterKill9WhileDispatchingAndInflightRowsAreDueAtBoot(String backend) {
+    void countersEqualTheIndexAfterKillNineWhileDispatching(String backend) {
         AtomicInteger n = new AtomicInteger();
         Property.forAll(rounds(), plans(), round -> run(backend, "dispatch", round, n.incrementAndGet()));
     }
