@@ -88,6 +88,7 @@ class KillNineTest {
         Property.forAll(rounds(), plans(), round -> run(backend, "ingest", round, n.incrementAndGet()));
     }
 
+    /** Killed while dispatching too: the rows inflight at the kill are due again after the boot. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("backends")
     void countersEqualTheIndexAfterKillNineWhileDispatching(String backend) {
