@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
 
-/** {@link QueueConfig#fromMap} and {@link QueueConfig#fromProperties}: the documented keys, clear errors (issue 16). */
+/** {@link QueueConfig#fromMap} and {@link QueueConfig#fromProperties}: the documented keys, clear errors. */
 class ConfigKeysTest {
 
     private static Map<String, String> all() {

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class TenantPolicyTest {
 
     @Test
-    void the_default_policy_has_weight_one_and_no_limits() {
+    void theDefaultPolicyHasWeightOneAndNoLimits() {
         TenantPolicy policy = TenantPolicy.DEFAULT;
         assertThat(policy.weight()).isEqualTo(1);
         assertThat(policy.maxInflight()).isEqualTo(Integer.MAX_VALUE);
@@ -21,7 +21,7 @@ class TenantPolicyTest {
     }
 
     @Test
-    void out_of_range_values_are_refused() {
+    void outOfRangeValuesAreRefused() {
         assertThatThrownBy(() -> TenantPolicy.DEFAULT.withWeight(0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> TenantPolicy.DEFAULT.withWeight(TenantPolicy.MAX_WEIGHT + 1))
                 .isInstanceOf(IllegalArgumentException.class);
@@ -33,14 +33,14 @@ class TenantPolicyTest {
     }
 
     @Test
-    void a_rate_per_second_bursts_one_second_of_tokens() {
+    void aRatePerSecondBurstsOneSecondOfTokens() {
         assertThat(Rate.perSecond(100)).isEqualTo(new Rate(100, 100));
         assertThat(Rate.perSecond(0.5)).isEqualTo(new Rate(0.5, 1));
         assertThat(Rate.perSecond(100).unlimited()).isFalse();
     }
 
     @Test
-    void overrides_apply_to_the_tenants_they_name() {
+    void overridesApplyToTheTenantsTheyName() {
         TenantPolicy heavy = TenantPolicy.DEFAULT.withWeight(4);
         TenantPolicies policies = TenantPolicies.of(TenantPolicy.DEFAULT, Map.of("acme", heavy));
         assertThat(policies.policyFor("acme")).isEqualTo(heavy);

@@ -19,7 +19,7 @@ class DispatchModuleTest {
     }
 
     @Test
-    void exports_the_entry_points_the_sink_contract_the_reports_and_the_http_sink_to_everyone() {
+    void exportsTheEntryPointsTheSinkContractTheReportsAndTheHttpSinkToEveryone() {
         Set<ModuleDescriptor.Exports> exports = descriptor().exports();
 
         assertThat(exports).map(ModuleDescriptor.Exports::source)
@@ -32,7 +32,7 @@ class DispatchModuleTest {
     }
 
     @Test
-    void requires_the_api_and_the_queue_transitively_and_the_http_client_and_logging_plainly() {
+    void requiresTheApiAndTheQueueTransitivelyAndTheHttpClientAndLoggingPlainly() {
         var requires = descriptor().requires().stream()
                 .filter(r -> !r.name().equals("java.base"))
                 .collect(Collectors.toMap(ModuleDescriptor.Requires::name,

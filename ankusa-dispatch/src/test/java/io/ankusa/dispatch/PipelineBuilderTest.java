@@ -22,13 +22,13 @@ class PipelineBuilderTest {
     }
 
     @Test
-    void needs_a_queue_and_a_sink() {
+    void needsAQueueAndASink() {
         assertThatThrownBy(() -> Pipeline.builder(null, d -> null)).isInstanceOf(NullPointerException.class);
         assertThatThrownBy(() -> Pipeline.builder(QUEUE, null)).isInstanceOf(NullPointerException.class);
     }
 
     @Test
-    void refuses_limits_below_one() {
+    void refusesLimitsBelowOne() {
         assertThatThrownBy(() -> builder().rowsPerTick(0)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("rowsPerTick");
         assertThatThrownBy(() -> builder().bytesPerTick(0)).isInstanceOf(IllegalArgumentException.class);
@@ -37,7 +37,7 @@ class PipelineBuilderTest {
     }
 
     @Test
-    void refuses_durations_that_are_not_positive() {
+    void refusesDurationsThatAreNotPositive() {
         assertThatThrownBy(() -> builder().tickInterval(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> builder().sinkDeadline(Duration.ofMillis(-1))).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> builder().gaugeInterval(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
@@ -46,7 +46,7 @@ class PipelineBuilderTest {
     }
 
     @Test
-    void refuses_a_queue_that_is_not_an_ankusa_queue_when_built() {
+    void refusesAQueueThatIsNotAnAnkusaQueueWhenBuilt() {
         assertThatThrownBy(() -> builder().build()).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("not an Ankusa queue");
     }

@@ -4,7 +4,7 @@ import java.util.Objects;
 
 /**
  * A stored record that does not decode was moved into the quarantine, where an operator can list
- * it; nothing was deleted. Defined for the quarantine of issue 12, which publishes it.
+ * it; nothing was deleted. The queue publishes it when a claim meets a record that does not decode.
  *
  * @param family the kind of record: {@code hook} or {@code delivery}
  * @param seq    the hook's sequence number

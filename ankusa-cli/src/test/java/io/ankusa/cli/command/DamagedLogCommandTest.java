@@ -15,12 +15,11 @@ import java.nio.file.StandardOpenOption;
 import java.util.Comparator;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 12 case 1 from the command line: a byte damaged in the middle of a RocksDB store's
+ * A damaged write-ahead log from the command line: a byte damaged in the middle of a RocksDB store's
  * write-ahead log (records after it) makes {@code ankusa stats} exit 8 with a one-line message;
  * it used to read the damage as the end of the log and print counters without the later hooks,
  * exit 0.
@@ -33,8 +32,7 @@ class DamagedLogCommandTest {
     Path dir;
 
     @Test
-    @DisplayName("ankusa stats on a store whose write-ahead log is damaged in the middle exits 8")
-    void statsExitsEightOnADamagedLog() throws IOException {
+    void statsOnAStoreWhoseWriteAheadLogIsDamagedMidLogExits8() throws IOException {
         Path store = dir.resolve("store");
         try (Queue queue = Queue.open(QueueConfig.builder(store).backend("rocksdb").build())) {
             for (int i = 0; i < HOOKS; i++) {

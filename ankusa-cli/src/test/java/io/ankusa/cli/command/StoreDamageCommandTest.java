@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -99,8 +98,7 @@ class StoreDamageCommandTest {
 
     @ParameterizedTest(name = "{0}: {1}")
     @MethodSource("backendsAndDamage")
-    @DisplayName("a damaged or deleted family catalog is corruption to the CLI and the API alike")
-    void damagedCatalogIsCorruptionEverywhere(String backend, CatalogDamage damage) throws IOException {
+    void aDamagedOrDeletedFamilyCatalogIsCorruptionToTheCliAndTheApiAlike(String backend, CatalogDamage damage) throws IOException {
         Path store = dir.resolve("store");
         QueueStats before = fill(store, backend);
         Path catalog = store.resolve(FamilyCatalog.FILE_NAME);
@@ -120,7 +118,6 @@ class StoreDamageCommandTest {
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"lmdb", "rocksdb-CURRENT", "rocksdb-MANIFEST"})
-    @DisplayName("a store whose data file is missing is refused, not recreated")
     void storeWhoseDataFileIsMissingIsRefusedNotRecreated(String variant) throws IOException {
         String backend = variant.startsWith("lmdb") ? "lmdb" : "rocksdb";
         Path store = dir.resolve("store");

@@ -3,7 +3,6 @@ package io.ankusa.cli.console;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.stream.Stream;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -26,13 +25,11 @@ class TerminalTextTest {
 
     @ParameterizedTest(name = "{1}")
     @MethodSource("texts")
-    @DisplayName("untrusted text prints escaped")
     void untrustedTextPrintsEscaped(String text, String printed) {
         assertThat(TerminalText.escape(text)).isEqualTo(printed);
     }
 
     @Test
-    @DisplayName("a table escapes every cell")
     void aTableEscapesEveryCell() {
         String text = Table.columns("tenant", "pending").row("evil\u001b[2J\ntenants 0", "1").render();
 

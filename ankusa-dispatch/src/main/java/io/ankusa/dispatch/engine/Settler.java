@@ -30,8 +30,8 @@ import org.slf4j.LoggerFactory;
  * in one batch (group commit), written unsynced, then handed to {@link SettleSync}, which makes
  * every batch written so far durable with one fsync and only then completes them. So settling costs
  * at most one fsync per batch, not per delivery, and the next batch is written while the last one
- * is synced (until issue 14's session 10 this thread synced each batch itself before it took the
- * next outcomes).
+ * is synced (were this thread to sync each batch itself, it could take no outcomes during the
+ * fsync).
  *
  * <p>It also turns a sink's outcome into a settlement: delivered; dead; or, for a retry, what the
  * {@link RetryPolicy} decides — due again at {@code now + delay} (kind 1, with its marker) or dead

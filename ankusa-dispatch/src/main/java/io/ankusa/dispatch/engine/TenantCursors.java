@@ -26,8 +26,8 @@ import java.util.Optional;
  * it finds no row from the floor on in it, and its check then finds such a row and puts the marker
  * back.) Both bounds, not the count alone: on RocksDB the unraised read walks over the tombstones
  * of every row of that second the pipeline claimed, and a tenant visited every few milliseconds
- * (one busy tenant) made that walk a dozen times a second — a quarter of the tick thread's CPU
- * (issue 14, session 13). A tenant visited rarely is still left unraised every
+ * (one busy tenant) made that walk a dozen times a second — a quarter of the tick thread's CPU.
+ * A tenant visited rarely is still left unraised every
  * {@value #UNRAISED_EVERY}th update.
  * A tenant without a floor (first visit, after a restart, after it drained) starts at its earliest
  * scanned marker. Only the tick thread uses this class.

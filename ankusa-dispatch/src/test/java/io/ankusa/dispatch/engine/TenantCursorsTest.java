@@ -17,12 +17,12 @@ class TenantCursorsTest {
     }
 
     @Test
-    void a_tenant_without_a_floor_starts_at_its_earliest_scanned_marker() {
+    void aTenantWithoutAFloorStartsAtItsEarliestScannedMarker() {
         assertThat(new TenantCursors().floor(7, 1_700_000_000)).isEqualTo(1_700_000_000_000L);
     }
 
     @Test
-    void the_floor_skips_the_claimed_rows_of_the_earliest_marker_second() {
+    void theFloorSkipsTheClaimedRowsOfTheEarliestMarkerSecond() {
         TenantCursors cursors = new TenantCursors();
         cursors.update(7, firstAt(1_700_000_000_640L), LATER);
         assertThat(cursors.floor(7, 1_700_000_000)).isEqualTo(1_700_000_000_640L);
@@ -30,21 +30,21 @@ class TenantCursorsTest {
     }
 
     @Test
-    void an_earlier_marker_lowers_the_floor_to_its_second() {
+    void anEarlierMarkerLowersTheFloorToItsSecond() {
         TenantCursors cursors = new TenantCursors();
         cursors.update(7, firstAt(1_700_000_005_640L), LATER);
         assertThat(cursors.floor(7, 1_700_000_003)).as("a late row in an earlier second").isEqualTo(1_700_000_003_000L);
     }
 
     @Test
-    void a_later_earliest_marker_starts_at_its_second() {
+    void aLaterEarliestMarkerStartsAtItsSecond() {
         TenantCursors cursors = new TenantCursors();
         cursors.update(7, firstAt(1_700_000_005_640L), LATER);
         assertThat(cursors.floor(7, 1_700_000_009)).isEqualTo(1_700_000_009_000L);
     }
 
     @Test
-    void a_tenant_visited_slowly_has_its_floor_left_unraised_every_sixteenth_update() {
+    void aTenantVisitedSlowlyHasItsFloorLeftUnraisedEverySixteenthUpdate() {
         TenantCursors cursors = new TenantCursors();
         for (int update = 1; update <= 2 * TenantCursors.UNRAISED_EVERY; update++) {
             // A visit every 100 ms: 16 updates take longer than the second the net also waits for.
@@ -55,7 +55,7 @@ class TenantCursorsTest {
     }
 
     @Test
-    void a_tenant_visited_every_few_milliseconds_has_its_floor_left_unraised_once_a_second() {
+    void aTenantVisitedEveryFewMillisecondsHasItsFloorLeftUnraisedOnceASecond() {
         // One busy tenant is visited every few milliseconds; its unraised visit walks over the
         // tombstones of a whole second of claimed rows on RocksDB, so once a second is the most.
         TenantCursors cursors = new TenantCursors();
@@ -71,7 +71,7 @@ class TenantCursorsTest {
     }
 
     @Test
-    void a_floor_is_not_left_unraised_before_sixteen_updates_however_long_they_take() {
+    void aFloorIsNotLeftUnraisedBeforeSixteenUpdatesHoweverLongTheyTake() {
         TenantCursors cursors = new TenantCursors();
         for (int update = 1; update < TenantCursors.UNRAISED_EVERY; update++) {
             cursors.update(7, firstAt(1_700_000_000_640L), LATER + 60_000L * update);
@@ -80,7 +80,7 @@ class TenantCursorsTest {
     }
 
     @Test
-    void a_drained_tenant_is_evicted() {
+    void aDrainedTenantIsEvicted() {
         TenantCursors cursors = new TenantCursors();
         cursors.update(7, firstAt(1_700_000_000_640L), LATER);
         cursors.update(7, Optional.empty(), LATER);
@@ -89,7 +89,7 @@ class TenantCursorsTest {
     }
 
     @Test
-    void a_first_row_due_later_raises_the_floor_to_the_cleanup_time_only() {
+    void aFirstRowDueLaterRaisesTheFloorToTheCleanupTimeOnly() {
         TenantCursors cursors = new TenantCursors();
         cursors.update(7, firstAt(1_700_000_000_640L), 1_700_000_000_200L);
         assertThat(cursors.floor(7, 1_700_000_000)).as("a hook ingested at 200 ms comes before a retry due at 640 ms")

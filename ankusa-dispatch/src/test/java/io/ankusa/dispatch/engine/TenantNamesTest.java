@@ -41,7 +41,7 @@ class TenantNamesTest {
     }
 
     @Test
-    void a_feed_page_reads_the_names_it_does_not_keep_in_one_read() {
+    void aFeedPageReadsTheNamesItDoesNotKeepInOneRead() {
         CountingDirectory directory = new CountingDirectory();
         for (long ord = 1; ord <= 5; ord++) {
             directory.names.put(ord, "t" + ord);
@@ -63,7 +63,7 @@ class TenantNamesTest {
     }
 
     @Test
-    void a_tenant_name_is_read_once_however_often_the_tenant_comes_back() {
+    void aTenantNameIsReadOnceHoweverOftenTheTenantComesBack() {
         CountingDirectory directory = new CountingDirectory();
         directory.names.put(7L, "acme");
         TenantNames names = new TenantNames(directory);
@@ -75,7 +75,7 @@ class TenantNamesTest {
     }
 
     @Test
-    void an_ordinal_without_a_name_is_asked_again() {
+    void anOrdinalWithoutANameIsAskedAgain() {
         CountingDirectory directory = new CountingDirectory();
         TenantNames names = new TenantNames(directory);
         assertThat(names.name(9)).isEmpty();
@@ -85,7 +85,7 @@ class TenantNamesTest {
     }
 
     @Test
-    void the_cache_keeps_at_most_its_capacity_evicting_the_least_recently_used() {
+    void theCacheKeepsAtMostItsCapacityEvictingTheLeastRecentlyUsed() {
         CountingDirectory directory = new CountingDirectory();
         for (long ord = 1; ord <= TenantNames.CAPACITY + 1; ord++) {
             directory.names.put(ord, "t" + ord);

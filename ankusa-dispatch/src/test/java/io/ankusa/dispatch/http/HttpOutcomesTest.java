@@ -32,7 +32,7 @@ class HttpOutcomesTest {
     }
 
     @Test
-    void every_2xx_is_delivered() {
+    void every2xxIsDelivered() {
         for (int status = 200; status <= 299; status++) {
             assertThat(outcomes.ofResponse(head(status), NOW)).as("status %d", status)
                     .isEqualTo(SinkOutcome.delivered(status));
@@ -40,7 +40,7 @@ class HttpOutcomesTest {
     }
 
     @Test
-    void every_non_2xx_is_retried_by_default_except_410_which_is_endpoint_gone() {
+    void everyNon2xxIsRetriedByDefaultExcept410WhichIsEndpointGone() {
         for (int status = 100; status <= 599; status++) {
             if (status >= 200 && status <= 299) {
                 continue;
@@ -56,14 +56,14 @@ class HttpOutcomesTest {
     }
 
     @Test
-    void configured_statuses_are_dead_at_once() {
+    void configuredStatusesAreDeadAtOnce() {
         var strict = new HttpOutcomes(Set.of(400, 422), Duration.ofSeconds(5), Duration.ofSeconds(15));
         assertThat(strict.ofResponse(head(422), NOW)).isEqualTo(new SinkOutcome.Dead("http 422 (configured as permanent)", OptionalInt.of(422), AttemptErrorClass.HTTP_4XX));
         assertThat(strict.ofResponse(head(404), NOW)).isEqualTo(http(404, Optional.empty(), "http 404"));
     }
 
     @Test
-    void a_5xx_or_3xx_is_retried_and_a_retry_after_becomes_the_hint() {
+    void a5xxOr3xxIsRetriedAndARetryAfterBecomesTheHint() {
         assertThat(outcomes.ofResponse(head(500), NOW)).isEqualTo(http(500, Optional.empty(), "http 500"));
         assertThat(outcomes.ofResponse(head(502, "7"), NOW))
                 .isEqualTo(http(502, Optional.of(Duration.ofSeconds(7)), "http 502 (retry-after PT7S)"));
@@ -77,7 +77,7 @@ class HttpOutcomesTest {
     }
 
     @Test
-    void failures_before_a_response_are_retried_and_say_which_but_a_refused_address_is_dead() {
+    void failuresBeforeAResponseAreRetriedAndSayWhichButARefusedAddressIsDead() {
         assertThat(reason(outcomes.ofFailure(new CompletionException(new ConnectTimeoutException("x")))))
                 .isEqualTo("connect timeout: no connection within PT5S");
         assertThat(reason(outcomes.ofFailure(new SocketTimeoutException("read timed out"))))
@@ -95,7 +95,7 @@ class HttpOutcomesTest {
     }
 
     @Test
-    void every_failure_has_its_class_and_every_answer_its_status() {
+    void everyFailureHasItsClassAndEveryAnswerItsStatus() {
         assertThat(outcomes.ofResponse(head(301), NOW).errorClass()).isEqualTo(AttemptErrorClass.HTTP_3XX);
         assertThat(outcomes.ofResponse(head(429), NOW).errorClass()).isEqualTo(AttemptErrorClass.HTTP_4XX);
         assertThat(outcomes.ofResponse(head(410), NOW).status()).hasValue(410);

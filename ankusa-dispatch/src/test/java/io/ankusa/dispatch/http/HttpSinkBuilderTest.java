@@ -12,7 +12,7 @@ class HttpSinkBuilderTest {
     private static final WebhookSecret SECRET = WebhookSecret.parse("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw");
 
     @Test
-    void the_endpoint_is_an_absolute_http_or_https_uri_with_a_host() {
+    void theEndpointIsAnAbsoluteHttpOrHttpsUriWithAHost() {
         assertThat(HttpSink.builder(URI.create("https://hooks.example/in"), SECRET).build())
                 .hasToString("HttpSink[https://hooks.example/in]");
         for (String bad : new String[] {"/relative", "ftp://hooks.example/in", "mailto:ops@example.com", "http:///no-host"}) {
@@ -22,7 +22,7 @@ class HttpSinkBuilderTest {
     }
 
     @Test
-    void timeouts_are_positive_and_the_content_type_is_not_blank() {
+    void timeoutsArePositiveAndTheContentTypeIsNotBlank() {
         var builder = HttpSink.builder(URI.create("http://127.0.0.1/in"), SECRET);
 
         assertThatThrownBy(() -> builder.connectTimeout(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);

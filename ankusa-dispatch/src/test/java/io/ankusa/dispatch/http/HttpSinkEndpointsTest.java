@@ -26,7 +26,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -81,7 +80,6 @@ class HttpSinkEndpointsTest {
     }
 
     @Test
-    @DisplayName("a private address is refused before connecting")
     void aPrivateAddressIsRefusedBeforeConnecting() throws Exception {
         int port = listener.getLocalPort();
         List<String> refused = List.of(
@@ -114,7 +112,7 @@ class HttpSinkEndpointsTest {
     }
 
     @Test
-    void the_allowlist_lets_a_local_server_through_on_purpose() throws Exception {
+    void theAllowlistLetsALocalServerThroughOnPurpose() throws Exception {
         int port = server.getAddress().getPort();
         AddressGuard guard = AddressGuard.builder().allowRange("127.0.0.0/8").allowHost("localhost").build();
         try (WebhookClient client = WebhookClient.builder().guard(guard).build()) {
@@ -131,7 +129,7 @@ class HttpSinkEndpointsTest {
     }
 
     @Test
-    void https_only_refuses_plain_http_even_when_allowed() throws Exception {
+    void httpsOnlyRefusesPlainHttpEvenWhenAllowed() throws Exception {
         AddressGuard guard = AddressGuard.builder().allowRange("127.0.0.0/8").httpsOnly(true).build();
         try (HttpSink sink = HttpSink.builder(URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/"), OLD)
                 .guard(guard).build()) {
@@ -143,7 +141,6 @@ class HttpSinkEndpointsTest {
     }
 
     @Test
-    @DisplayName("a rotated secret signs with both")
     void aRotatedSecretSignsWithBoth() throws Exception {
         WebhookSecret next = WebhookSecret.generate();
         Endpoint endpoint = Endpoint.of(URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/in"), OLD, next);
@@ -160,7 +157,7 @@ class HttpSinkEndpointsTest {
     }
 
     @Test
-    void each_tenant_reaches_its_own_endpoint_until_invalidated() throws Exception {
+    void eachTenantReachesItsOwnEndpointUntilInvalidated() throws Exception {
         String base = "http://127.0.0.1:" + server.getAddress().getPort();
         Map<String, Endpoint> registry = new ConcurrentHashMap<>();
         registry.put("acme", Endpoint.of(URI.create(base + "/acme"), OLD).withHeaders(Map.of("X-Customer", "acme")));
@@ -194,7 +191,7 @@ class HttpSinkEndpointsTest {
     }
 
     @Test
-    void a_resolver_that_throws_costs_a_retry() throws Exception {
+    void aResolverThatThrowsCostsARetry() throws Exception {
         try (HttpSink sink = loopbackSink((tenant, sinkNumber) -> {
             throw new UncheckedIOException(new IOException("registry down"));
         }).build()) {

@@ -103,7 +103,7 @@ class HttpSinkTest {
     }
 
     @Test
-    void a_2xx_is_delivered_with_a_signature_the_receiver_verifies_itself() throws Exception {
+    void a2xxIsDeliveredWithASignatureTheReceiverVerifiesItself() throws Exception {
         var headers = new LinkedHashMap<String, String>();
         headers.put("X-Event", "invoice.paid");
         headers.put("X-Tenant-Trace", "t-42");
@@ -125,7 +125,7 @@ class HttpSinkTest {
     }
 
     @Test
-    void hop_by_hop_headers_and_forged_webhook_headers_are_not_forwarded() throws Exception {
+    void hopByHopHeadersAndForgedWebhookHeadersAreNotForwarded() throws Exception {
         var headers = new LinkedHashMap<String, String>();
         headers.put("Host", "attacker.example");
         headers.put("Content-Length", "999");
@@ -168,7 +168,7 @@ class HttpSinkTest {
     }
 
     @Test
-    void a_429_is_retried_after_its_retry_after_seconds() throws Exception {
+    void a429IsRetriedAfterItsRetryAfterSeconds() throws Exception {
         SinkOutcome outcome = deliver(sink("/busy").build(), delivery("msg_1", Map.of(), "{}"));
 
         assertThat(outcome).isInstanceOf(SinkOutcome.Retry.class);
@@ -177,7 +177,7 @@ class HttpSinkTest {
     }
 
     @Test
-    void a_503_is_retried_after_its_retry_after_date() throws Exception {
+    void a503IsRetriedAfterItsRetryAfterDate() throws Exception {
         SinkOutcome outcome = deliver(sink("/unavailable").build(), delivery("msg_1", Map.of(), "{}"));
 
         assertThat(outcome).isInstanceOf(SinkOutcome.Retry.class);
@@ -185,7 +185,7 @@ class HttpSinkTest {
     }
 
     @Test
-    void a_410_says_the_endpoint_is_gone() throws Exception {
+    void a410SaysTheEndpointIsGone() throws Exception {
         SinkOutcome outcome = deliver(sink("/gone").build(), delivery("msg_1", Map.of(), "{}"));
 
         assertThat(outcome).isInstanceOf(SinkOutcome.EndpointGone.class);
@@ -193,14 +193,14 @@ class HttpSinkTest {
     }
 
     @Test
-    void a_500_is_retried_without_a_hint() throws Exception {
+    void a500IsRetriedWithoutAHint() throws Exception {
         SinkOutcome outcome = deliver(sink("/error").build(), delivery("msg_1", Map.of(), "{}"));
 
         assertThat(outcome).isEqualTo(http(500, "http 500"));
     }
 
     @Test
-    void a_4xx_is_retried_unless_configured_as_permanent() throws Exception {
+    void a4xxIsRetriedUnlessConfiguredAsPermanent() throws Exception {
         assertThat(deliver(sink("/missing").build(), delivery("msg_1", Map.of(), "{}")))
                 .isEqualTo(http(404, "http 404"));
         assertThat(deliver(sink("/missing").deadStatuses(Set.of(404)).build(), delivery("msg_1", Map.of(), "{}")))
@@ -208,7 +208,7 @@ class HttpSinkTest {
     }
 
     @Test
-    void no_response_within_the_request_timeout_is_retried() throws Exception {
+    void noResponseWithinTheRequestTimeoutIsRetried() throws Exception {
         HttpSink sink = sink("/slow").requestTimeout(Duration.ofMillis(300)).build();
 
         SinkOutcome outcome = deliver(sink, delivery("msg_1", Map.of(), "{}"));
@@ -219,7 +219,7 @@ class HttpSinkTest {
     }
 
     @Test
-    void the_shared_client_opens_no_more_connections_to_one_host_than_its_limit() throws Exception {
+    void theSharedClientOpensNoMoreConnectionsToOneHostThanItsLimit() throws Exception {
         try (WebhookClient limited = WebhookClient.builder().guard(LOOPBACK_ALLOWED).maxConnectionsPerHost(1).build()) {
             var held = sink("/slow").client(limited).build().deliver(delivery("msg_1", Map.of(), "{}")).toCompletableFuture();
             assertThat(received.poll(WAIT.toSeconds(), TimeUnit.SECONDS)).isNotNull();
@@ -235,7 +235,7 @@ class HttpSinkTest {
     }
 
     @Test
-    void a_stalled_response_body_does_not_hold_the_outcome() throws Exception {
+    void aStalledResponseBodyDoesNotHoldTheOutcome() throws Exception {
         HttpSink sink = sink("/stalled-body").requestTimeout(Duration.ofSeconds(20)).build();
 
         // The stage completes although the body never ends while the test runs.
@@ -243,7 +243,7 @@ class HttpSinkTest {
     }
 
     @Test
-    void a_refused_connection_is_retried() throws Exception {
+    void aRefusedConnectionIsRetried() throws Exception {
         int closedPort;
         try (var socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             closedPort = socket.getLocalPort();
@@ -258,7 +258,7 @@ class HttpSinkTest {
     }
 
     @Test
-    void a_hook_id_with_a_full_stop_is_dead_and_never_sent() throws Exception {
+    void aHookIdWithAFullStopIsDeadAndNeverSent() throws Exception {
         SinkOutcome outcome = deliver(sink("/ok").build(), delivery("msg.1614265330", Map.of(), "{}"));
 
         assertThat(outcome).isInstanceOf(SinkOutcome.Dead.class);
@@ -267,7 +267,7 @@ class HttpSinkTest {
     }
 
     @Test
-    void a_header_http_refuses_is_dead_and_never_sent() throws Exception {
+    void aHeaderHttpRefusesIsDeadAndNeverSent() throws Exception {
         SinkOutcome outcome = deliver(sink("/ok").build(), delivery("msg_1", Map.of("X-Bad", "a\r\nInjected: 1"), "{}"));
 
         assertThat(outcome).isInstanceOf(SinkOutcome.Dead.class);
@@ -276,7 +276,7 @@ class HttpSinkTest {
     }
 
     @Test
-    void each_attempt_is_signed_with_its_own_timestamp() throws Exception {
+    void eachAttemptIsSignedWithItsOwnTimestamp() throws Exception {
         var clock = new SteppingClock(NOW);
         HttpSink sink = sink("/ok").clock(clock).build();
 

@@ -11,20 +11,20 @@ class RetryAfterHeaderTest {
     private static final Instant NOW = Instant.parse("1994-11-06T08:49:00Z");
 
     @Test
-    void reads_delay_seconds() {
+    void readsDelaySeconds() {
         assertThat(RetryAfterHeader.parse("120", NOW)).contains(Duration.ofSeconds(120));
         assertThat(RetryAfterHeader.parse(" 0 ", NOW)).contains(Duration.ZERO);
         assertThat(RetryAfterHeader.parse("99999999999999999999999", NOW)).contains(Duration.ofSeconds(Long.MAX_VALUE));
     }
 
     @Test
-    void reads_an_http_date_relative_to_now() {
+    void readsAnHttpDateRelativeToNow() {
         assertThat(RetryAfterHeader.parse("Sun, 06 Nov 1994 08:49:37 GMT", NOW)).contains(Duration.ofSeconds(37));
         assertThat(RetryAfterHeader.parse("Sun, 06 Nov 1994 08:48:00 GMT", NOW)).contains(Duration.ZERO);
     }
 
     @Test
-    void anything_else_is_no_hint() {
+    void anythingElseIsNoHint() {
         assertThat(RetryAfterHeader.parse("", NOW)).isEmpty();
         assertThat(RetryAfterHeader.parse("-5", NOW)).isEmpty();
         assertThat(RetryAfterHeader.parse("1.5", NOW)).isEmpty();

@@ -12,7 +12,7 @@ class WebhookSecretTest {
     private static final String SPEC_EXAMPLE = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 
     @Test
-    void parses_the_serialized_form_and_writes_it_back() {
+    void parsesTheSerializedFormAndWritesItBack() {
         WebhookSecret secret = WebhookSecret.parse(SPEC_EXAMPLE);
 
         assertThat(secret.serialized()).isEqualTo(SPEC_EXAMPLE);
@@ -20,7 +20,7 @@ class WebhookSecretTest {
     }
 
     @Test
-    void raw_bytes_give_the_same_key_as_their_serialized_form() {
+    void rawBytesGiveTheSameKeyAsTheirSerializedForm() {
         byte[] key = "0123456789abcdef01234567".getBytes(StandardCharsets.US_ASCII);
         WebhookSecret raw = WebhookSecret.ofBytes(key);
         Arrays.fill(key, (byte) 0);
@@ -30,7 +30,7 @@ class WebhookSecretTest {
     }
 
     @Test
-    void refuses_a_missing_prefix_bad_base64_and_keys_out_of_range_without_quoting_the_secret() {
+    void refusesAMissingPrefixBadBase64AndKeysOutOfRangeWithoutQuotingTheSecret() {
         assertThatThrownBy(() -> WebhookSecret.parse("MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("whsec_")
                 .hasMessageNotContaining("MfKQ9r8");
@@ -45,7 +45,7 @@ class WebhookSecretTest {
     }
 
     @Test
-    void to_string_never_shows_the_key() {
+    void toStringNeverShowsTheKey() {
         assertThat(WebhookSecret.parse(SPEC_EXAMPLE).toString())
                 .isEqualTo("WebhookSecret[24 bytes]")
                 .doesNotContain("MfKQ9r8");

@@ -14,7 +14,7 @@ class WebhookSignerTest {
      * could not catch a wrong delimiter, alphabet or key decoding; this can.
      */
     @Test
-    void signs_the_specification_example_exactly() {
+    void signsTheSpecificationExampleExactly() {
         var secret = WebhookSecret.parse("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw");
 
         String signature = WebhookSigner.sign(secret, "msg_p5jXN8AQM9LWM0D4loKWxJek", 1_614_265_330L,
@@ -24,7 +24,7 @@ class WebhookSignerTest {
     }
 
     @Test
-    void every_signed_part_changes_the_signature() {
+    void everySignedPartChangesTheSignature() {
         var secret = WebhookSecret.parse("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw");
         byte[] payload = "{}".getBytes(StandardCharsets.UTF_8);
         String base = WebhookSigner.sign(secret, "msg_1", 1_700_000_000L, payload);
@@ -37,7 +37,7 @@ class WebhookSignerTest {
     }
 
     @Test
-    void a_rotated_secret_signs_with_both() {
+    void aRotatedSecretSignsWithBoth() {
         var old = WebhookSecret.parse("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw");
         var next = WebhookSecret.generate();
         byte[] payload = "{\"test\": 2432232314}".getBytes(StandardCharsets.UTF_8);

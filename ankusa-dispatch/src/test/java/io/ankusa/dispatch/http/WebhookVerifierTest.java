@@ -32,7 +32,7 @@ class WebhookVerifierTest {
     private final WebhookVerifier verifier = WebhookVerifier.of(SECRET).withClock(InstantSource.fixed(SENT));
 
     @Test
-    void accepts_the_specification_vector_and_a_header_with_several_signatures() {
+    void acceptsTheSpecificationVectorAndAHeaderWithSeveralSignatures() {
         assertThatCode(() -> verifier.verify(ID, TIMESTAMP, SIGNATURE, PAYLOAD)).doesNotThrowAnyException();
         String several = String.join(" ", "v1,Ceo5qEr07ixe2NLpvHk3FH9bwy/WavXrAFQ/9tdO6mc=",
                 "v2,Ceo5qEr07ixe2NLpvHk3FH9bwy/WavXrAFQ/9tdO6mc=", SIGNATURE, "v1,Ceo5qEr07ixe2NLpvHk3FH9bwy/WavXrAFQ/9tdO6mc=");
@@ -42,7 +42,7 @@ class WebhookVerifierTest {
     }
 
     @Test
-    void accepts_within_the_tolerance_and_refuses_an_expired_or_future_timestamp() {
+    void acceptsWithinTheToleranceAndRefusesAnExpiredOrFutureTimestamp() {
         WebhookVerifier late = WebhookVerifier.of(SECRET).withClock(InstantSource.fixed(SENT.plusSeconds(300)));
         assertThatCode(() -> late.verify(ID, TIMESTAMP, SIGNATURE, PAYLOAD)).doesNotThrowAnyException();
         assertReason(() -> WebhookVerifier.of(SECRET).withClock(InstantSource.fixed(SENT.plusSeconds(301)))
@@ -53,7 +53,7 @@ class WebhookVerifierTest {
     }
 
     @Test
-    void refuses_a_tampered_request_a_wrong_secret_and_the_specification_bad_signatures() {
+    void refusesATamperedRequestAWrongSecretAndTheSpecificationBadSignatures() {
         assertReason(() -> verifier.verify(ID, TIMESTAMP, SIGNATURE, "{\"test\": 2432232315}".getBytes(StandardCharsets.UTF_8)),
                 Reason.NO_MATCHING_SIGNATURE);
         assertReason(() -> verifier.verify("msg_other", TIMESTAMP, SIGNATURE, PAYLOAD), Reason.NO_MATCHING_SIGNATURE);
@@ -67,7 +67,7 @@ class WebhookVerifierTest {
     }
 
     @Test
-    void a_rotated_secret_signs_with_both_and_each_secret_verifies() {
+    void aRotatedSecretSignsWithBothAndEachSecretVerifies() {
         WebhookSecret next = WebhookSecret.generate();
         String header = WebhookSigner.sign(List.of(SECRET, next), ID, 1_614_265_330L, PAYLOAD);
 
@@ -78,7 +78,7 @@ class WebhookVerifierTest {
     }
 
     @Test
-    void a_generated_secret_is_32_random_bytes_in_the_whsec_form() {
+    void aGeneratedSecretIs32RandomBytesInTheWhsecForm() {
         WebhookSecret one = WebhookSecret.generate();
         assertThat(one.serialized()).startsWith("whsec_");
         assertThat(WebhookSecret.parse(one.serialized())).hasToString("WebhookSecret[32 bytes]");

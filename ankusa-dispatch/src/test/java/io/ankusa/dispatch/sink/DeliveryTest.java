@@ -20,7 +20,7 @@ class DeliveryTest {
     }
 
     @Test
-    void the_payload_is_copied_in_and_out() {
+    void thePayloadIsCopiedInAndOut() {
         byte[] payload = "hello".getBytes(StandardCharsets.UTF_8);
         Delivery delivery = delivery(Map.of(), payload);
 
@@ -33,7 +33,7 @@ class DeliveryTest {
     }
 
     @Test
-    void headers_keep_their_order_and_cannot_change() {
+    void headersKeepTheirOrderAndCannotChange() {
         var headers = new LinkedHashMap<String, String>();
         headers.put("X-Zulu", "1");
         headers.put("Authorization", "Bearer s3cr3t");
@@ -48,7 +48,7 @@ class DeliveryTest {
     }
 
     @Test
-    void the_payload_buffer_is_a_read_only_view_of_the_payload() {
+    void thePayloadBufferIsAReadOnlyViewOfThePayload() {
         Delivery delivery = delivery(Map.of(), "hello".getBytes(StandardCharsets.UTF_8));
         java.nio.ByteBuffer view = delivery.payloadBuffer();
         assertThat(view.isReadOnly()).isTrue();
@@ -58,7 +58,7 @@ class DeliveryTest {
     }
 
     @Test
-    void equality_compares_the_payload_by_content() {
+    void equalityComparesThePayloadByContent() {
         Delivery one = delivery(Map.of("a", "1"), new byte[] {1, 2, 3});
         Delivery same = delivery(Map.of("a", "1"), new byte[] {1, 2, 3});
         Delivery otherPayload = delivery(Map.of("a", "1"), new byte[] {1, 2, 4});
@@ -70,7 +70,7 @@ class DeliveryTest {
     }
 
     @Test
-    void to_string_shows_neither_payload_nor_header_values() {
+    void toStringShowsNeitherPayloadNorHeaderValues() {
         Delivery delivery = delivery(Map.of("Authorization", "Bearer s3cr3t"),
                 "{\"card\":\"4111\"}".getBytes(StandardCharsets.UTF_8));
 
@@ -80,7 +80,7 @@ class DeliveryTest {
     }
 
     @Test
-    void sink_numbers_are_unsigned_16_bit_and_attempts_1_based() {
+    void sinkNumbersAreUnsigned16BitAndAttempts1Based() {
         assertThat(new Delivery("h", "s", "t", 0xFFFF, 1, Map.of(), new byte[0], INGESTED, ATTEMPTED).sink())
                 .isEqualTo(65_535);
         assertThatThrownBy(() -> new Delivery("h", "s", "t", 0x10000, 1, Map.of(), new byte[0], INGESTED, ATTEMPTED))
@@ -94,7 +94,7 @@ class DeliveryTest {
     }
 
     @Test
-    void a_header_without_a_value_is_refused() {
+    void aHeaderWithoutAValueIsRefused() {
         var headers = new HashMap<String, String>();
         headers.put("X-Empty", null);
 

@@ -29,7 +29,7 @@ class RetryPolicyTest {
     }
 
     @Test
-    void the_default_delays_stay_within_twenty_percent_of_the_schedule() {
+    void theDefaultDelaysStayWithinTwentyPercentOfTheSchedule() {
         RetryPolicy policy = RetryPolicy.defaults();
         for (long seed = 0; seed < SEEDS; seed++) {
             var random = new SplittableRandom(seed);
@@ -43,7 +43,7 @@ class RetryPolicyTest {
     }
 
     @Test
-    void the_default_schedule_spans_about_three_days_and_its_first_retry_waits_about_five_seconds() {
+    void theDefaultScheduleSpansAboutThreeDaysAndItsFirstRetryWaitsAboutFiveSeconds() {
         RetryPolicy policy = RetryPolicy.defaults();
         long scheduled = DEFAULT_SCHEDULE.stream().mapToLong(Duration::toMillis).sum();
         assertThat(Duration.ofMillis(scheduled)).isEqualTo(Duration.ofDays(3).plusHours(3).plusMinutes(35).plusSeconds(5));
@@ -61,7 +61,7 @@ class RetryPolicyTest {
     }
 
     @Test
-    void the_tenth_failure_gives_up_whatever_the_hint() {
+    void theTenthFailureGivesUpWhateverTheHint() {
         RetryPolicy policy = RetryPolicy.defaults();
         var random = new SplittableRandom(1);
         for (int attempt : new int[] {10, 11, 1_000}) {
@@ -75,7 +75,7 @@ class RetryPolicyTest {
     }
 
     @Test
-    void a_hint_is_a_floor_capped_at_the_largest_honoured_hint() {
+    void aHintIsAFloorCappedAtTheLargestHonouredHint() {
         RetryPolicy policy = RetryPolicy.defaults();
         long maxHint = Duration.ofHours(1).toMillis();
         for (long seed = 0; seed < SEEDS; seed++) {
@@ -95,7 +95,7 @@ class RetryPolicyTest {
     }
 
     @Test
-    void a_hint_longer_than_the_cap_never_overflows() {
+    void aHintLongerThanTheCapNeverOverflows() {
         RetryPolicy policy = RetryPolicy.builder().jitter(0).maxHint(Duration.ofMinutes(10)).build();
 
         Duration delay = delay(policy.decide(1, SinkOutcome.retryAfter(Duration.ofSeconds(Long.MAX_VALUE), "429"),
@@ -105,7 +105,7 @@ class RetryPolicyTest {
     }
 
     @Test
-    void a_hint_is_rounded_up_to_the_next_millisecond() {
+    void aHintIsRoundedUpToTheNextMillisecond() {
         RetryPolicy policy = RetryPolicy.builder().schedule(List.of(Duration.ZERO)).jitter(0).build();
 
         Duration delay = delay(policy.decide(1, SinkOutcome.retryAfter(Duration.ofNanos(1_500_000), "429"),
@@ -115,7 +115,7 @@ class RetryPolicyTest {
     }
 
     @Test
-    void a_seed_replays_the_same_decisions() {
+    void aSeedReplaysTheSameDecisions() {
         RetryPolicy policy = RetryPolicy.defaults();
         for (long seed = 0; seed < 200; seed++) {
             assertThat(decisions(policy, seed)).as("seed %d", seed).isEqualTo(decisions(policy, seed));
@@ -123,7 +123,7 @@ class RetryPolicyTest {
     }
 
     @Test
-    void jitter_spreads_delays_to_both_sides_and_zero_jitter_keeps_the_schedule() {
+    void jitterSpreadsDelaysToBothSidesAndZeroJitterKeepsTheSchedule() {
         RetryPolicy jittered = RetryPolicy.defaults();
         RetryPolicy exact = RetryPolicy.builder().jitter(0).build();
         long smallest = Long.MAX_VALUE;
@@ -140,7 +140,7 @@ class RetryPolicyTest {
     }
 
     @Test
-    void a_configured_schedule_repeats_its_last_entry_and_stops_at_the_attempt_limit() {
+    void aConfiguredScheduleRepeatsItsLastEntryAndStopsAtTheAttemptLimit() {
         RetryPolicy policy = RetryPolicy.builder()
                 .schedule(List.of(Duration.ofSeconds(1), Duration.ofSeconds(7)))
                 .maxAttempts(5)
@@ -155,14 +155,14 @@ class RetryPolicyTest {
     }
 
     @Test
-    void one_attempt_means_no_retry() {
+    void oneAttemptMeansNoRetry() {
         RetryPolicy policy = RetryPolicy.builder().maxAttempts(1).build();
 
         assertThat(policy.decide(1, NO_HINT, new SplittableRandom(0))).isInstanceOf(RetryDecision.GiveUp.class);
     }
 
     @Test
-    void the_builder_refuses_what_cannot_work() {
+    void theBuilderRefusesWhatCannotWork() {
         assertThatThrownBy(() -> RetryPolicy.builder().schedule(List.of())).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> RetryPolicy.builder().schedule(List.of(Duration.ofSeconds(-1))))
                 .isInstanceOf(IllegalArgumentException.class);
@@ -179,7 +179,7 @@ class RetryPolicyTest {
     }
 
     @Test
-    void the_defaults_describe_themselves() {
+    void theDefaultsDescribeThemselves() {
         assertThat(RetryPolicy.defaults().toString()).contains("maxAttempts=10", "jitter=0.2", "maxHint=PT1H", "PT24H");
     }
 

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class SinkOutcomeTest {
 
     @Test
-    void factories_build_the_three_outcomes() {
+    void factoriesBuildTheThreeOutcomes() {
         assertThat(SinkOutcome.delivered()).isInstanceOf(SinkOutcome.Delivered.class);
         assertThat(SinkOutcome.retry("busy")).isEqualTo(new SinkOutcome.Retry(Optional.empty(), "busy"));
         assertThat(SinkOutcome.retryAfter(Duration.ofSeconds(30), "429").after()).contains(Duration.ofSeconds(30));
@@ -18,7 +18,7 @@ class SinkOutcomeTest {
     }
 
     @Test
-    void a_negative_hint_is_refused() {
+    void aNegativeHintIsRefused() {
         assertThatThrownBy(() -> SinkOutcome.retryAfter(Duration.ofMillis(-1), "x"))
                 .isInstanceOf(IllegalArgumentException.class);
     }

@@ -22,7 +22,7 @@ class SinksTest {
     }
 
     @Test
-    void routes_each_delivery_to_the_sink_its_number_names() throws Exception {
+    void routesEachDeliveryToTheSinkItsNumberNames() throws Exception {
         Sinks sinks = Sinks.builder()
                 .sink(0, d -> CompletableFuture.completedStage(SinkOutcome.delivered()))
                 .sink(65_535, d -> CompletableFuture.completedStage(SinkOutcome.dead("sink " + d.sink())))
@@ -36,7 +36,7 @@ class SinksTest {
     }
 
     @Test
-    void an_unknown_sink_number_ends_dead() throws Exception {
+    void anUnknownSinkNumberEndsDead() throws Exception {
         Sinks sinks = Sinks.builder().sink(1, d -> CompletableFuture.completedStage(SinkOutcome.delivered())).build();
 
         SinkOutcome outcome = outcome(sinks.deliver(to(2)));
@@ -46,7 +46,7 @@ class SinksTest {
     }
 
     @Test
-    void a_sink_that_throws_costs_a_retry_not_an_exception() throws Exception {
+    void aSinkThatThrowsCostsARetryNotAnException() throws Exception {
         Sinks sinks = Sinks.builder().sink(0, d -> {
             throw new IllegalStateException("boom");
         }).build();
@@ -55,7 +55,7 @@ class SinksTest {
     }
 
     @Test
-    void a_failed_stage_costs_a_retry_and_names_the_cause() throws Exception {
+    void aFailedStageCostsARetryAndNamesTheCause() throws Exception {
         Sinks sinks = Sinks.builder()
                 .sink(0, d -> CompletableFuture.failedStage(new java.io.IOException("reset")))
                 .sink(1, d -> CompletableFuture.supplyAsync(() -> {
@@ -69,7 +69,7 @@ class SinksTest {
     }
 
     @Test
-    void no_stage_or_no_outcome_costs_a_retry() throws Exception {
+    void noStageOrNoOutcomeCostsARetry() throws Exception {
         Sinks sinks = Sinks.builder()
                 .sink(0, d -> null)
                 .sink(1, d -> CompletableFuture.completedStage(null))
@@ -80,7 +80,7 @@ class SinksTest {
     }
 
     @Test
-    void the_builder_refuses_bad_numbers_duplicates_and_nothing() {
+    void theBuilderRefusesBadNumbersDuplicatesAndNothing() {
         Sink sink = d -> CompletableFuture.completedStage(SinkOutcome.delivered());
 
         assertThatThrownBy(() -> Sinks.builder().sink(-1, sink)).isInstanceOf(IllegalArgumentException.class);

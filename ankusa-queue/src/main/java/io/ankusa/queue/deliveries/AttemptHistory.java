@@ -55,7 +55,7 @@ import java.util.Set;
  * again, so it writes no slot key. It still evicts the entry in its slot, and then deletes that
  * slot key rather than rewriting it, so no slot key outlives the entries it names; the retention
  * and erasure delete its entry without one. Most deliveries succeed at their first attempt: their
- * history is two puts in the settle batch, not three (issue 14).
+ * history is two puts in the settle batch, not three.
  *
  * <p><b>Retention.</b> {@link #prune} walks the tenants that have history in ordinal order from an
  * in-memory cursor (one seek finds the next such tenant, so tenants without history cost nothing),

@@ -32,7 +32,7 @@ import java.util.Set;
  * (expansion, revive; ingest only creates new seqs), so nothing can come to need the hook between
  * the check and the batch's commit; and the hook goes in the batch that deletes its last row, so a
  * crash keeps both or neither. A one-sink hook delivered in its tenant's order, the common case,
- * needs no marker, no reclaim round and no commit of its own (issue 14: a marker's put and delete,
+ * needs no marker, no reclaim round and no commit of its own (a marker's put and delete,
  * in reclaim's commits, were two of a delivery's eleven writes).
  */
 final class HookRelease {

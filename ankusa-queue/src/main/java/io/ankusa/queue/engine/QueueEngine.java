@@ -363,7 +363,7 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
     public Optional<Duration> oldestDueAge() {
         // Markers of the second a tick ran in outlive their rows (cleanup never deletes the current
         // second's), so a drained backlog of more than 32 tenants leaves more stale markers than the
-        // ledger verifies, and its fallback would age a marker with no row (issue 12, case 12).
+        // ledger verifies, and its fallback would age a marker with no row.
         QueueStats counted = stats();
         if (counted.pending() + counted.scheduled() == 0) {
             return Optional.empty();

@@ -101,7 +101,7 @@ public interface DeliveryLedger {
      * When the oldest due row is due, from the first active markers, each verified against its
      * tenant's {@link #firstDue}; after 32 stale markers, the next marker's bucket start. Markers of
      * the second a tick ran in outlive their rows, so a caller first checks the pending and
-     * scheduled counters: with no due row counted there is nothing to age (issue 12, case 12).
+     * scheduled counters: with no due row counted there is nothing to age.
      */
     OptionalLong oldestDueAt();
 

@@ -14,7 +14,7 @@ import java.util.TreeMap;
  * of outcomes it collected. Without a horizon, a row stamped in an earlier second and committed
  * between the cleanup's first read and its deletes loses its second's marker to the deletes; the
  * cleanup's check puts it back, but a crash between the deletes and that check would leave the
- * row due and counted with no marker, so the feed would never offer it again (issue 14's kill -9
+ * row due and counted with no marker, so the feed would never offer it again (a kill -9
  * soak found one). With the horizon no such delete happens:
  * <ul>
  * <li>{@link #hold()} reads the clock and registers the reading as one step, and

@@ -138,7 +138,7 @@ public final class QueueClock implements InstantSource {
         long elapsed = Math.max(0, n - lastNanos);
         lastNanos = n;
         // Ahead of the wall (it stepped back): half speed until the wall, at full speed, catches up,
-        // which takes twice the lead; full speed after that, within the same interval.
+        // which takes twice the time it is ahead; full speed after that, within the same interval.
         long slow = Math.min(elapsed, 2 * Math.min(ahead, Long.MAX_VALUE / (4 * NANOS_PER_MILLI)) * NANOS_PER_MILLI);
         carry += slow / 2 + (elapsed - slow);
         long projected = last + carry / NANOS_PER_MILLI;

@@ -20,7 +20,7 @@ class PolicyCacheTest {
     });
 
     @Test
-    void a_policy_is_asked_once_until_invalidated() {
+    void aPolicyIsAskedOnceUntilInvalidated() {
         application.put("acme", TenantPolicy.DEFAULT.withWeight(3));
         assertThat(cache.policyFor("acme").weight()).isEqualTo(3);
         application.put("acme", TenantPolicy.DEFAULT.withWeight(5));
@@ -34,7 +34,7 @@ class PolicyCacheTest {
     }
 
     @Test
-    void invalidate_all_forgets_every_tenant() {
+    void invalidateAllForgetsEveryTenant() {
         cache.policyFor("a");
         cache.policyFor("b");
         cache.invalidateAll();
@@ -44,7 +44,7 @@ class PolicyCacheTest {
     }
 
     @Test
-    void an_invalidation_during_a_miss_is_not_lost() {
+    void anInvalidationDuringAMissIsNotLost() {
         PolicyCache[] self = new PolicyCache[1];
         AtomicInteger version = new AtomicInteger(1);
         self[0] = new PolicyCache(tenant -> {
@@ -60,7 +60,7 @@ class PolicyCacheTest {
     }
 
     @Test
-    void a_failing_resolver_is_a_typed_error_and_nothing_is_cached() {
+    void aFailingResolverIsATypedErrorAndNothingIsCached() {
         PolicyCache failing = new PolicyCache(tenant -> {
             throw new IllegalStateException("config service down");
         });
@@ -72,7 +72,7 @@ class PolicyCacheTest {
     }
 
     @Test
-    void the_cache_is_bounded() {
+    void theCacheIsBounded() {
         for (int i = 0; i <= PolicyCache.CAPACITY; i++) {
             cache.policyFor("t" + i);
         }

@@ -10,7 +10,7 @@ class TokenBucketTest {
     private static final long SECOND = 1_000_000_000L;
 
     @Test
-    void a_full_bucket_admits_its_burst_then_one_token_per_interval() {
+    void aFullBucketAdmitsItsBurstThenOneTokenPerInterval() {
         TokenBucket bucket = new TokenBucket(new Rate(10, 3), 0);
         assertThat(bucket.tryTake(1, 0)).isTrue();
         assertThat(bucket.tryTake(1, 0)).isTrue();
@@ -22,7 +22,7 @@ class TokenBucketTest {
     }
 
     @Test
-    void available_counts_the_tokens_tryTake_would_grant() {
+    void availableCountsTheTokensTryTakeWouldGrant() {
         TokenBucket bucket = new TokenBucket(new Rate(10, 4), 0);
         assertThat(bucket.available(0)).isEqualTo(4);
         assertThat(bucket.tryTake(3, 0)).isTrue();
@@ -36,7 +36,7 @@ class TokenBucketTest {
     }
 
     @Test
-    void tokens_never_exceed_the_burst() {
+    void tokensNeverExceedTheBurst() {
         TokenBucket bucket = new TokenBucket(new Rate(100, 5), 0);
         assertThat(bucket.tryTake(5, 0)).isTrue();
         assertThat(bucket.tryTake(6, 3600 * SECOND)).isFalse();
@@ -44,7 +44,7 @@ class TokenBucketTest {
     }
 
     @Test
-    void admitted_work_over_a_long_run_follows_the_rate() {
+    void admittedWorkOverALongRunFollowsTheRate() {
         TokenBucket bucket = new TokenBucket(new Rate(100, 1), 0);
         int admitted = 0;
         for (long t = 0; t <= 10 * SECOND; t += SECOND / 1000) {
@@ -56,7 +56,7 @@ class TokenBucketTest {
     }
 
     @Test
-    void an_unlimited_bucket_admits_everything_and_never_waits() {
+    void anUnlimitedBucketAdmitsEverythingAndNeverWaits() {
         TokenBucket bucket = new TokenBucket(Rate.UNLIMITED, 0);
         for (int i = 0; i < 10_000; i++) {
             assertThat(bucket.tryTake(1, 0)).isTrue();
@@ -65,7 +65,7 @@ class TokenBucketTest {
     }
 
     @Test
-    void a_rate_change_keeps_earned_tokens_and_grants_no_fresh_burst() {
+    void aRateChangeKeepsEarnedTokensAndGrantsNoFreshBurst() {
         TokenBucket bucket = new TokenBucket(new Rate(10, 10), 0);
         assertThat(bucket.tryTake(10, 0)).isTrue();
         bucket.rate(new Rate(1000, 1000), 0);

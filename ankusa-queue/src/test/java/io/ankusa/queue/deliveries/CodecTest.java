@@ -9,7 +9,6 @@ import java.util.Arrays;
 import java.util.Map;
 import java.util.Random;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 class CodecTest {
@@ -42,8 +41,7 @@ class CodecTest {
     }
 
     @Test
-    @DisplayName("an envelope is its fields in order, encoded to its exact size (the same bytes as field by field)")
-    void envelopeBytesAreItsFieldsInOrder() {
+    void anEnvelopeIsItsFieldsInOrderEncodedToItsExactSize() {
         for (boolean tenant : new boolean[] {false, true}) {
             for (boolean key : new boolean[] {false, true}) {
                 Hook hook = hook(tenant, key);
@@ -71,8 +69,7 @@ class CodecTest {
     }
 
     @Test
-    @DisplayName("a hook stored under older input rules still decodes")
-    void aHookStoredUnderOlderRulesStillDecodes() {
+    void aHookStoredUnderOlderInputRulesStillDecodes() {
         String id = "i".repeat(300);
         HookEnvelope back = HookEnvelope.decode(olderEnvelope(id, "evil\u001b[2J", "bad name", "v\r\nx: 1"));
 
@@ -84,16 +81,14 @@ class CodecTest {
     }
 
     @Test
-    @DisplayName("a hook with 65 535 sinks round-trips")
-    void theMostSinksRoundTrip() {
+    void aHookWith65535SinksRoundTrips() {
         Hook most = Hook.builder().id("i").sourceId("s").sinks(IntStream.rangeClosed(1, 0xFFFF).toArray()).build();
         HookEnvelope envelope = new HookEnvelope(most, 1);
         assertThat(HookEnvelope.decode(envelope.encode()).hook().sinks()).hasSize(0xFFFF).isEqualTo(most.sinks());
     }
 
     @Test
-    @DisplayName("malformed UTF-8 in a stored string is corruption, not U+FFFD")
-    void malformedUtf8IsCorruption() {
+    void malformedUtf8InAStoredStringIsCorruptionNotAReplacementCharacter() {
         byte[] bytes = olderEnvelope("id", "ab", "h", "v");
         int tenant = indexOf(bytes, new byte[] {'a', 'b'});
         bytes[tenant] = (byte) 0xC3; // a lead byte followed by ASCII
@@ -102,8 +97,7 @@ class CodecTest {
     }
 
     @Test
-    @DisplayName("strings are encoded strictly and a last error's unpaired surrogates become U+FFFD")
-    void stringsAreEncodedStrictly() {
+    void stringsAreEncodedStrictlyAndALastErrorsLoneSurrogatesBecomeReplacementChars() {
         assertThatThrownBy(() -> new Wire.Out(8).string("x\uD800")).isInstanceOf(IllegalArgumentException.class);
         assertThat(new DeliveryRow(1, 1, 1, "a\uD800b\uDC00\uD83D\uDE00").lastError()).isEqualTo("a\uFFFDb\uFFFD\uD83D\uDE00");
     }

@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 class KeyOrderedBatchTest {
@@ -17,8 +16,7 @@ class KeyOrderedBatchTest {
     private static final String[] FAMILIES = {"index", "counters", "default", "tenants"};
 
     @Test
-    @DisplayName("a batch comes out in (family, key) order and applies to the same state as the batch as built")
-    void sortsByFamilyAndKeyAndMeansTheSame() {
+    void aBatchComesOutInFamilyKeyOrderAndAppliesToTheSameStateAsTheBatchAsBuilt() {
         for (long seed = 1; seed <= 20; seed++) {
             SplittableRandom random = new SplittableRandom(seed);
             WriteBatch batch = new WriteBatch();
@@ -52,8 +50,7 @@ class KeyOrderedBatchTest {
     }
 
     @Test
-    @DisplayName("ops on the same key keep their order")
-    void sameKeyKeepsItsOrder() {
+    void opsOnTheSameKeyKeepTheirOrder() {
         byte[] key = {'D', 0, 0, 0, 1, 9};
         WriteBatch batch = new WriteBatch().put("index", key, new byte[] {1}).put("index", new byte[] {'A', 5}, new byte[0])
                 .delete("index", key).put("index", key, new byte[] {2}).delete("index", new byte[] {'A', 5});
@@ -65,8 +62,7 @@ class KeyOrderedBatchTest {
     }
 
     @Test
-    @DisplayName("a batch with a range delete is left as it is")
-    void rangeDeleteLeavesTheBatch() {
+    void aBatchWithARangeDeleteIsLeftAsItIs() {
         WriteBatch batch = new WriteBatch().put("index", new byte[] {'D', 2}, new byte[0])
                 .deleteRange("index", new byte[] {'d'}, new byte[] {'e'}).put("index", new byte[] {'A', 1}, new byte[0]);
 

@@ -12,7 +12,7 @@ import org.lmdbjava.ByteArrayProxy;
  * lmdbjava's {@code byte[]} buffers ({@link ByteArrayProxy}'s behaviour) without a native
  * allocation for every key and value handed to LMDB. {@code ByteArrayProxy} allocates native
  * memory for each key and value it passes in and leaves it to the garbage collector: on the LMDB
- * ingest path that was 11–15 % of the thread writing the batches (issue 14, sessions 8 and 9).
+ * ingest path that was 11–15 % of the thread writing the batches.
  *
  * <p>This proxy copies a key or value into one of two native buffers of the calling thread, taken
  * in turn (each grows to the largest key or value the thread passed in). That is safe because

@@ -17,7 +17,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -48,8 +47,7 @@ class FullDiskTest {
     }
 
     @Test
-    @DisplayName("LMDB on a full disk says no space, keeps every acknowledged commit, and writes again once space is back")
-    void fullDiskIsReportedAsNoSpace() throws Exception {
+    void lmdbOnAFullDiskSaysNoSpaceKeepsEveryAckedCommitAndWritesOnceSpaceIsBack() throws Exception {
         Path target = Files.createDirectories(dir.resolve("tiny"));
         boolean mounted;
         try {

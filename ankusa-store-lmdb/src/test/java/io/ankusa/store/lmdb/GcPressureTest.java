@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Keys and values survive garbage collection during native calls. lmdbjava copies each byte[]
  * into native memory owned by a Java object; before 0.9.2 nothing kept that object alive across
  * the call, and a collection at the wrong moment crashed the JVM or wrote freed memory (lmdbjava
- * issue 252). With a thread collecting without pause, that showed within seconds here.
+ * #252). With a thread collecting without pause, that shows within seconds.
  */
 class GcPressureTest {
 

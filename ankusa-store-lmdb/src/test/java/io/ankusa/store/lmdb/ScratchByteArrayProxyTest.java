@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 14, session 9: the store hands LMDB its keys and values through two reused native buffers
+ * The store hands LMDB its keys and values through two reused native buffers
  * per thread ({@link ScratchByteArrayProxy}) instead of a native allocation each; what goes in
  * must come out exactly, whatever sizes came before on the same thread.
  */

@@ -70,7 +70,7 @@ record RocksSettings(long blockCacheBytes, long counterMaxSuccessiveMerges, int 
      * Bounds RocksDB's info log. Without it RocksDB writes one {@code LOG} for the life of the
      * process (a new one only at the next open), a few KB for every flush and compaction: under a
      * steady 300 hooks/s it grew 0.12 MiB/min (about 170 MiB a day), which was the whole of the
-     * store's growth in the session-4 soak. At 1 MiB it holds the options dump of the last open
+     * store's growth in a soak at that load. At 1 MiB it holds the options dump of the last open
      * and roughly the last 5 to 10 minutes of flushes and compactions at that rate.
      */
     static final long DEFAULT_INFO_LOG_BYTES = 1L << 20;

@@ -24,12 +24,11 @@ import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 12 case 9 on a real full file system: a tmpfs of a few MiB mounted for the test (root
+ * A full disk, on a real full file system: a tmpfs of a few MiB mounted for the test (root
  * only; elsewhere the tests are skipped with the reason) and filled with a file until the kernel
  * answers ENOSPC. Covers what RocksDB does with a real "no space left on device": the typed error,
  * the resume once space is freed, and an open with little room left. (Not covered: a disk that
@@ -53,8 +52,7 @@ class FullDiskTest {
     }
 
     @Test
-    @DisplayName("a full disk fails a commit with no space, and the same store writes again once space is freed")
-    void resumesOnceSpaceIsFreed() throws Exception {
+    void aFullDiskFailsACommitWithNoSpaceAndTheSameStoreWritesAgainOnceSpaceIsFreed() throws Exception {
         tiny = TinyFileSystem.mount(dir.resolve("tiny"), 64);
         Path storeDir = tiny.root().resolve("store");
         Path filler = tiny.root().resolve("filler");
@@ -91,8 +89,7 @@ class FullDiskTest {
     }
 
     @Test
-    @DisplayName("a store reopens on a nearly full disk without room for its whole log")
-    void reopensWithoutRoomForTheLog() throws Exception {
+    void aStoreReopensOnANearlyFullDiskWithoutRoomForItsWholeLog() throws Exception {
         tiny = TinyFileSystem.mount(dir.resolve("tiny"), 48);
         Path storeDir = tiny.root().resolve("store");
         Path filler = tiny.root().resolve("filler");

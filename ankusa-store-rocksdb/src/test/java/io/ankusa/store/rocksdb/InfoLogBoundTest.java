@@ -16,13 +16,12 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What a running store holds on disk besides its data stays within its settings: RocksDB's info
- * log within {@code rocksdb.infoLogBytes} (issue 19: without a size RocksDB wrote one {@code LOG}
+ * log within {@code rocksdb.infoLogBytes} (without a size RocksDB writes one {@code LOG}
  * for the life of the process, 0.12 MiB/min under the soak's load).
  */
 class InfoLogBoundTest {
@@ -31,8 +30,7 @@ class InfoLogBoundTest {
     Path dir;
 
     @Test
-    @DisplayName("RocksDB's info log stays within rocksdb.infoLogBytes while the store runs")
-    void infoLogIsBounded() throws IOException {
+    void theInfoLogStaysWithinRocksdbInfoLogBytesWhileTheStoreRuns() throws IOException {
         long bound = RocksSettings.MIN_INFO_LOG_BYTES;
         Path storeDir = dir.resolve("s");
         Set<String> oldFilesSeen = new HashSet<>();

@@ -6,15 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.ankusa.store.StoreError;
 import io.ankusa.store.StoreException;
 import java.util.Map;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /** The backend settings' parsing: defaults, bounds and refusals. */
 class RocksSettingsTest {
 
     @Test
-    @DisplayName("the defaults: 8 MiB of memtables and 1 MiB of info log")
-    void defaults() {
+    void theDefaultsAre8MiBOfMemtablesAnd1MiBOfInfoLog() {
         RocksSettings settings = RocksSettings.parse(Map.of());
         assertThat(settings).isEqualTo(RocksSettings.defaults());
         assertThat(settings.memtableBytes()).isEqualTo(8L << 20);
@@ -23,8 +21,7 @@ class RocksSettingsTest {
     }
 
     @Test
-    @DisplayName("rocksdb.memtableBytes is read, at least 1 MiB")
-    void memtableBytes() {
+    void rocksdbMemtableBytesIsReadAtLeast1MiB() {
         assertThat(RocksSettings.parse(Map.of("rocksdb.memtableBytes", "1048576")).memtableBytes()).isEqualTo(1L << 20);
         assertThat(RocksSettings.parse(Map.of("rocksdb.memtableBytes", "67108864")).memtableBytes()).isEqualTo(64L << 20);
         for (String bad : new String[] {"1048575", "0", "-1", "8MiB", ""}) {
@@ -36,8 +33,7 @@ class RocksSettingsTest {
     }
 
     @Test
-    @DisplayName("rocksdb.infoLogBytes is read, at least 256 KiB")
-    void infoLogBytes() {
+    void rocksdbInfoLogBytesIsReadAtLeast256KiB() {
         RocksSettings settings = RocksSettings.parse(Map.of("rocksdb.infoLogBytes", "262144"));
         assertThat(settings.infoLogBytes()).isEqualTo(256L << 10);
         assertThat(settings.infoLogFileBytes()).isEqualTo(64L << 10);
@@ -48,8 +44,7 @@ class RocksSettingsTest {
     }
 
     @Test
-    @DisplayName("an unknown rocksdb key is refused")
-    void unknownKey() {
+    void anUnknownRocksdbKeyIsRefused() {
         assertThatThrownBy(() -> RocksSettings.parse(Map.of("rocksdb.memtableByte", "1048576")))
                 .isInstanceOfSatisfying(StoreException.class,
                         e -> assertThat(e.reason()).isEqualTo(StoreError.INVALID_ARGUMENT));

@@ -21,12 +21,11 @@ import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 12 case 1: the write-ahead log is replayed with RocksDB's
+ * The write-ahead log is replayed with RocksDB's
  * {@code kTolerateCorruptedTailRecords}, so an incomplete final record (what a crash leaves of an
  * unsynced write) is dropped, but a damaged record with valid records after it is corruption: the
  * open fails with {@link StoreCorruptionException} instead of silently discarding every later
@@ -47,8 +46,7 @@ class WriteAheadLogDamageTest {
     Path dir;
 
     @Test
-    @DisplayName("a damaged byte in the middle of the write-ahead log is reported as corruption")
-    void midLogDamageIsCorruption() throws IOException {
+    void aDamagedByteInTheMiddleOfTheWriteAheadLogIsReportedAsCorruption() throws IOException {
         long[] ends = writeCommits(SYNCED, 0);
         Path log = onlyLog(ends[ends.length - 1]);
         int damaged = SYNCED / 2;
@@ -61,8 +59,7 @@ class WriteAheadLogDamageTest {
     }
 
     @Test
-    @DisplayName("a torn final log record recovers every synced commit")
-    void tornTailRecoversSyncedCommits() throws IOException {
+    void aTornFinalLogRecordRecoversEverySyncedCommit() throws IOException {
         long[] ends = writeCommits(SYNCED, UNSYNCED);
         int last = SYNCED + UNSYNCED - 1;
         Path log = onlyLog(ends[last]);

@@ -30,9 +30,9 @@ import java.util.Optional;
  * The cost of ingest admission measured directly: {@link IngestAdmission#admit} called as the
  * writer calls it (a {@code beginBatch} every 256 hooks, one hook of one row of 300 bytes per
  * call, with the tenant's ordinal as the writer resolves it), over 1, 1 000 and 1 000 000 tenants
- * taken round-robin (the worst order for per-tenant state: until issue 17 the state held 65 536
- * tenants and was cleared whole, so with a million tenants every hook missed it and read its
- * tenant's counters), with the tenants' counters read from a real store of each backend (seeded
+ * taken round-robin (the worst order for per-tenant state: a state of 65 536 tenants cleared
+ * whole would, with a million tenants, miss on every hook and read its tenant's counters), with
+ * the tenants' counters read from a real store of each backend (seeded
  * with every tenant's counters), so a first sight pays the counter read the writer pays.
  * Policies: {@code on} = pending-row and pending-byte limits and an ingest rate far above the
  * bench (every check runs, nothing is refused), plus the node-wide byte limit; {@code off} = the
@@ -40,7 +40,7 @@ import java.util.Optional;
  * does not count the time other processes hold the cores), median over the rounds, set against
  * the writer thread's measured CPU time per batched hook in {@code IngestBench} (13–23 µs).
  *
- * <p>An A/B run of the whole ingest path cannot show a cost under 5 % on this machine: the spread
+ * <p>An A/B run of the whole ingest path cannot show a cost under 5 % on a shared host: the spread
  * between runs of one cell is of that size. This measures the part admission adds instead.
  * Why not JMH: see docs/testing.md ("The cost of admission, measured directly"). The care JMH
  * would take is taken here: each cell runs in this JVM after a warm-up pass over every tenant and

@@ -12,11 +12,11 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
- * Ingest admission's per-tenant state at many tenants (issue 17): with no limits it reads no
+ * Ingest admission's per-tenant state at many tenants: with no limits it reads no
  * counters; with limits a tenant's counters are read once however many tenants come between its
- * hooks, and its rate bucket is never reset by other tenants' traffic. (Before issue 17 the state
- * held 65 536 tenants and was cleared whole: every hook of a million tenants taken round-robin
- * read its tenant's counters, and a cleared bucket started full again.)
+ * hooks, and its rate bucket is never reset by other tenants' traffic. (A state of 65 536 tenants
+ * cleared whole would read a tenant's counters for every hook of a million tenants taken
+ * round-robin, and a cleared bucket would start full again.)
  */
 class AdmissionStateTest {
 

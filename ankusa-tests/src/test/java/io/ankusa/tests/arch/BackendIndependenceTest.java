@@ -23,25 +23,25 @@ class BackendIndependenceTest {
     };
 
     @ArchTest
-    static final ArchRule the_queue_never_depends_on_a_store_backend = noClasses()
+    static final ArchRule theQueueNeverDependsOnAStoreBackend = noClasses()
             .that().resideInAPackage("io.ankusa.queue..")
             .should().dependOnClassesThat().resideInAnyPackage(BACKENDS)
             .because("the queue works through the storage SPI; the backend is chosen by what is on the module path");
 
     @ArchTest
-    static final ArchRule the_dispatcher_never_depends_on_a_store_backend = noClasses()
+    static final ArchRule theDispatcherNeverDependsOnAStoreBackend = noClasses()
             .that().resideInAPackage("io.ankusa.dispatch..")
             .should().dependOnClassesThat().resideInAnyPackage(BACKENDS)
             .because("the dispatcher sees decoded rows from the queue and never a store, let alone a backend");
 
     @ArchTest
-    static final ArchRule the_storage_spi_never_depends_on_a_backend = noClasses()
+    static final ArchRule theStorageSpiNeverDependsOnABackend = noClasses()
             .that().resideInAnyPackage("io.ankusa.store", "io.ankusa.store.spi")
             .should().dependOnClassesThat().resideInAnyPackage(BACKENDS)
             .because("backends implement the SPI; an SPI that knows a backend cannot be implemented by a third party");
 
     @ArchTest
-    static void the_rules_looked_at_the_whole_project(JavaClasses classes) {
+    static void theRulesLookedAtTheWholeProject(JavaClasses classes) {
         assertThat(classes.size()).as("io.ankusa production classes imported").isGreaterThan(20);
         assertThat(classes.stream().map(JavaClass::getPackageName))
                 .as("packages imported")

@@ -26,14 +26,14 @@ import java.util.Map;
 class DispatchBoundariesTest {
 
     @ArchTest
-    static final ArchRule the_dispatcher_never_builds_or_decodes_a_key = noClasses()
+    static final ArchRule theDispatcherNeverBuildsOrDecodesAKey = noClasses()
             .that().resideInAPackage("io.ankusa.dispatch..")
             .should().dependOnClassesThat().resideInAPackage("io.ankusa.keys..")
             .because("the dispatcher works with decoded rows handed out by the queue's ledger; only the queue knows "
                     + "the byte layout (TEN-1 §3)");
 
     @ArchTest
-    static final ArchRule the_dispatcher_reaches_the_queue_only_through_its_api_the_ledger_port_admission_and_events = noClasses()
+    static final ArchRule theDispatcherReachesTheQueueOnlyThroughItsApiTheLedgerPortAdmissionAndEvents = noClasses()
             .that().resideInAPackage("io.ankusa.dispatch..")
             .should().dependOnClassesThat(resideInAPackage("io.ankusa.queue..")
                     .and(not(resideInAnyPackage("io.ankusa.queue", "io.ankusa.queue.ledger", "io.ankusa.queue.admission",
@@ -43,7 +43,7 @@ class DispatchBoundariesTest {
                     + "events the one hand-off to listeners both publish through");
 
     @ArchTest
-    static final ArchRule only_the_pipelines_marker_cleanup_deletes_active_markers = noClasses()
+    static final ArchRule onlyThePipelinesMarkerCleanupDeletesActiveMarkers = noClasses()
             .that().doNotHaveFullyQualifiedName(MarkerCleanup.class.getName())
             .and().resideOutsideOfPackage("io.ankusa.queue..")
             .should().callMethod(DeliveryLedger.class, "deleteMarkers", long.class, Collection.class)
@@ -53,7 +53,7 @@ class DispatchBoundariesTest {
                     + "(TEN-1 §5)");
 
     @ArchTest
-    static void the_rules_looked_at_the_dispatcher(JavaClasses classes) {
+    static void theRulesLookedAtTheDispatcher(JavaClasses classes) {
         assertThat(classes.stream().map(JavaClass::getPackageName))
                 .contains("io.ankusa.dispatch", "io.ankusa.dispatch.engine", "io.ankusa.dispatch.sink",
                         "io.ankusa.dispatch.report", "io.ankusa.dispatch.http", "io.ankusa.queue.ledger");

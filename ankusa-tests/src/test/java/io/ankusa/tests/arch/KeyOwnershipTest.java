@@ -42,7 +42,7 @@ class KeyOwnershipTest {
                     && BUILDING_MEMBERS.contains(call.getTarget().getName()));
 
     @ArchTest
-    static final ArchRule only_deliveries_builds_due_inflight_dead_by_tenant_and_active_keys = noClasses()
+    static final ArchRule onlyDeliveriesBuildsDueInflightDeadByTenantAndActiveKeys = noClasses()
             .that().resideOutsideOfPackages("io.ankusa.queue.deliveries..", "io.ankusa.keys..")
             .should().callCodeUnitWhere(A_TENANT_INDEX_KEY_CONSTRUCTOR)
             .because("only the deliveries package builds a ?D, ?F, ?X, ?A, ?Q or ?E key, so no due row is written without its marker and "
@@ -56,33 +56,33 @@ class KeyOwnershipTest {
                             "tenantsAfter").contains(call.getTarget().getName()));
 
     @ArchTest
-    static final ArchRule only_deliveries_builds_attempt_history_keys = noClasses()
+    static final ArchRule onlyDeliveriesBuildsAttemptHistoryKeys = noClasses()
             .that().resideOutsideOfPackages("io.ankusa.queue.deliveries..", "io.ankusa.keys..")
             .should().callCodeUnitWhere(AN_ATTEMPT_HISTORY_KEY_BUILDER)
             .because("only the attempt history in the deliveries package writes ?H keys, so its three keys of an entry "
                     + "(by tenant, by hook, the delivery's slot) change together");
 
     @ArchTest
-    static void the_attempt_history_rule_sees_real_calls(JavaClasses classes) {
+    static void theAttemptHistoryRuleSeesRealCalls(JavaClasses classes) {
         assertThat(classes.get("io.ankusa.queue.deliveries.AttemptHistory").getCodeUnits().stream()
                 .flatMap(u -> u.getCallsFromSelf().stream())
                 .filter(AN_ATTEMPT_HISTORY_KEY_BUILDER)).isNotEmpty();
     }
 
     @ArchTest
-    static final ArchRule only_the_migration_touches_the_format_2_layout = noClasses()
+    static final ArchRule onlyTheMigrationTouchesTheFormat2Layout = noClasses()
             .that().resideOutsideOfPackages("io.ankusa.queue.migration..", "io.ankusa.keys.v2..")
             .should().dependOnClassesThat().resideInAPackage("io.ankusa.keys.v2..")
             .because("the format-2 families survive only inside the 2 -> 3 migration");
 
     @ArchTest
-    static final ArchRule only_the_queue_uses_the_key_layout = noClasses()
+    static final ArchRule onlyTheQueueUsesTheKeyLayout = noClasses()
             .that().resideOutsideOfPackages("io.ankusa.queue..", "io.ankusa.keys..")
             .should().dependOnClassesThat().resideInAPackage("io.ankusa.keys..")
             .because("the byte layout is the queue's; the dispatcher works with decoded rows from the ledger");
 
     @ArchTest
-    static void the_rules_looked_at_the_queue_and_the_keys(JavaClasses classes) {
+    static void theRulesLookedAtTheQueueAndTheKeys(JavaClasses classes) {
         assertThat(classes.size()).as("io.ankusa production classes imported").isGreaterThan(60);
         assertThat(classes.stream().map(JavaClass::getPackageName))
                 .contains("io.ankusa.queue.deliveries", "io.ankusa.queue.intake", "io.ankusa.queue.migration",

@@ -35,7 +35,7 @@ class OperatorKeyOwnershipTest {
     }
 
     @ArchTest
-    static final ArchRule only_idempotency_keys_builds_dedupe_keys = noClasses()
+    static final ArchRule onlyIdempotencyKeysBuildsDedupeKeys = noClasses()
             .that().doNotHaveFullyQualifiedName(IdempotencyKeys.class.getName())
             .and().resideOutsideOfPackage("io.ankusa.keys..")
             .should().callCodeUnitWhere(buildingA(DedupeKey.class, DedupeExpiryKey.class))
@@ -43,14 +43,14 @@ class OperatorKeyOwnershipTest {
                     + "the dedupe check and the expiry sweep from racing");
 
     @ArchTest
-    static final ArchRule only_the_audit_log_builds_audit_keys = noClasses()
+    static final ArchRule onlyTheAuditLogBuildsAuditKeys = noClasses()
             .that().doNotHaveFullyQualifiedName(AuditLog.class.getName())
             .and().resideOutsideOfPackage("io.ankusa.keys..")
             .should().callCodeUnitWhere(buildingA(AuditKey.class))
             .because("audit seqs are drawn by the AuditLog alone, so they are unique and never reused");
 
     @ArchTest
-    static void the_rules_saw_the_owners(JavaClasses classes) {
+    static void theRulesSawTheOwners(JavaClasses classes) {
         assertThat(classes.contain(IdempotencyKeys.class.getName())).isTrue();
         assertThat(classes.contain(AuditLog.class.getName())).isTrue();
         assertThat(classes.get(IdempotencyKeys.class.getName()).getCodeUnits().stream()

@@ -25,18 +25,18 @@ import java.util.stream.Collectors;
 class PackageCyclesTest {
 
     @ArchTest
-    static final ArchRule modules_are_free_of_cycles = slices().matching("io.ankusa.(*)..")
+    static final ArchRule modulesAreFreeOfCycles = slices().matching("io.ankusa.(*)..")
             .should().beFreeOfCycles()
             .because("dependencies run one way: api, keys and store at the bottom, then queue, dispatch, cli");
 
     @ArchTest
-    static final ArchRule the_queues_packages_are_free_of_cycles = slices().matching("io.ankusa.queue.(*)..")
+    static final ArchRule theQueuesPackagesAreFreeOfCycles = slices().matching("io.ankusa.queue.(*)..")
             .should().beFreeOfCycles()
             .because("a reader follows the queue in one direction: intake writes through deliveries, the ledger and "
                     + "upkeep sit beside them, migration guards the format, the engine wires them");
 
     @ArchTest
-    static final ArchRule nothing_below_the_queues_api_imports_it_back = noClasses()
+    static final ArchRule nothingBelowTheQueuesApiImportsItBack = noClasses()
             .that().resideInAPackage("io.ankusa.queue.*..")
             .and().resideOutsideOfPackage("io.ankusa.queue.fixtures..")
             .should().dependOnClassesThat().resideInAPackage("io.ankusa.queue")
@@ -65,32 +65,32 @@ class PackageCyclesTest {
     };
 
     @ArchTest
-    static final ArchRule the_dispatchers_packages_are_free_of_cycles = slices().assignedFrom(DISPATCH_PACKAGES)
+    static final ArchRule theDispatchersPackagesAreFreeOfCycles = slices().assignedFrom(DISPATCH_PACKAGES)
             .should().beFreeOfCycles()
             .because("entry points, engine, sink contract, reports and the HTTP sink depend one way: the entry "
                     + "points on the engine, the engine on the sink contract and the reports");
 
     @ArchTest
-    static final ArchRule nothing_below_the_dispatchers_entry_points_imports_them = noClasses()
+    static final ArchRule nothingBelowTheDispatchersEntryPointsImportsThem = noClasses()
             .that().resideInAPackage("io.ankusa.dispatch.*..")
             .should().dependOnClassesThat().resideInAPackage("io.ankusa.dispatch")
             .because("Pipeline, Replayer and QueueMonitor sit on top: the engine returns the report types, which "
                     + "live in their own package so that it never needs the entry points");
 
     @ArchTest
-    static final ArchRule the_sink_contract_and_the_reports_stand_alone = noClasses()
+    static final ArchRule theSinkContractAndTheReportsStandAlone = noClasses()
             .that().resideInAnyPackage("io.ankusa.dispatch.sink..", "io.ankusa.dispatch.report..")
             .should().dependOnClassesThat().resideInAnyPackage("io.ankusa.dispatch.engine..", "io.ankusa.dispatch.http..")
             .because("a sink author reads the sink package alone; the engine and the HTTP sink are users of it");
 
     @ArchTest
-    static final ArchRule the_http_sink_is_a_sink_like_any_other = noClasses()
+    static final ArchRule theHttpSinkIsASinkLikeAnyOther = noClasses()
             .that().resideInAPackage("io.ankusa.dispatch.http..")
             .should().dependOnClassesThat().resideInAPackage("io.ankusa.dispatch.engine..")
             .because("the HTTP sink implements the public sink contract and needs nothing of the engine");
 
     @ArchTest
-    static void no_package_of_the_dispatcher_holds_a_single_class(JavaClasses classes) {
+    static void noPackageOfTheDispatcherHoldsASingleClass(JavaClasses classes) {
         Map<String, Long> topLevel = classes.stream()
                 .filter(c -> c.getPackageName().startsWith("io.ankusa.dispatch"))
                 .filter(c -> c.getEnclosingClass().isEmpty() && !c.getSimpleName().equals("package-info"))
@@ -100,7 +100,7 @@ class PackageCyclesTest {
     }
 
     @ArchTest
-    static void the_rules_saw_every_package(JavaClasses classes) {
+    static void theRulesSawEveryPackage(JavaClasses classes) {
         assertThat(classes.stream().map(JavaClass::getPackageName).distinct())
                 .contains("io.ankusa.api", "io.ankusa.keys", "io.ankusa.store", "io.ankusa.queue",
                         "io.ankusa.queue.intake", "io.ankusa.queue.deliveries", "io.ankusa.queue.ledger",

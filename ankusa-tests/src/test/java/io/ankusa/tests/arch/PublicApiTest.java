@@ -39,7 +39,7 @@ class PublicApiTest {
     private static final String EXPECTED = "/api/public-api.txt";
 
     @Test
-    void the_exported_packages_and_public_types_are_the_committed_list() throws IOException {
+    void theExportedPackagesAndPublicTypesAreTheCommittedList() throws IOException {
         String actual = listing();
         Path written = Path.of("target", "public-api.actual.txt");
         Files.createDirectories(written.getParent());
@@ -53,7 +53,7 @@ class PublicApiTest {
     }
 
     @Test
-    void the_listing_sees_every_module_and_the_queue_api() throws IOException {
+    void theListingSeesEveryModuleAndTheQueueApi() throws IOException {
         String actual = listing();
         assertThat(actual).contains("module io.ankusa.api", "module io.ankusa.queue", "module io.ankusa.dispatch",
                 "module io.ankusa.store", "module io.ankusa.cli",

@@ -33,7 +33,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -210,8 +209,7 @@ class CliProcessTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"rocksdb", "lmdb"})
-    @DisplayName("stored and typed tenant ids print escaped, never as terminal control codes")
-    void hostileTenantIdsPrintEscaped(String backend) throws Exception {
+    void storedAndTypedTenantIdsPrintEscapedNeverAsTerminalControlCodes(String backend) throws Exception {
         Path store = store(backend);
         long acme;
         try (Queue queue = Queue.open(QueueConfig.builder(store).backend(backend).build())) {

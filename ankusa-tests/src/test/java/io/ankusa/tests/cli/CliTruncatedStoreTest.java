@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,8 +24,7 @@ class CliTruncatedStoreTest {
     Path dir;
 
     @Test
-    @DisplayName("the CLI refuses a truncated LMDB file with exit 8 instead of dying")
-    void truncatedLmdbStoreExitsWithCorruption() throws Exception {
+    void theCliRefusesATruncatedLmdbFileWithExit8InsteadOfDying() throws Exception {
         Path store = dir.resolve("store");
         try (Queue queue = Queue.open(QueueConfig.builder(store).backend("lmdb").build())) {
             List<CompletableFuture<?>> receipts = new ArrayList<>();

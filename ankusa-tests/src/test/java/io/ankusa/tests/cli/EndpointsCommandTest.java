@@ -8,7 +8,6 @@ import io.ankusa.dispatch.sink.SinkOutcome;
 import io.ankusa.tests.queue.QueueUnderTest;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -37,8 +36,7 @@ class EndpointsCommandTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("ankusa endpoints lists, enables and disables endpoints, audited")
-    void listEnableDisable(String backend) {
+    void ankusaEndpointsListsEnablesAndDisablesEndpointsAudited(String backend) {
         goneStore(backend);
 
         CliRun list = run(backend, "endpoints", "list");

@@ -16,13 +16,12 @@ import io.ankusa.tests.queue.QueueUnderTest;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 12, case 3 for operators: {@code ankusa quarantine list|release|purge} and the quarantined
+ * The quarantine for operators: {@code ankusa quarantine list|release|purge} and the quarantined
  * row of {@code ankusa stats}; and a dead-letter listing that meets a damaged index is corruption
  * (exit 8), not a silently shorter page.
  */
@@ -55,8 +54,7 @@ class QuarantineCommandTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("ankusa quarantine lists, and stats counts, the deliveries whose hook does not decode")
-    void listAndStats(String backend) {
+    void ankusaQuarantineListsAndStatsCountsTheDeliveriesWhoseHookDoesNotDecode(String backend) {
         long seq = quarantinedStore(backend);
 
         CliRun list = run(backend, "quarantine", "list");
@@ -73,8 +71,7 @@ class QuarantineCommandTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("ankusa quarantine release and purge move a tenant's quarantine, and are audited")
-    void releaseAndPurge(String backend) {
+    void ankusaQuarantineReleaseAndPurgeMoveATenantsQuarantineAndAreAudited(String backend) {
         quarantinedStore(backend);
 
         CliRun noTenant = run(backend, "quarantine", "purge");
@@ -107,8 +104,7 @@ class QuarantineCommandTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a dead-letter listing that meets a by-tenant key without its dead row exits 8")
-    void loneDeadByTenantKeyIsCorruption(String backend) {
+    void aDeadLetterListingThatMeetsAByTenantKeyWithoutItsDeadRowExits8(String backend) {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
             q.ingest(QueueUnderTest.hook("h", "acme", 0));
             try (Pipeline pipeline = Pipeline.builder(q.queue(), d -> CompletableFuture.completedFuture(SinkOutcome.dead("gone")))

@@ -18,7 +18,6 @@ import io.ankusa.tests.queue.QueueUnderTest;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -60,7 +59,6 @@ class EraseKillNineTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("an erase killed at a random step and resumed reaches the same state")
     void anEraseKilledAtARandomStepAndResumedReachesTheSameState(String backend) {
         Expected expected = uninterrupted(backend, tempDir.resolve("whole"));
         AtomicInteger n = new AtomicInteger();

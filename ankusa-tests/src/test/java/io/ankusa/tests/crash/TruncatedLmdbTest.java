@@ -16,7 +16,6 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,7 +32,6 @@ class TruncatedLmdbTest {
     Path tempDir;
 
     @Test
-    @DisplayName("a truncated LMDB file is refused without crashing the JVM")
     void truncatedLmdbFileIsRefusedWithoutCrashingTheJvm() throws IOException {
         Path intact = tempDir.resolve("intact");
         try (Store store = Stores.open("lmdb", StoreOptions.create(intact, OpeningLmdbStores.FAMILIES))) {

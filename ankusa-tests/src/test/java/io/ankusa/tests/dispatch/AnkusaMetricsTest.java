@@ -26,7 +26,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * {@link AnkusaMetrics} scraped by a Prometheus registry: the meter names docs/operations.md
- * documents, with values from a queue and a pipeline on both backends (issue 16, item 2).
+ * documents, with values from a queue and a pipeline on both backends.
  */
 class AnkusaMetricsTest {
 

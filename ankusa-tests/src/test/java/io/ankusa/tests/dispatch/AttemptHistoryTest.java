@@ -41,7 +41,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -105,7 +104,6 @@ class AttemptHistoryTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("attempt history is read back newest first")
     void attemptHistoryIsReadBackNewestFirst(String backend) {
         try (DispatchFixture f = DispatchFixture.open(backend, dir)) {
             long seq = f.ingest(Hook.builder().id("msg_1").sourceId("shop").tenantId("acme").payload("{}").sinks(0).build()).seq();
@@ -161,8 +159,7 @@ class AttemptHistoryTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("history is bounded per delivery, also across a replay")
-    void historyIsBoundedPerDelivery(String backend) {
+    void historyIsBoundedPerDeliveryAlsoAcrossAReplay(String backend) {
         try (DispatchFixture f = DispatchFixture.open(backend, dir, b -> b.attemptsPerDelivery(3))) {
             f.ingest("msg_1", "acme", 0, 1);
             AtomicInteger answers = new AtomicInteger();
@@ -195,8 +192,7 @@ class AttemptHistoryTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a delivered attempt takes no slot, evicts the one it would have taken, and leaves no slot behind")
-    void aDeliveredAttemptTakesNoSlotAndLeavesNoneBehind(String backend) {
+    void aDeliveredAttemptTakesNoSlotEvictsTheOneItWouldHaveTakenAndLeavesNoSlotBehind(String backend) {
         try (DispatchFixture f = DispatchFixture.open(backend, dir,
                 b -> b.attemptsPerDelivery(3).attemptsRetention(Duration.ofDays(1)).housekeepingInterval(Duration.ZERO))) {
             f.ingest("msg_1", "acme", 0);
@@ -223,7 +219,6 @@ class AttemptHistoryTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("retention removes old history")
     void retentionRemovesOldHistory(String backend) {
         try (DispatchFixture f = DispatchFixture.open(backend, dir,
                 b -> b.attemptsRetention(Duration.ofDays(1)).housekeepingInterval(Duration.ZERO))) {
@@ -259,8 +254,7 @@ class AttemptHistoryTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("erasure removes a tenant's history")
-    void erasureRemovesHistory(String backend) {
+    void erasureRemovesATenantsHistory(String backend) {
         try (DispatchFixture f = DispatchFixture.open(backend, dir)) {
             f.ingest("msg_1", "acme", 0);
             f.ingest("msg_2", "globex", 0);

@@ -15,7 +15,6 @@ import io.ankusa.testkit.ScriptedSink;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -31,8 +30,7 @@ class BootRecoveryTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("an inflight row at open is due again, kind 0, with its counters, and is delivered again")
-    void anInflightRowAtOpenIsDueAgain(String backend) {
+    void anInflightRowAtOpenIsDueAgainKind0WithItsCountersAndIsDeliveredAgain(String backend) {
         try (DispatchFixture f = DispatchFixture.open(backend, dir)) {
             f.ingest("a", "t", 0, 1);
             f.ingest("b", "t", 0);
@@ -74,8 +72,7 @@ class BootRecoveryTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a delivery unsettled when the queue closes is delivered again after reopening")
-    void aDeliveryUnsettledAtCloseIsDeliveredAgain(String backend) {
+    void aDeliveryUnsettledWhenTheQueueClosesIsDeliveredAgainAfterReopening(String backend) {
         try (DispatchFixture f = DispatchFixture.open(backend, dir)) {
             f.ingest("a", "t", 0);
             CompletableFuture<SinkOutcome> never = new CompletableFuture<>();

@@ -19,12 +19,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 19: under a steady load with an empty backlog, the RocksDB write-ahead log stays under
+ * Under a steady load with an empty backlog, the RocksDB write-ahead log stays under
  * {@code rocksdb.maxTotalWalBytes}. Before the bound, the families written only now and then
  * ({@code tenants}, for one) never flushed and pinned every log file, so the log grew without end.
  * Driven batch by batch through the public {@link Queue} and {@link Pipeline} (ticks on the test
@@ -42,8 +41,7 @@ class BoundedLogGrowthTest {
     Path dir;
 
     @Test
-    @DisplayName("the rocksdb write-ahead log stays under its bound under a steady load")
-    void logStaysBounded() throws IOException {
+    void theRocksdbWriteAheadLogStaysUnderItsBoundUnderASteadyLoad() throws IOException {
         MutableClock clock = new MutableClock(QueueUnderTest.EPOCH);
         QueueConfig config = QueueConfig.builder(dir).backend("rocksdb").clock(clock)
                 .storeSetting("rocksdb.maxTotalWalBytes", Long.toString(BOUND)).build();

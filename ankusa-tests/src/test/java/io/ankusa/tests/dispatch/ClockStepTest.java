@@ -26,13 +26,12 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 19: wall-clock steps, as NTP or an operator makes them, against the queue clock. The
+ * Wall-clock steps, as NTP or an operator makes them, against the queue clock. The
  * queue's wall clock and its monotonic source are both injected ({@link SteppingClock}), so a step
  * (the wall moves, no time passes) is told apart from time passing, on both backends.
  */
@@ -46,7 +45,6 @@ class ClockStepTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a backward clock step does not hold back due rows")
     void aBackwardClockStepDoesNotHoldBackDueRows(String backend) {
         SteppingClock clock = new SteppingClock(QueueUnderTest.EPOCH);
         Set<String> failedOnce = ConcurrentHashMap.newKeySet();
@@ -81,7 +79,6 @@ class ClockStepTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("replay after a backward clock step revives every letter")
     void replayAfterABackwardClockStepRevivesEveryLetter(String backend) {
         SteppingClock clock = new SteppingClock(QueueUnderTest.EPOCH);
         ScriptedSink sink = new ScriptedSink(d -> SinkOutcome.dead("HTTP 410"));
@@ -109,8 +106,7 @@ class ClockStepTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a replay counts and audits the letters it skips, and why")
-    void aReplayReportsWhatItSkips(String backend) {
+    void aReplayCountsAndAuditsTheLettersItSkipsAndWhy(String backend) {
         SteppingClock clock = new SteppingClock(QueueUnderTest.EPOCH);
         AtomicReference<ScanHookStore> hooks = new AtomicReference<>();
         try (TestQueue queue = open(backend, clock, store -> {
@@ -156,8 +152,7 @@ class ClockStepTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a 1-day forward step does not read as a 1-day backlog age")
-    void aForwardStepIsNotBacklogAge(String backend) {
+    void a1DayForwardStepDoesNotReadAsA1DayBacklogAge(String backend) {
         SteppingClock clock = new SteppingClock(QueueUnderTest.EPOCH);
         try (TestQueue queue = open(backend, clock);
                 Pipeline pipeline = Pipeline.builder(queue, ScriptedSink.delivering()).build()) {
@@ -194,8 +189,7 @@ class ClockStepTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a restart after a backward step starts the queue clock where it stopped")
-    void aRestartAfterABackwardStepDoesNotStepTheQueueBack(String backend) {
+    void aRestartAfterABackwardStepStartsTheQueueClockWhereItStopped(String backend) {
         SteppingClock clock = new SteppingClock(QueueUnderTest.EPOCH);
         ScriptedSink sink = ScriptedSink.delivering();
         long stoppedAt;

@@ -27,7 +27,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -44,7 +43,6 @@ class DispatchTickTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a tick visits only tenants with work")
     void aTickVisitsOnlyTenantsWithWork(String backend) {
         try (DispatchFixture f = DispatchFixture.open(backend, dir)) {
             // 997 tenants whose only rows are scheduled an hour ahead (odd) or dead (even).
@@ -90,8 +88,7 @@ class DispatchTickTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("tenants take turns in the order the active index first shows them, due-time order within a tenant")
-    void tenantsTakeTurnsInTheOrderTheActiveIndexShowsThem(String backend) {
+    void tenantsTakeTurnsInActiveIndexOrderAndRowsGoInDueTimeOrderWithinATenant(String backend) {
         try (DispatchFixture f = DispatchFixture.open(backend, dir)) {
             f.ingest("a1", "a", 0);          // second s, +0 ms
             f.clock().advance(500);
@@ -117,8 +114,7 @@ class DispatchTickTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a tick claims no more than its row limit and the free sink slots")
-    void aTickClaimsNoMoreThanItsRowLimitAndTheFreeSlots(String backend) {
+    void aTickClaimsNoMoreThanItsRowLimitAndTheFreeSinkSlots(String backend) {
         try (DispatchFixture f = DispatchFixture.open(backend, dir)) {
             for (int i = 0; i < 10; i++) {
                 f.ingest("h" + i, "t", 0);
@@ -166,7 +162,6 @@ class DispatchTickTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a delivery carries the hook, its tenant and the attempt")
     void aDeliveryCarriesTheHookItsTenantAndTheAttempt(String backend) {
         try (DispatchFixture f = DispatchFixture.open(backend, dir)) {
             f.ingest(io.ankusa.api.Hook.builder().id("msg_1").sourceId("billing").tenantId("acme")
@@ -196,8 +191,7 @@ class DispatchTickTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a row whose hook is gone is dropped through the counted path")
-    void aRowWhoseHookIsGoneIsDropped(String backend) {
+    void aRowWhoseHookIsGoneIsDroppedThroughTheCountedPath(String backend) {
         try (DispatchFixture f = DispatchFixture.open(backend, dir)) {
             long seq = f.ingest("lost", "t", 0, 1).seq();
             f.ingest("kept", "t", 0);
@@ -217,7 +211,6 @@ class DispatchTickTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a sink that never answers is retried after the sink deadline")
     void aSinkThatNeverAnswersIsRetriedAfterTheDeadline(String backend) {
         try (DispatchFixture f = DispatchFixture.open(backend, dir)) {
             f.ingest("h", "t", 0);
@@ -236,8 +229,7 @@ class DispatchTickTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a sink that throws or fails its stage costs a retry, never the hook")
-    void aSinkThatThrowsCostsARetry(String backend) {
+    void aSinkThatThrowsOrFailsItsStageCostsARetryNeverTheHook(String backend) {
         try (DispatchFixture f = DispatchFixture.open(backend, dir)) {
             f.ingest("throws", "t", 0);
             f.ingest("fails", "t", 1);
@@ -257,8 +249,7 @@ class DispatchTickTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a tenant with more rows than a tick's limit is drained over ticks in due-time order")
-    void aTenantIsDrainedOverTicksInDueTimeOrder(String backend) {
+    void aTenantWithMoreRowsThanATicksLimitIsDrainedOverTicksInDueTimeOrder(String backend) {
         try (DispatchFixture f = DispatchFixture.open(backend, dir)) {
             List<String> expected = new ArrayList<>();
             for (int i = 0; i < 25; i++) {

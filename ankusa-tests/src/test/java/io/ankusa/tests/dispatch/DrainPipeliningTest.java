@@ -19,13 +19,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 14, the drain path: a claim and its settle are unsynced commits that a synced commit after
+ * The drain path: a claim and its settle are unsynced commits that a synced commit after
  * the settle (an empty one: a log sync, outside the tenants' stripes) hardens before the settle completes,
  * and a started pipeline claims at most half its slots per tick, so that the next tick claims while
  * the rows of the tick before are still being settled.
@@ -44,8 +43,7 @@ class DrainPipeliningTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a claim and its settle commit unsynced and a synced commit after the settle hardens both")
-    void claimUnsyncedSettleSynced(String backend) throws Exception {
+    void aClaimAndItsSettleCommitUnsyncedAndASyncedCommitAfterTheSettleHardensBoth(String backend) throws Exception {
         AtomicReference<HeldSyncStore> store = new AtomicReference<>();
         try (QueueUnderTest q = open(backend, dir, store)) {
             for (int i = 0; i < 3; i++) {
@@ -74,8 +72,7 @@ class DrainPipeliningTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a started pipeline claims half its slots per tick, the next tick while the first one's rows are unsettled")
-    void startedPipelineClaimsWhileTheLastTickSettles(String backend) throws Exception {
+    void aStartedPipelineClaimsHalfItsSlotsPerTickAndTicksAgainBeforeTheRowsSettle(String backend) throws Exception {
         AtomicReference<HeldSyncStore> store = new AtomicReference<>();
         HoldingSink sink = new HoldingSink();
         try (QueueUnderTest q = open(backend, dir, store)) {

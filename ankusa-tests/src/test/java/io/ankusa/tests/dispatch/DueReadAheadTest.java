@@ -18,7 +18,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -50,8 +49,7 @@ class DueReadAheadTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("the read gives dueForTenant's rows and the next stored row, whatever its due time")
-    void readGivesTheRowsAndTheNext(String backend) {
+    void theReadGivesDueForTenantsRowsAndTheNextStoredRowWhateverItsDueTime(String backend) {
         try (DispatchFixture f = DispatchFixture.onWallClock(backend, dir)) {
             long ord = seed(f);
             DeliveryLedger ledger = f.ledger();
@@ -77,8 +75,7 @@ class DueReadAheadTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("step 1 from the scheduler's read finds what its own seek finds")
-    void stepOneFromTheReadMatchesItsOwnSeek(String backend) {
+    void step1FromTheSchedulersReadFindsWhatItsOwnSeekFinds(String backend) {
         try (DispatchFixture f = DispatchFixture.onWallClock(backend, dir)) {
             long ord = seed(f);
             DeliveryLedger ledger = f.ledger();
@@ -101,8 +98,7 @@ class DueReadAheadTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a tick reads each visited tenant's due range once when its rows fit the tick")
-    void aTickSeeksOncePerTenant(String backend) {
+    void aTickReadsEachVisitedTenantsDueRangeOnceWhenItsRowsFitTheTick(String backend) {
         try (DispatchFixture f = DispatchFixture.open(backend, dir)) {
             for (int t = 0; t < 20; t++) {
                 f.ingest("h" + t, "t" + t, 0);
@@ -128,8 +124,7 @@ class DueReadAheadTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a row before a raised floor keeps its marker and is found by the check")
-    void aRowBeforeARaisedFloorKeepsItsMarker(String backend) {
+    void aRowBeforeARaisedFloorKeepsItsMarkerAndIsFoundByTheCheck(String backend) {
         try (DispatchFixture f = DispatchFixture.onWallClock(backend, dir)) {
             f.ingest("early", "t", 0);
             long early = f.now();
@@ -160,8 +155,7 @@ class DueReadAheadTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a row written into a stale second after the read keeps its marker")
-    void rowWrittenAfterTheReadKeepsItsMarker(String backend) {
+    void aRowWrittenIntoAStaleSecondAfterTheReadKeepsItsMarker(String backend) {
         try (DispatchFixture f = DispatchFixture.onWallClock(backend, dir)) {
             f.ingest("a", "t", 0);
             long stale = f.now();

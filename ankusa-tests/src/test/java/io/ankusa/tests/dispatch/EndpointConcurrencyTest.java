@@ -19,7 +19,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -84,7 +83,6 @@ class EndpointConcurrencyTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("an in-process sink has no per-endpoint limit by default")
     void anInProcessSinkHasNoPerEndpointLimitByDefault(String backend) {
         try (DispatchFixture f = DispatchFixture.open(backend, dir, b -> b.endpoints(EndpointSettings.DEFAULTS))) {
             HoldingSink sink = new HoldingSink(Sink.UNBOUNDED);
@@ -95,8 +93,7 @@ class EndpointConcurrencyTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("the limit is what the endpoint's sink declares, unless endpoint.max-concurrency sets one")
-    void theLimitIsWhatTheSinkDeclares(String backend) {
+    void theLimitIsWhatTheEndpointsSinkDeclaresUnlessEndpointMaxConcurrencySetsOne(String backend) {
         try (DispatchFixture f = DispatchFixture.open(backend, dir, b -> b.endpoints(EndpointSettings.DEFAULTS))) {
             HoldingSink sink = new HoldingSink(3);
             assertThat(heldAfterOneTick(f, sink, Sinks.builder().sink(0, sink).build(), 40))
@@ -110,8 +107,7 @@ class EndpointConcurrencyTest {
     }
 
     @Test
-    @DisplayName("the HTTP sink declares its client's per-host connection limit")
-    void theHttpSinkDeclaresItsClientsPerHostLimit() {
+    void theHttpSinkDeclaresItsClientsPerHostConnectionLimit() {
         URI url = URI.create("http://127.0.0.1:9/hooks");
         try (HttpSink own = HttpSink.builder(url, WebhookSecret.parse(SECRET)).build();
                 WebhookClient client = WebhookClient.builder().guard(AddressGuard.builder().allowRange("127.0.0.1").build())

@@ -42,13 +42,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Endpoint state and back-pressure (issue 15, items 4 and 5) against a real HTTP server on
+ * Endpoint state and back-pressure against a real HTTP server on
  * 127.0.0.1, on both backends: a 410 disables the endpoint in the store, a restart keeps it
  * disabled and re-enabling sends its waiting rows; an endpoint failing longer than
  * {@code endpoint.disable-after} is disabled; {@code Retry-After} pauses the endpoint; the circuit
@@ -182,7 +181,6 @@ class EndpointStateTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("410 disables the endpoint")
     void goneDisablesTheEndpoint(String backend) {
         status.put("/gone", new AtomicInteger(410));
         try (DispatchFixture f = DispatchFixture.open(backend, dir)) {
@@ -236,8 +234,7 @@ class EndpointStateTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("an endpoint failing longer than the disable limit is disabled")
-    void anEndpointFailingTooLongIsDisabled(String backend) {
+    void anEndpointFailingLongerThanTheDisableLimitIsDisabled(String backend) {
         status.put("/error", new AtomicInteger(500));
         status.put("/flaky", new AtomicInteger(500));
         EndpointSettings settings = EndpointSettings.DEFAULTS.withDisableAfter(Duration.ofHours(1))
@@ -288,7 +285,6 @@ class EndpointStateTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("retry-after pauses the endpoint")
     void retryAfterPausesTheEndpoint(String backend) {
         status.put("/busy", new AtomicInteger(429));
         retryAfter.put("/busy", "30");
@@ -323,7 +319,6 @@ class EndpointStateTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("the breaker opens and probes")
     void theBreakerOpensAndProbes(String backend) {
         status.put("/error", new AtomicInteger(500));
         try (DispatchFixture f = DispatchFixture.open(backend, dir, endpoints(BREAKER_AFTER_3));
@@ -359,8 +354,7 @@ class EndpointStateTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a probe answered with a dead letter lets the next probe go")
-    void aDeadProbeLetsTheNextProbeGo(String backend) {
+    void aProbeAnsweredWithADeadLetterLetsTheNextProbeGo(String backend) {
         // A dead outcome (here a status configured as permanent) is a verdict on one delivery: it
         // must neither close the breaker nor leave it waiting for a probe that has been answered.
         status.put("/error", new AtomicInteger(500));
@@ -387,7 +381,6 @@ class EndpointStateTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("the per-endpoint concurrency limit holds")
     void thePerEndpointConcurrencyLimitHolds(String backend) throws Exception {
         EndpointSettings settings = EndpointSettings.DEFAULTS.withMaxConcurrency(4);
         try (DispatchFixture f = DispatchFixture.open(backend, dir, endpoints(settings));
@@ -423,8 +416,7 @@ class EndpointStateTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a disabled endpoint's waiting rows are not read again every tick")
-    void aDisabledEndpointsRowsAreNotReadEveryTick(String backend) {
+    void aDisabledEndpointsWaitingRowsAreNotReadAgainEveryTick(String backend) {
         try (DispatchFixture f = DispatchFixture.open(backend, dir); Pipeline p = pipeline(f, "/ok", "/ok")) {
             f.ingest("acme-0", "acme", 1);
             tick(p);
@@ -468,8 +460,7 @@ class EndpointStateTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("with disabled-policy dead-letter, a disabled endpoint's rows are dead letters")
-    void deadLetterPolicy(String backend) {
+    void withDisabledPolicyDeadLetterADisabledEndpointsRowsAreDeadLetters(String backend) {
         EndpointSettings settings = EndpointSettings.DEFAULTS.withDisabledPolicy(EndpointSettings.DisabledPolicy.DEAD_LETTER);
         status.put("/gone", new AtomicInteger(410));
         try (DispatchFixture f = DispatchFixture.open(backend, dir, endpoints(settings)); Pipeline p = pipeline(f, "/gone")) {

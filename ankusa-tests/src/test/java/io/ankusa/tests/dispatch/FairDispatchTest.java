@@ -22,13 +22,12 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Fair dispatch (issue 13): deficit round-robin across tenants, weights, per-tenant in-flight and
+ * Fair dispatch: deficit round-robin across tenants, weights, per-tenant in-flight and
  * delivery-rate limits, on both backends, one tick at a time with a hand-moved clock.
  */
 class FairDispatchTest {
@@ -51,7 +50,6 @@ class FairDispatchTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a flooding tenant does not delay a quiet tenant")
     void aFloodingTenantDoesNotDelayAQuietTenant(String backend) {
         try (DispatchFixture f = DispatchFixture.open(backend, dir)) {
             ingestMany(f, "flood", 3_000);
@@ -79,7 +77,6 @@ class FairDispatchTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("weighted tenants share deliveries in proportion")
     void weightedTenantsShareDeliveriesInProportion(String backend) {
         TenantPolicies policies = TenantPolicies.of(TenantPolicy.DEFAULT, Map.of(
                 "w1", TenantPolicy.DEFAULT.withWeight(1),
@@ -108,8 +105,7 @@ class FairDispatchTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a tenant of large payloads gets proportionally fewer rows a turn (the byte quantum)")
-    void aTenantOfLargePayloadsGetsFewerRowsATurn(String backend) {
+    void aTenantOfLargePayloadsGetsProportionallyFewerRowsATurnTheByteQuantum(String backend) {
         try (DispatchFixture f = DispatchFixture.open(backend, dir)) {
             String large = "x".repeat(60_000);
             List<CompletableFuture<?>> receipts = new ArrayList<>();
@@ -137,7 +133,6 @@ class FairDispatchTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a tenant at its in-flight limit does not block others")
     void aTenantAtItsInflightLimitDoesNotBlockOthers(String backend) {
         TenantPolicies policies = TenantPolicies.of(TenantPolicy.DEFAULT,
                 Map.of("busy", TenantPolicy.DEFAULT.withMaxInflight(2)));
@@ -189,7 +184,6 @@ class FairDispatchTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a rate-limited tenant is delivered at its rate")
     void aRateLimitedTenantIsDeliveredAtItsRate(String backend) {
         TenantPolicies policies = TenantPolicies.of(TenantPolicy.DEFAULT,
                 Map.of("slow", TenantPolicy.DEFAULT.withDeliveryRate(new Rate(10, 10))));
@@ -213,8 +207,7 @@ class FairDispatchTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a rate-limited tenant keeps its rate when ticks come later than its burst lasts")
-    void aRateLimitedTenantKeepsItsRateWhenTicksComeLate(String backend) {
+    void aRateLimitedTenantKeepsItsRateWhenTicksComeLaterThanItsBurstLasts(String backend) {
         TenantPolicies policies = TenantPolicies.of(TenantPolicy.DEFAULT,
                 Map.of("slow", TenantPolicy.DEFAULT.withDeliveryRate(new Rate(100, 10))));
         try (DispatchFixture f = DispatchFixture.open(backend, dir, b -> b.tenantPolicies(policies))) {
@@ -243,7 +236,6 @@ class FairDispatchTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("the tick cost does not grow with the backlog")
     void theTickCostDoesNotGrowWithTheBacklog(String backend) {
         TenantPolicies policies = TenantPolicies.of(TenantPolicy.DEFAULT,
                 Map.of("backlog", TenantPolicy.DEFAULT.withMaxInflight(1)));

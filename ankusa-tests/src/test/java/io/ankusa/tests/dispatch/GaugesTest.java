@@ -30,7 +30,6 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -160,7 +159,6 @@ class GaugesTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("queue gauges read counters")
     void queueGaugesReadCounters(String backend) {
         try (DispatchFixture f = DispatchFixture.open(backend, dir, b -> b.archive(true));
                 Pipeline pipeline = f.pipeline(ScriptedSink.delivering(), b -> b)) {
@@ -191,7 +189,6 @@ class GaugesTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("oldest due age comes from the active index")
     void oldestDueAgeComesFromTheActiveIndex(String backend) {
         try (DispatchFixture f = DispatchFixture.open(backend, dir);
                 Pipeline pipeline = f.pipeline(ScriptedSink.delivering(), b -> b)) {
@@ -222,8 +219,7 @@ class GaugesTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a pipeline's oldest due age comes from its scheduler's cleanups, not from a read of the store")
-    void aPipelinesOldestDueAgeComesFromItsScheduler(String backend) {
+    void aPipelinesOldestDueAgeComesFromItsSchedulersCleanupsNotFromAReadOfTheStore(String backend) {
         // Eight tenants held at an in-flight limit of 1 by a sink that does not answer them, each
         // with a backlog over 30 seconds: the scheduler's cleanup read each one's first due row.
         List<CompletableFuture<SinkOutcome>> unanswered = new ArrayList<>();
@@ -271,8 +267,7 @@ class GaugesTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("oldest due age after 32 stale markers is the next marker's second")
-    void oldestDueAgeAfter32StaleMarkers(String backend) {
+    void oldestDueAgeAfter32StaleMarkersIsTheNextMarkersSecond(String backend) {
         try (DispatchFixture f = DispatchFixture.open(backend, dir);
                 Pipeline pipeline = f.pipeline(ScriptedSink.delivering(), b -> b)) {
             long start = f.now();
@@ -299,7 +294,6 @@ class GaugesTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("top tenants by pending")
     void topTenantsByPending(String backend) {
         try (DispatchFixture f = DispatchFixture.open(backend, dir);
                 Pipeline pipeline = f.pipeline(ScriptedSink.delivering(), b -> b)) {
@@ -340,8 +334,7 @@ class GaugesTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a pipeline's top tenants come from its scheduler, not from a scan of the active index")
-    void aPipelinesTopTenantsComeFromItsScheduler(String backend) {
+    void aPipelinesTopTenantsComeFromItsSchedulerNotFromAScanOfTheActiveIndex(String backend) {
         try (DispatchFixture f = DispatchFixture.open(backend, dir);
                 Pipeline pipeline = f.pipeline(ScriptedSink.delivering(), b -> b.rowsPerTick(1))) {
             List<io.ankusa.api.Hook> hooks = new ArrayList<>();
@@ -377,8 +370,7 @@ class GaugesTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a pipeline's gauge reads the pending counters of the tenants whose work changed, not of every tenant it knows")
-    void aPipelinesGaugeReadsTheCountersOfChangedTenants(String backend) {
+    void aPipelinesGaugeReadsThePendingCountersOfChangedTenantsOnly(String backend) {
         // 600 tenants held at an in-flight limit of 1 by a sink that does not answer them: the
         // scheduler knows them all, and nothing changes their pending counts.
         List<CompletableFuture<SinkOutcome>> unanswered = new ArrayList<>();
@@ -423,8 +415,7 @@ class GaugesTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a started pipeline reports gauges to its listeners and delivers on its own")
-    void aStartedPipelineReportsGaugesAndDelivers(String backend) throws Exception {
+    void aStartedPipelineReportsGaugesToItsListenersAndDeliversOnItsOwn(String backend) throws Exception {
         try (DispatchFixture f = DispatchFixture.open(backend, dir)) {
             CountDownLatch reported = new CountDownLatch(1);
             AtomicReference<Gauges> last = new AtomicReference<>();

@@ -38,7 +38,6 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -128,7 +127,6 @@ class HttpSinkPipelineTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("HttpSink against a real local HTTP server")
     void httpSinkAgainstARealLocalHttpServer(String backend) {
         try (DispatchFixture f = DispatchFixture.open(backend, dir)) {
             long seq = f.ingest(Hook.builder().id("msg_2WxY").sourceId("shop").tenantId("acme")

@@ -24,7 +24,6 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -81,7 +80,6 @@ class MarkerCleanupTest {
 
     @ParameterizedTest(name = "{0}, writer {1}")
     @MethodSource("backendsAndPlacements")
-    @DisplayName("cleanup does not lose a marker to a concurrent enqueue")
     void cleanupDoesNotLoseAMarkerToAConcurrentEnqueue(String backend, Placement placement) {
         try (DispatchFixture f = DispatchFixture.onWallClock(backend, dir)) {
             staleMarkers(f, 1);
@@ -126,8 +124,7 @@ class MarkerCleanupTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a batch the ingest writer stamped before the cleanup and wrote between its steps keeps its marker at every step")
-    void aBatchStampedBeforeTheCleanupKeepsItsMarkerAtEveryStep(String backend) throws Exception {
+    void aBatchStampedBeforeTheCleanupAndWrittenBetweenItsStepsKeepsItsMarker(String backend) throws Exception {
         // The writer stamps a batch in the later stale second; the committer's write of it waits.
         withStaleMarkersAndHeldWrites(backend, MarkerCleanupTest::stampedBeforeTheCleanup);
     }
@@ -206,8 +203,7 @@ class MarkerCleanupTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a tick deletes no marker of the second of a stamp a writer holds, and deletes it once the writer is done")
-    void aTickKeepsTheMarkersOfAHeldStampsSecond(String backend) throws Exception {
+    void aTickDeletesNoMarkerOfAHeldStampsSecondUntilTheWriterIsDone(String backend) throws Exception {
         // Another tenant's batch, stamped in t's later stale second, is being written.
         withStaleMarkersAndHeldWrites(backend, MarkerCleanupTest::heldWhileTicking);
     }
@@ -237,8 +233,7 @@ class MarkerCleanupTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("cleanup restores every deleted second that holds a row, not only the first (two late writers)")
-    void cleanupRestoresEveryDeletedSecondThatHoldsARow(String backend) {
+    void cleanupRestoresEveryDeletedSecondThatHoldsARowNotOnlyTheFirst(String backend) {
         try (DispatchFixture f = DispatchFixture.onWallClock(backend, dir)) {
             staleMarkers(f, 2);
             long ord = f.ord("t");
@@ -264,7 +259,6 @@ class MarkerCleanupTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("cleanup deletes stale markers and keeps the first due row's")
     void cleanupDeletesStaleMarkersAndKeepsTheFirstDueRows(String backend) {
         try (DispatchFixture f = DispatchFixture.onWallClock(backend, dir)) {
             staleMarkers(f, 3);
@@ -284,8 +278,7 @@ class MarkerCleanupTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("step 1 before the claim skips the rows being claimed, and the deletes ride in the claim's batch")
-    void stepOneBeforeTheClaimSkipsTheClaimedRows(String backend) {
+    void step1BeforeTheClaimSkipsTheRowsBeingClaimedAndTheDeletesRideInTheClaimsBatch(String backend) {
         try (DispatchFixture f = DispatchFixture.onWallClock(backend, dir)) {
             f.ingest("a", "t", 0);
             long first = f.now() / 1000;
@@ -319,7 +312,6 @@ class MarkerCleanupTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a marker of the current second is never deleted")
     void aMarkerOfTheCurrentSecondIsNeverDeleted(String backend) {
         try (DispatchFixture f = DispatchFixture.onWallClock(backend, dir)) {
             f.ingest("a", "t", 0);

@@ -29,7 +29,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -153,7 +152,6 @@ class PipelinePropertyTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("counters equal a fold after any sequence of pipeline ticks")
     void countersEqualAFoldAfterAnySequenceOfPipelineTicks(String backend) {
         ActionSequenceCheck.<Subject>named("counters equal a fold after any sequence of pipeline ticks [" + backend + "]")
                 .config(PropertyConfig.of(6, 60))

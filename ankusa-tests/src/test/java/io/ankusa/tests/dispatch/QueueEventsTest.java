@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** The events of the queue and the pipeline (issue 16, item 1): one test per kind, on both backends. */
+/** The events of the queue and the pipeline: one test per kind, on both backends. */
 class QueueEventsTest {
 
     @TempDir
@@ -217,7 +217,7 @@ class QueueEventsTest {
     @ParameterizedTest(name = "[{0}]")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
     void quarantinedReachesTheQueuesListeners(String backend) throws Exception {
-        // The quarantine (issue 12) publishes through the queue's hand-off; this pins the channel.
+        // The quarantine publishes through the queue's hand-off; this pins the channel.
         try (DispatchFixture f = DispatchFixture.open(backend, dir, b -> b.listener(listener))) {
             Quarantined event = new Quarantined("hook", 42, -1, "envelope version 9 is unknown");
             ((QueueEngine) f.queue()).events().publish(l -> l.onQuarantined(event));

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** {@link QueueMonitor}: the gauges of a queue with no pipeline and no sink (issue 16, item 4). */
+/** {@link QueueMonitor}: the gauges of a queue with no pipeline and no sink. */
 class QueueMonitorTest {
 
     @TempDir

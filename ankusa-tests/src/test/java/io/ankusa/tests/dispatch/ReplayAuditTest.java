@@ -22,12 +22,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Replays in the audit trail (issue 4): one entry per call and tenant revived, none for a replay that revives nothing. */
+/** Replays in the audit trail: one entry per call and tenant revived, none for a replay that revives nothing. */
 class ReplayAuditTest {
 
     @TempDir
@@ -35,8 +34,7 @@ class ReplayAuditTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("replays by hook, tenant and page read back newest first, one entry per tenant revived")
-    void replaysReadBackNewestFirst(String backend) {
+    void replaysByHookTenantAndPageReadBackNewestFirstOneEntryPerTenantRevived(String backend) {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
             deadLetter(q, "t0", 3);
             q.clock().advance(1_000);
@@ -74,8 +72,7 @@ class ReplayAuditTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a tenant replay cut short records what it had revived, marked interrupted; one that revived nothing records nothing")
-    void interruptedReplayRecordsWhatItRevived(String backend) {
+    void aReplayCutShortRecordsWhatItRevivedAsInterruptedAndNothingIfItRevivedNothing(String backend) {
         AtomicReference<InterruptingStore> faults = new AtomicReference<>();
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir, b -> b, s -> {
             faults.set(new InterruptingStore(s));

@@ -21,7 +21,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -39,7 +38,6 @@ class RetryScheduleTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a hook failing every attempt goes through the whole schedule and lands in the DLQ with its counters right; a replayed one is delivered")
     void aHookFailingEveryAttemptGoesThroughTheScheduleToTheDlqAndAReplayIsDelivered(String backend) {
         try (DispatchFixture f = DispatchFixture.open(backend, dir)) {
             long seq = f.ingest("msg_1", "acme", 0).seq();
@@ -102,8 +100,7 @@ class RetryScheduleTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a sink's retry-after hint is a floor for the next attempt")
-    void aRetryAfterHintIsAFloor(String backend) {
+    void aSinksRetryAfterHintIsAFloorForTheNextAttempt(String backend) {
         try (DispatchFixture f = DispatchFixture.open(backend, dir)) {
             f.ingest("h", "t", 0);
             ScriptedSink sink = new ScriptedSink(d -> SinkOutcome.retryAfter(Duration.ofMinutes(10), "HTTP 429"));
@@ -118,8 +115,7 @@ class RetryScheduleTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a permanent failure is dead at once, whatever attempts are left")
-    void aPermanentFailureIsDeadAtOnce(String backend) {
+    void aPermanentFailureIsDeadAtOnceWhateverAttemptsAreLeft(String backend) {
         try (DispatchFixture f = DispatchFixture.open(backend, dir)) {
             f.ingest("h", "t", 0);
             ScriptedSink sink = new ScriptedSink(d -> SinkOutcome.dead("HTTP 410 gone"));

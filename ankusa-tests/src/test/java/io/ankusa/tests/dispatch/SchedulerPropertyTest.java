@@ -32,13 +32,12 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The scheduler (issue 13) under random interleavings of ingest, ticks whose sink answers at once
+ * The scheduler under random interleavings of ingest, ticks whose sink answers at once
  * (delivered, retry, dead) or holds every delivery, the settling of a held tick, the clock moving
  * (retries coming due, tokens coming back) and tenant policy changes (weight, in-flight limit,
  * delivery rate; one tenant's or everyone's cache invalidated). After every step:
@@ -352,8 +351,7 @@ class SchedulerPropertyTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("the scheduler keeps its limits and starves no one under any sequence")
-    void theSchedulerKeepsItsLimitsUnderAnySequence(String backend) {
+    void theSchedulerKeepsItsLimitsAndStarvesNoOneUnderAnySequence(String backend) {
         ActionSequenceCheck.<Subject>named("the scheduler keeps its limits and starves no one [" + backend + "]")
                 .config(PropertyConfig.of(8, 80))
                 .subject(() -> {

@@ -19,13 +19,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The settler writes its next batch while the last one is synced (issue 14, session 10), and
+ * The settler writes its next batch while the last one is synced, and
  * still reports a settle only once a sync after its write returned.
  */
 class SettleOverlapTest {
@@ -37,8 +36,7 @@ class SettleOverlapTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a settle batch is written while the one before is synced, and neither completes before its sync")
-    void nextSettleIsWrittenDuringTheSync(String backend) throws Exception {
+    void aSettleBatchIsWrittenWhileTheOneBeforeIsSyncedAndNeitherCompletesBeforeItsSync(String backend) throws Exception {
         AtomicReference<HeldSync> store = new AtomicReference<>();
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir, b -> b, s -> {
             store.set(new HeldSync(s));

@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * A listener that blocks in every call slows neither ingest nor delivery: its events beyond its
- * hand-off's capacity are dropped, counted, and reported to it once it catches up (issue 16, item 1).
+ * hand-off's capacity are dropped, counted, and reported to it once it catches up.
  */
 class SlowListenerTest {
 

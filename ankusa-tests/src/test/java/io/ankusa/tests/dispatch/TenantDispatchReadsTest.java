@@ -19,12 +19,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** The scheduler's public reads (issue 13, point 4): a tenant's dispatch state and the paged tenants with due work. */
+/** The scheduler's public reads: a tenant's dispatch state and the paged tenants with due work. */
 class TenantDispatchReadsTest {
 
     @TempDir
@@ -32,8 +31,7 @@ class TenantDispatchReadsTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a tenant's dispatch state says whether it is held back and why")
-    void aTenantsDispatchStateSaysWhyItIsHeldBack(String backend) {
+    void aTenantsDispatchStateSaysWhetherItIsHeldBackAndWhy(String backend) {
         TenantPolicies policies = TenantPolicies.of(TenantPolicy.DEFAULT, Map.of(
                 "busy", TenantPolicy.DEFAULT.withMaxInflight(2).withWeight(3),
                 "slow", TenantPolicy.DEFAULT.withDeliveryRate(new Rate(1, 1))));

@@ -21,7 +21,6 @@ import io.ankusa.tests.support.ForwardingStore;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -78,8 +77,7 @@ class TickReadersTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a tick over 40 tenants opens two store readers for its due reads, not a scan per tenant and step")
-    void oneReaderBeforeTheClaimAndOneAfter(String backend) {
+    void aTickOver40TenantsOpensTwoStoreReadersNotAScanPerTenantAndStep(String backend) {
         MutableClock clock = new MutableClock(QueueUnderTest.EPOCH);
         QueueConfig config = QueueConfig.builder(dir).backend(backend).clock(clock)
                 .endpoints(EndpointSettings.DEFAULTS.withMaxConcurrency(Integer.MAX_VALUE)).build();

@@ -21,7 +21,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Issue 18's bench (the {@code bench} profile): one node's throughput with Kafka intake (a
+ * The Kafka intake bench (the {@code bench} profile): one node's throughput with Kafka intake (a
  * {@link KafkaIntake} publishing, one {@link KafkaNode} holding every partition, a no-op sink) against
  * the embedded queue alone (producers ingest into one {@link Queue}, a {@link Pipeline} delivers to
  * the same no-op sink). Both count from the first hook sent to the last one delivered, on one

@@ -32,13 +32,12 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 18: nodes over a real KRaft broker (one per class, in a child JVM on 127.0.0.1), on both
+ * Nodes over a real KRaft broker (one per class, in a child JVM on 127.0.0.1), on both
  * backends: a restarted node resumes from its store, and Kafka's committed offset is the low
  * watermark.
  */
@@ -110,7 +109,6 @@ class KafkaNodeTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a restarted node resumes from its store")
     void restartedNodeResumesFromItsStore(String backend) {
         String topic = "restart-" + backend;
         String group = "group-" + topic;
@@ -147,8 +145,7 @@ class KafkaNodeTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("the committed offset is the first offset whose hook still owes a delivery")
-    void committedOffsetIsTheLowWatermark(String backend) {
+    void theCommittedOffsetIsTheFirstOffsetWhoseHookStillOwesADelivery(String backend) {
         String topic = "watermark-" + backend;
         String group = "group-" + topic;
         broker.createTopic(topic, 1);
@@ -192,7 +189,6 @@ class KafkaNodeTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a rebalance never dispatches a partition from two nodes")
     void rebalanceNeverDispatchesAPartitionFromTwoNodes(String backend) throws Exception {
         String topic = "rebalance-" + backend;
         String group = "group-" + topic;
@@ -284,8 +280,7 @@ class KafkaNodeTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("dead letters survive the loss of a node and replay on the new owner")
-    void deadLettersSurviveTheLossOfANode(String backend) throws Exception {
+    void deadLettersSurviveTheLossOfANodeAndReplayOnTheNewOwner(String backend) throws Exception {
         String topic = "dead-" + backend;
         String group = "group-" + topic;
         broker.createTopic(topic, PARTITIONS);
@@ -346,8 +341,7 @@ class KafkaNodeTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a node publishes the dead letters its store holds and the topic lacks")
-    void storeDeadLettersArePublishedOnOpen(String backend) {
+    void aNodePublishesTheDeadLettersItsStoreHoldsAndTheTopicLacks(String backend) {
         String topic = "unpublished-" + backend;
         String group = "group-" + topic;
         broker.createTopic(topic, 1);
@@ -372,8 +366,7 @@ class KafkaNodeTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a store commit that fails mid-poll is read again and nothing is ingested twice")
-    void failedCommitMidPollIsReadAgain(String backend) {
+    void aStoreCommitThatFailsMidPollIsReadAgainAndNothingIsIngestedTwice(String backend) {
         String topic = "failedcommit-" + backend;
         String group = "group-" + topic;
         broker.createTopic(topic, 1);

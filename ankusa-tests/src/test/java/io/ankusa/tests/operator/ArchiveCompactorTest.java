@@ -22,12 +22,11 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Archive obligations and the compactor (issue 4, point 4). */
+/** Archive obligations and the compactor. */
 class ArchiveCompactorTest {
 
     @TempDir
@@ -35,8 +34,7 @@ class ArchiveCompactorTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("the compactor settles archived hooks, drops rejected and lost ones, and keeps a failed one for the next round")
-    void settlesDropsAndRetries(String backend) {
+    void theCompactorSettlesArchivedHooksDropsRejectedAndLostOnesAndRetriesAFailedOne(String backend) {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir, b -> b.archive(true))) {
             List<Receipt> receipts = new ArrayList<>();
             for (int i = 1; i <= 5; i++) {
@@ -80,8 +78,7 @@ class ArchiveCompactorTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("with the archive off ingest writes no obligation")
-    void archiveOffWritesNoObligation(String backend) {
+    void withTheArchiveOffIngestWritesNoObligation(String backend) {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
             q.ingest(QueueUnderTest.hook("h", "t", 0, 1));
             assertThat(q.queue().stats().archivePending()).isZero();
@@ -93,8 +90,7 @@ class ArchiveCompactorTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a started compactor archives on its own thread until closed")
-    void aStartedCompactorRunsOnItsOwnThread(String backend) throws Exception {
+    void aStartedCompactorArchivesOnItsOwnThreadUntilClosed(String backend) throws Exception {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir, b -> b.archive(true))) {
             for (int i = 0; i < 300; i++) {
                 q.queue().ingest(QueueUnderTest.hook("h" + i, "t", 0));

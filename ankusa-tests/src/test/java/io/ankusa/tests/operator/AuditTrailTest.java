@@ -12,12 +12,11 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** The audit trail (issue 4, point 6). */
+/** The audit trail: entries read back newest first, and retention that never reuses an entry's number. */
 class AuditTrailTest {
 
     private static final Duration RETENTION = Duration.ofDays(30);
@@ -27,8 +26,7 @@ class AuditTrailTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("purges and recorded replays read back newest first with time, action, tenant and counts")
-    void entriesReadNewestFirst(String backend) {
+    void purgesAndRecordedReplaysReadBackNewestFirstWithTimeActionTenantAndCounts(String backend) {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
             q.ingest(QueueUnderTest.hook("h1", "acme", 0, 1));
             Operations.deadLetter(q, "acme", 1);
@@ -61,8 +59,7 @@ class AuditTrailTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("retention prunes old entries in bounded batches, and entry numbers are never reused")
-    void retentionPrunesAndSeqsAreNeverReused(String backend) {
+    void retentionPrunesOldEntriesInBoundedBatchesAndEntryNumbersAreNeverReused(String backend) {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir, b -> b.auditRetention(RETENTION))) {
             for (int i = 0; i < 5; i++) {
                 q.recordAudit(AuditAction.REPLAY, "t" + i, Map.of("revived", (long) i));

@@ -23,12 +23,11 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Dead-letter pages (issue 4, point 1): global newest first, by tenants through ?X, cursors, and what a read touches. */
+/** Dead-letter pages: global newest first, by tenants through ?X, cursors, and what a read touches. */
 class DeadLetterPagesTest {
 
     @TempDir
@@ -65,8 +64,7 @@ class DeadLetterPagesTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("the global dead-letter listing is newest first across tenants and pages by cursor")
-    void globalListingIsNewestFirstAndPages(String backend) {
+    void theGlobalDeadLetterListingIsNewestFirstAcrossTenantsAndPagesByCursor(String backend) {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
             seed(q);
             List<DeadLetter> all = walk(q, DeadLetterQuery.all().limit(2));
@@ -90,8 +88,7 @@ class DeadLetterPagesTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a dlq filtered by tenants merges their ranges newest first and pages by the same cursor")
-    void filteredListingMergesTenants(String backend) {
+    void aDlqFilteredByTenantsMergesTheirRangesNewestFirstAndPagesByTheSameCursor(String backend) {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
             seed(q);
             List<DeadLetter> global = walk(q, DeadLetterQuery.all().limit(100));
@@ -108,7 +105,6 @@ class DeadLetterPagesTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("tenant scoped dlq reads one range")
     void tenantScopedDlqReadsOneRange(String backend) {
         AtomicReference<RecordingStore> recorder = new AtomicReference<>();
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir, b -> b, s -> {
@@ -145,8 +141,7 @@ class DeadLetterPagesTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a dlq filtered by tenants the queue never saw is empty and scans nothing")
-    void unknownTenantsScanNothing(String backend) {
+    void aDlqFilteredByTenantsTheQueueNeverSawIsEmptyAndScansNothing(String backend) {
         AtomicReference<RecordingStore> recorder = new AtomicReference<>();
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir, b -> b, s -> {
             recorder.set(new RecordingStore(s));
@@ -163,8 +158,7 @@ class DeadLetterPagesTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("letters revived or purged between pages drop out and the walk goes on")
-    void lettersGoneBetweenPagesDropOut(String backend) {
+    void lettersRevivedOrPurgedBetweenPagesDropOutAndTheWalkGoesOn(String backend) {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
             seed(q);
             DeadLetterPage first = q.queue().deadLetters(DeadLetterQuery.all().limit(4));

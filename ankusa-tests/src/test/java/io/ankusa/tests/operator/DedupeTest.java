@@ -23,12 +23,11 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Dedupe by idempotency key (issue 4, point 5). */
+/** Dedupe by idempotency key within its window, across reopens and within one batch. */
 class DedupeTest {
 
     private static final Duration WINDOW = Duration.ofSeconds(10);
@@ -59,8 +58,7 @@ class DedupeTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a repeat returns the original receipt and writes nothing")
-    void aRepeatReturnsTheOriginalReceipt(String backend) {
+    void aRepeatReturnsTheOriginalReceiptAndWritesNothing(String backend) {
         try (QueueUnderTest q = open(backend, dir)) {
             Receipt original = q.ingest(keyed("order-1", "acme", "k1"));
             List<String> before = StoreSnapshot.of(q.store());
@@ -80,8 +78,7 @@ class DedupeTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("after expiry a new hook is accepted, and then deduplicates in its own window")
-    void afterExpiryANewHookIsAccepted(String backend) {
+    void afterExpiryANewHookIsAcceptedAndThenDeduplicatesInItsOwnWindow(String backend) {
         try (QueueUnderTest q = open(backend, dir)) {
             Receipt first = q.ingest(keyed("a", "acme", "k"));
             q.clock().advance(WINDOW.toMillis());
@@ -100,7 +97,6 @@ class DedupeTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a repeat after a reopen is still a repeat")
     void aRepeatAfterAReopenIsStillARepeat(String backend) {
         try (QueueUnderTest q = open(backend, dir)) {
             Receipt original = q.ingest(keyed("a", "acme", "k"));
@@ -111,7 +107,6 @@ class DedupeTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("two hooks with one key in one batch are queued once")
     void twoHooksWithOneKeyInOneBatchAreQueuedOnce(String backend) throws Exception {
         try (QueueUnderTest q = open(backend, dir)) {
             CountDownLatch holding = new CountDownLatch(1);
@@ -138,8 +133,7 @@ class DedupeTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("an in-batch repeat of a refused hook is refused the same way")
-    void aFollowerOfARefusedLeaderIsRefused(String backend) throws Exception {
+    void anInBatchRepeatOfARefusedHookIsRefusedTheSameWay(String backend) throws Exception {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir, b -> b.tenantsMax(1))) {
             q.ingest(QueueUnderTest.hook("first", "only", 0));
             CountDownLatch holding = new CountDownLatch(1);
@@ -161,8 +155,7 @@ class DedupeTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("the dedupe sweep removes expired keys only, in bounded batches")
-    void theSweepRemovesExpiredKeysOnly(String backend) {
+    void theDedupeSweepRemovesExpiredKeysOnlyInBoundedBatches(String backend) {
         try (QueueUnderTest q = open(backend, dir)) {
             for (int i = 0; i < 5; i++) {
                 q.ingest(keyed("early" + i, "acme", "early" + i));

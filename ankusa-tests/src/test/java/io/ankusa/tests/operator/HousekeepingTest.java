@@ -15,7 +15,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -28,9 +27,8 @@ class HousekeepingTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a housekeeping round reclaims hooks, sweeps expired dedupe keys and prunes the audit trail")
     // Hooks reach reclaim through a purge: a settle that delivers a hook's last row deletes the hook itself.
-    void aRoundDoesEveryTask(String backend) {
+    void aHousekeepingRoundReclaimsHooksSweepsExpiredDedupeKeysAndPrunesTheAuditTrail(String backend) {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir, b -> b.dedupeWindow(Duration.ofMinutes(1))
                 .auditRetention(Duration.ofMinutes(2)))) {
             q.recordAudit(AuditAction.REPLAY, "t", Map.of());
@@ -48,8 +46,7 @@ class HousekeepingTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("the housekeeping thread reclaims on its own")
-    void theThreadRunsRoundsOnItsOwn(String backend) throws Exception {
+    void theHousekeepingThreadReclaimsOnItsOwn(String backend) throws Exception {
         AtomicReference<RecordingStore> recorder = new AtomicReference<>();
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir, b -> b.housekeepingInterval(Duration.ofMillis(5)), s -> {
             recorder.set(new RecordingStore(s));

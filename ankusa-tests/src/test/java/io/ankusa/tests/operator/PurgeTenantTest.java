@@ -40,13 +40,12 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** {@code purgeTenant} (issue 4, point 2). */
+/** {@code purgeTenant}: one tenant only, never an inflight row, each kind on its own, resumable. */
 class PurgeTenantTest {
 
     private static final Set<PurgeKind> BOTH = EnumSet.allOf(PurgeKind.class);
@@ -100,8 +99,7 @@ class PurgeTenantTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("pending_for_tenant, dead_for_tenant and purge_tenant touch one tenant")
-    void perTenantReadsAndPurgeTouchOneTenant(String backend) {
+    void pendingForTenantDeadForTenantAndPurgeTenantTouchOneTenant(String backend) {
         AtomicReference<RecordingStore> recorder = new AtomicReference<>();
         try (QueueUnderTest q = recorded(backend, dir, recorder)) {
             Owners owners = seedThreeTenants(q);
@@ -146,8 +144,7 @@ class PurgeTenantTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("an unknown tenant purges nothing, scans nothing and writes nothing")
-    void unknownTenantIsAnEmptyResultWithoutAScan(String backend) {
+    void anUnknownTenantPurgesNothingScansNothingAndWritesNothing(String backend) {
         AtomicReference<RecordingStore> recorder = new AtomicReference<>();
         try (QueueUnderTest q = recorded(backend, dir, recorder)) {
             seedThreeTenants(q);
@@ -161,8 +158,7 @@ class PurgeTenantTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("purge never touches inflight rows, and purges each kind on its own")
-    void purgeNeverTouchesInflightRows(String backend) {
+    void purgeNeverTouchesInflightRowsAndPurgesEachKindOnItsOwn(String backend) {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir, b -> b.archive(true))) {
             seedThreeTenants(q);
             List<ClaimedDelivery> inflight = Operations.claim(q, "a", 2);
@@ -188,8 +184,7 @@ class PurgeTenantTest {
 
     @ParameterizedTest(name = "{0}, interrupted at chunk {1}")
     @MethodSource("interruptions")
-    @DisplayName("a purge interrupted after k chunks and called again ends as one uninterrupted purge")
-    void interruptedPurgeResumes(String backend, int failingChunk) {
+    void aPurgeInterruptedAfterKChunksAndCalledAgainEndsAsOneUninterruptedPurge(String backend, int failingChunk) {
         PurgeResult whole;
         List<String> expected;
         try (QueueUnderTest straight = QueueUnderTest.open(backend, dir.resolve("straight"))) {
@@ -246,8 +241,7 @@ class PurgeTenantTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("purge racing the dispatcher's claim on the same tenant leaves counters equal to a fold")
-    void purgeRacingClaim(String backend) throws Exception {
+    void purgeRacingTheDispatchersClaimOnTheSameTenantLeavesCountersEqualToAFold(String backend) throws Exception {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
             List<CompletableFuture<Receipt>> futures = new ArrayList<>();
             for (int i = 0; i < 1000; i++) {

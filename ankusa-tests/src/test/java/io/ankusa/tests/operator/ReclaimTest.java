@@ -35,12 +35,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Reclaim (issue 4, point 3): a hook goes once no delivery row and no archive obligation needs it. */
+/** Reclaim: a hook goes once no delivery row and no archive obligation needs it. */
 class ReclaimTest {
 
     @TempDir
@@ -73,7 +72,8 @@ class ReclaimTest {
     /**
      * Settles {@code rows} as orphan drops: each leaves its hook's cleared marker, as every removal
      * of a row does but a settle that delivers a hook's last row (that one deletes the hook itself,
-     * see {@link #aSettleDeletesTheHooksWhoseLastRowsItDelivers}), so these tests reach reclaim.
+     * see {@link #aSettleDeletesTheHooksWhoseLastRowsOneScanReadsAndMarksTheOthers}), so these
+     * tests reach reclaim.
      */
     private static void dropLeavingMarkers(QueueUnderTest q, List<ClaimedDelivery> rows) {
         q.ledger().settle(rows.stream().<io.ankusa.queue.ledger.Settlement>map(
@@ -82,8 +82,7 @@ class ReclaimTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("reclaim removes a hook once no delivery row and no archive obligation needs it")
-    void reclaimRemovesAHookNobodyOwes(String backend) {
+    void reclaimRemovesAHookOnceNoDeliveryRowAndNoArchiveObligationNeedsIt(String backend) {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir, b -> b.archive(true))) {
             long seq = q.ingest(QueueUnderTest.hook("h", "acme", 0, 1)).seq();
             Claim claim = q.ledger().claim(1, q.ledger().dueForTenant(1, q.clock().millis(), 0, 10, Long.MAX_VALUE));
@@ -111,8 +110,7 @@ class ReclaimTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a dead letter keeps its hook until it is purged")
-    void aDeadLetterKeepsItsHook(String backend) {
+    void aDeadLetterKeepsItsHookUntilItIsPurged(String backend) {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
             long dead = q.ingest(QueueUnderTest.hook("dead", "acme", 0)).seq();
             Operations.deadLetter(q, "acme", 1);
@@ -130,8 +128,7 @@ class ReclaimTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("reclaim rounds are bounded and walk past a marker they must keep")
-    void roundsWalkPastMarkersTheyKeep(String backend) {
+    void reclaimRoundsAreBoundedAndWalkPastAMarkerTheyMustKeep(String backend) {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
             long corrupt = q.ingest(QueueUnderTest.hook("corrupt", "acme", 0, 1)).seq();
             for (int i = 0; i < 6; i++) {
@@ -178,8 +175,7 @@ class ReclaimTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("reclaim racing deliveries and expansion never leaves a delivery row without its hook")
-    void reclaimRacingExpansion(String backend) throws Exception {
+    void reclaimRacingDeliveriesAndExpansionNeverLeavesADeliveryRowWithoutItsHook(String backend) throws Exception {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
             List<CompletableFuture<Receipt>> futures = new ArrayList<>();
             for (int i = 0; i < 200; i++) {
@@ -245,8 +241,7 @@ class ReclaimTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a reclaim round deletes its hooks in chunks, one hold of the stripes each")
-    void aRoundDeletesInChunks(String backend) {
+    void aReclaimRoundDeletesItsHooksInChunksOneHoldOfTheStripesEach(String backend) {
         List<Long> hookDeletesPerCommit = new java.util.concurrent.CopyOnWriteArrayList<>();
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir, b -> b, s -> new ForwardingStore(s) {
             @Override
@@ -279,8 +274,7 @@ class ReclaimTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a hook with a row left is kept, whether the chunk's rows are read in one scan or hook by hook")
-    void aHookWithARowLeftIsKept(String backend) {
+    void aHookWithARowLeftIsKeptWhetherTheChunksRowsAreReadInOneScanOrHookByHook(String backend) {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
             List<Long> seqs = new ArrayList<>();
             for (int i = 0; i < 700; i++) {
@@ -307,9 +301,7 @@ class ReclaimTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a settle deletes the hooks whose last rows it delivers, when one scan reads their rows, and marks the"
-            + " others")
-    void aSettleDeletesTheHooksWhoseLastRowsItDelivers(String backend) {
+    void aSettleDeletesTheHooksWhoseLastRowsOneScanReadsAndMarksTheOthers(String backend) {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
             List<Long> seqs = new ArrayList<>();
             for (int i = 0; i < 700; i++) {

@@ -9,7 +9,6 @@ import io.ankusa.queue.ledger.DeliveryLedger;
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.TreeSet;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -33,7 +32,6 @@ class ActiveTenantsTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("active_tenants returns only tenants with due rows")
     void activeTenantsReturnsOnlyTenantsWithDueRows(String backend) {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
             DeliveryLedger ledger = q.ledger();

@@ -21,7 +21,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -38,8 +37,7 @@ class ClaimAsReadTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("rows read after the mark are claimed without reading the due rows again")
-    void claimsAsRead(String backend) {
+    void rowsReadAfterTheMarkAreClaimedWithoutReadingTheDueRowsAgain(String backend) {
         AtomicReference<RecordingStore> recording = new AtomicReference<>();
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir, b -> b, s -> {
             recording.set(new RecordingStore(s));
@@ -65,8 +63,7 @@ class ClaimAsReadTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a purge after the mark makes the claim read its rows again and skip the purged ones")
-    void purgeAfterTheMark(String backend) {
+    void aPurgeAfterTheMarkMakesTheClaimReadItsRowsAgainAndSkipThePurgedOnes(String backend) {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
             for (int i = 0; i < 5; i++) {
                 q.ingest(QueueUnderTest.hook("h" + i, "t", 0));
@@ -87,8 +84,7 @@ class ClaimAsReadTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a claim after the mark makes the next claim read its rows again and skip the claimed ones")
-    void claimAfterTheMark(String backend) {
+    void aClaimAfterTheMarkMakesTheNextClaimReadItsRowsAgainAndSkipTheClaimedOnes(String backend) {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
             for (int i = 0; i < 4; i++) {
                 q.ingest(QueueUnderTest.hook("h" + i, "t", 0));
@@ -109,8 +105,7 @@ class ClaimAsReadTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a purge under way at the mark, committed after the read, makes the claim read its rows again")
-    void purgeUnderWayAtTheMark(String backend) throws Exception {
+    void aPurgeUnderWayAtTheMarkCommittedAfterTheReadMakesTheClaimReadItsRowsAgain(String backend) throws Exception {
         CountDownLatch purgeCommitting = new CountDownLatch(1);
         CountDownLatch letPurgeCommit = new CountDownLatch(1);
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir, b -> b, s -> new ForwardingStore(s) {
@@ -154,8 +149,7 @@ class ClaimAsReadTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a delivery row rewritten between the claim's reads and its stripes is read again under them")
-    void deliveryRowRewrittenBeforeTheStripes(String backend) {
+    void aDeliveryRowRewrittenBetweenTheClaimsReadsAndItsStripesIsReadAgainUnderThem(String backend) {
         AtomicReference<Runnable> onDeliveryRead = new AtomicReference<>();
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir, b -> b, s -> new ForwardingStore(s) {
             @Override

@@ -17,7 +17,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -36,7 +35,6 @@ class ConcurrentWritersTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("concurrent writers do not lose counts")
     void concurrentWritersDoNotLoseCounts(String backend) throws Exception {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
             List<CompletableFuture<?>> backlog = new ArrayList<>();

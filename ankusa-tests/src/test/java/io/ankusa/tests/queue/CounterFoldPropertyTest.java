@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.Set;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -35,7 +34,6 @@ class CounterFoldPropertyTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("counters equal a fold after any sequence of transitions")
     void countersEqualAFoldAfterAnySequenceOfTransitions(String backend) {
         ActionSequenceCheck.<TransitionDriver>named("counters equal a fold after any sequence of transitions [" + backend + "]")
                 .config(PropertyConfig.of(12, 80))
@@ -99,7 +97,7 @@ class CounterFoldPropertyTest {
                     int k = r.nextInt(8);
                     return Action.of("drop orphan #" + k, d -> d.dropOrphan(k));
                 })
-                // The quarantine (issue 12, case 3): a damaged hook's rows are moved aside by the next claim.
+                // The quarantine: a damaged hook's rows are moved aside by the next claim.
                 .action(1, r -> {
                     int k = r.nextInt(8);
                     return Action.of("damage hook #" + k, d -> d.damageHook(k));
@@ -116,7 +114,7 @@ class CounterFoldPropertyTest {
                     long ms = 1 + r.nextInt(3000);
                     return Action.of("tick " + ms + "ms", d -> d.tick(ms));
                 })
-                // The operator side (issue 4): the public purge, archive compaction, reclaim and dedupe.
+                // The operator side: the public purge, archive compaction, reclaim and dedupe.
                 .action(1, r -> {
                     int k = r.nextInt(8);
                     Set<PurgeKind> kinds = switch (r.nextInt(3)) {

@@ -21,12 +21,11 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Issue 12, case 5: a thread that dies of an {@code Error} fails its callers, never hangs them. */
+/** A queue thread that dies of an {@code Error} fails its callers, never hangs them. */
 class DeadThreadTest {
 
     private static final Duration BOUND = Duration.ofSeconds(60);
@@ -54,7 +53,6 @@ class DeadThreadTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a dead writer fails every pending ingest")
     void deadWriterFailsEveryPendingIngest(String backend) throws Exception {
         AtomicReference<DyingStore> store = new AtomicReference<>();
         try (QueueUnderTest q = dying(backend, dir, store)) {
@@ -93,8 +91,7 @@ class DeadThreadTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a dead settler fails every pending settle and the queue reports it")
-    void deadSettlerFailsEveryPendingSettle(String backend) throws Exception {
+    void aDeadSettlerFailsEveryPendingSettleAndTheQueueReportsIt(String backend) throws Exception {
         AtomicReference<DyingStore> store = new AtomicReference<>();
         try (QueueUnderTest q = dying(backend, dir, store)) {
             for (int i = 0; i < 3; i++) {
@@ -156,8 +153,7 @@ class DeadThreadTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a dead tick loop makes the queue report failed and fails later ticks")
-    void deadTickLoopFailsTheQueue(String backend) throws Exception {
+    void aDeadTickLoopMakesTheQueueReportFailedAndFailsLaterTicks(String backend) throws Exception {
         // The pipeline reads "now" from the queue's clock, which reads this wall clock on the calling
         // thread: armed, it throws an Error on the tick loop's thread only.
         DyingClock clock = new DyingClock(java.time.InstantSource.fixed(java.time.Instant.parse("2026-01-01T00:00:00Z")));

@@ -13,7 +13,6 @@ import io.ankusa.testkit.property.PropertyConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -73,8 +72,7 @@ class DueStampsTest {
 
     @ParameterizedTest(name = "wall only: {0}")
     @ValueSource(booleans = {false, true})
-    @DisplayName("the horizon is at or before every stamp held, and no stamp is taken before a horizon read")
-    void horizonAndStamps(boolean wallOnly) {
+    void theHorizonIsAtOrBeforeEveryStampHeldAndNoStampIsTakenBeforeAHorizonRead(boolean wallOnly) {
         ActionSequenceCheck.<Model>named("due stamps [wall only " + wallOnly + "]")
                 .config(PropertyConfig.of(50, 60))
                 .subject(() -> new Model(wallOnly))
@@ -98,8 +96,7 @@ class DueStampsTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a retry due before its settle's stamp is due at the stamp, and the settle releases it")
-    void aRetryDueBeforeItsSettlesStampIsDueAtTheStamp(String backend, @TempDir Path dir) {
+    void aRetryDueBeforeItsSettlesStampIsDueAtTheStampAndTheSettleReleasesIt(String backend, @TempDir Path dir) {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
             q.ingest(QueueUnderTest.hook("h", "t", 0));
             long ord = q.ord("t").orElseThrow();
@@ -122,8 +119,7 @@ class DueStampsTest {
     }
 
     @Test
-    @DisplayName("a released stamp holds the horizon back no more; a stamp closed twice is released once")
-    void releaseLetsTheHorizonMove() {
+    void aReleasedStampNoLongerHoldsTheHorizonAndAStampClosedTwiceIsReleasedOnce() {
         Model m = new Model(false);
         DueStamps.Held first = m.stamps.hold();
         m.wall.pass(1_500);

@@ -23,7 +23,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -74,8 +73,7 @@ class FirstAttemptClaimTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a first attempt ingested in this run is claimed as attempt 1 without reading its delivery row")
-    void freshRowIsNotRead(String backend) {
+    void aFirstAttemptIngestedInThisRunIsClaimedAsAttempt1WithoutReadingItsDeliveryRow(String backend) {
         try (QueueUnderTest q = open(backend)) {
             q.ingest(QueueUnderTest.hook("a", "t", 0, 1));
             q.ingest(QueueUnderTest.hook("b", "t", 0));
@@ -91,8 +89,7 @@ class FirstAttemptClaimTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a retry reads its delivery row and gets its attempts + 1, through both claim paths")
-    void retryIsRead(String backend) {
+    void aRetryReadsItsDeliveryRowAndGetsItsAttempts1ThroughBothClaimPaths(String backend) {
         try (QueueUnderTest q = open(backend)) {
             q.ingest(QueueUnderTest.hook("a", "t", 0));
             q.ingest(QueueUnderTest.hook("b", "t", 0));
@@ -120,8 +117,7 @@ class FirstAttemptClaimTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a retry left inflight and recovered at open keeps its count, also when claimed runs later")
-    void recoveredRetryAfterReopen(String backend) {
+    void aRetryLeftInflightAndRecoveredAtOpenKeepsItsCountAlsoWhenClaimedRunsLater(String backend) {
         try (QueueUnderTest q = open(backend)) {
             q.ingest(QueueUnderTest.hook("r", "t", 0));
             q.ingest(QueueUnderTest.hook("s", "t", 0));
@@ -151,8 +147,7 @@ class FirstAttemptClaimTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a retry recovered by the ledger in the same run keeps its count")
-    void recoveredInTheSameRun(String backend) {
+    void aRetryRecoveredByTheLedgerInTheSameRunKeepsItsCount(String backend) {
         try (QueueUnderTest q = open(backend)) {
             q.ingest(QueueUnderTest.hook("r", "t", 0));
             claimAll(q, "t").forEach(d -> retryNow(q, d));
@@ -167,8 +162,7 @@ class FirstAttemptClaimTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a revived dead letter and a row released from the quarantine start again at attempt 1")
-    void reviveAndReleaseWriteZeroAttempts(String backend) {
+    void aRevivedDeadLetterAndARowReleasedFromTheQuarantineStartAgainAtAttempt1(String backend) {
         try (QueueUnderTest q = open(backend)) {
             Receipt dead = q.ingest(QueueUnderTest.hook("dead", "t", 0));
             Receipt held = q.ingest(QueueUnderTest.hook("held", "t", 0));
@@ -208,8 +202,7 @@ class FirstAttemptClaimTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a fresh row's delivery row damaged in this run is sent as attempt 1 and written anew by its retry")
-    void freshRowDamagedInThisRun(String backend) {
+    void aFreshRowsDeliveryRowDamagedInThisRunIsSentAsAttempt1AndWrittenAnewByItsRetry(String backend) {
         try (QueueUnderTest q = open(backend)) {
             Receipt r = q.ingest(QueueUnderTest.hook("h", "t", 0));
             byte[] key = new DeliveryKey(r.seq(), 0).encode();

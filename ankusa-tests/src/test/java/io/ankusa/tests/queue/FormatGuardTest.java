@@ -22,7 +22,6 @@ import io.ankusa.store.Stores;
 import io.ankusa.store.WriteBatch;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -38,8 +37,7 @@ class FormatGuardTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a new store gets every family, every sentinel and the format 3 stamp")
-    void aNewStoreGetsEveryFamilySentinelAndStamp(String backend) {
+    void aNewStoreGetsEveryFamilyEverySentinelAndTheFormat3Stamp(String backend) {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
             Store store = q.store();
             assertThat(store.families()).extracting(FamilySpec::name)
@@ -62,8 +60,7 @@ class FormatGuardTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a store of a newer format is refused before anything is written")
-    void aNewerStoreIsRefusedBeforeAnythingIsWritten(String backend) {
+    void aStoreOfANewerFormatIsRefusedBeforeAnythingIsWritten(String backend) {
         QueueUnderTest.open(backend, dir).close();
         List<String> before;
         try (Store store = rawStore(backend, dir)) {
@@ -83,8 +80,7 @@ class FormatGuardTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("an older store with no migration registered from its format is refused with migration_missing")
-    void anOlderStoreWithoutAMigrationIsRefused(String backend) {
+    void anOlderStoreWithNoMigrationFromItsFormatIsRefusedWithMigrationMissing(String backend) {
         try (Store store = rawStore(backend, dir)) {
             store.commit(new WriteBatch().put(ColumnFamilies.DEFAULT, MetaKeys.FORMAT, MetaKeys.u32Value(1)), Durability.SYNC);
         }
@@ -95,8 +91,7 @@ class FormatGuardTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a store with data but no stamp is refused as corrupt")
-    void dataWithoutAStampIsCorrupt(String backend) {
+    void aStoreWithDataButNoStampIsRefusedAsCorrupt(String backend) {
         try (Store store = rawStore(backend, dir)) {
             store.commit(new WriteBatch().put(ColumnFamilies.HOOKS, new byte[] {0, 0, 0, 0, 0, 0, 0, 1}, new byte[] {1}),
                     Durability.SYNC);

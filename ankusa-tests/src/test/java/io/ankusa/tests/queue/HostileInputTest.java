@@ -13,16 +13,15 @@ import java.util.List;
 import java.util.function.Supplier;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Hostile or unlucky input through {@code Queue.ingest} on both backends (issue 12, cases 2, 4, 10
- * and 11): each is refused with a typed error naming the rule, nothing is written (the store is
- * byte-for-byte what it was), and what was acknowledged before stays.
+ * Hostile or unlucky input through {@code Queue.ingest} on both backends: each is refused with a
+ * typed error naming the rule, nothing is written (the store is byte-for-byte what it was), and
+ * what was acknowledged before stays.
  */
 class HostileInputTest {
 
@@ -50,8 +49,7 @@ class HostileInputTest {
 
     @ParameterizedTest(name = "[{0}]")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a hook with 65 536 sinks is refused, never acknowledged and dropped")
-    void aHookWithEverySinkIsRefused(String backend) {
+    void aHookWith65536SinksIsRefusedNeverAcknowledgedAndDropped(String backend) {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
             int[] every = IntStream.rangeClosed(0, 0xFFFF).toArray();
             refusedUnchanged(q, () -> valid().sinks(0).build(), "duplicate_sink");
@@ -62,8 +60,7 @@ class HostileInputTest {
 
     @ParameterizedTest(name = "[{0}]")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("tenants that differ only in an unpaired surrogate are never merged")
-    void unpairedSurrogateTenantsAreNotMerged(String backend) {
+    void tenantsThatDifferOnlyInAnUnpairedSurrogateAreNeverMerged(String backend) {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
             q.ingest(valid().tenantId("x?").build());
             for (String tenant : List.of("x\uD800", "x\uDC00")) {
@@ -78,8 +75,7 @@ class HostileInputTest {
 
     @ParameterizedTest(name = "[{0}]")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("idempotency keys that differ only in an unpaired surrogate never share a receipt")
-    void unpairedSurrogateKeysNeverShareAReceipt(String backend) {
+    void idempotencyKeysThatDifferOnlyInAnUnpairedSurrogateNeverShareAReceipt(String backend) {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
             refusedUnchanged(q, () -> valid().id("first").idempotencyKey("k\uD800").build(), "idempotency_key_invalid");
             refusedUnchanged(q, () -> valid().id("second").idempotencyKey("k\uDC00").build(), "idempotency_key_invalid");
@@ -134,8 +130,7 @@ class HostileInputTest {
 
     @ParameterizedTest(name = "refuses {1} [{0}]")
     @MethodSource("unboundedOrUnchecked")
-    @DisplayName("unbounded or unchecked input is refused at build")
-    void unboundedOrUncheckedInputIsRefused(String backend, String label, String code, Supplier<Hook> hook) {
+    void unboundedOrUncheckedInputIsRefusedAtBuild(String backend, String label, String code, Supplier<Hook> hook) {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
             refusedUnchanged(q, hook, code);
             assertThat(q.ingest(valid().build()).seq()).as("the next hook is the first").isEqualTo(1);
@@ -144,8 +139,7 @@ class HostileInputTest {
 
     @ParameterizedTest(name = "[{0}]")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("the longest tenant id with the longest idempotency key it allows is stored on every backend")
-    void longestTenantAndKeyFit(String backend) {
+    void theLongestTenantIdWithTheLongestIdempotencyKeyItAllowsIsStoredOnEveryBackend(String backend) {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
             Hook hook = valid().tenantId("t".repeat(255)).idempotencyKey("k".repeat(246))
                     .header("x-a", "v".repeat(16 * 1024 - 3)).build();
@@ -157,8 +151,7 @@ class HostileInputTest {
 
     @ParameterizedTest(name = "[{0}]")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a clock before the epoch refuses ingest with a typed error and loses nothing")
-    void aNegativeClockIsATypedRefusal(String backend) {
+    void aClockBeforeTheEpochRefusesIngestWithATypedErrorAndLosesNothing(String backend) {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
             // The queue clock never goes back once the queue has read it, so the clock is before the
             // epoch from the open of a store that never persisted a queue time.

@@ -9,12 +9,11 @@ import io.ankusa.store.Durability;
 import io.ankusa.store.StoreCorruptionException;
 import io.ankusa.store.WriteBatch;
 import java.nio.file.Path;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Issue 12: boot recovery reads the inflight family up to its hi sentinel, as whole-family folds do. */
+/** Boot recovery reads the inflight family up to its hi sentinel, as whole-family folds do. */
 class InflightSentinelTest {
 
     @TempDir
@@ -22,8 +21,7 @@ class InflightSentinelTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("boot recovery reports a lost inflight hi sentinel as corruption")
-    void lostHiSentinelIsCorruption(String backend) {
+    void bootRecoveryReportsALostInflightHiSentinelAsCorruption(String backend) {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
             q.ingest(QueueUnderTest.hook("h1", "a", 0));
             long ord = q.ord("a").orElseThrow();

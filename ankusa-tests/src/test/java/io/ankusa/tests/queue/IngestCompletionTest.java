@@ -18,7 +18,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Ingest futures complete off the writer thread (issue 16, item 4): a caller's callback that
+ * Ingest futures complete off the writer thread: a caller's callback that
  * blocks does not stall other producers, and an application's executor is where callbacks run.
  *
  * <p>The order is forced, not timed: a chore parks the writer while the first hook is submitted

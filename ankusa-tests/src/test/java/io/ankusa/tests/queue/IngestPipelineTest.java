@@ -12,13 +12,12 @@ import io.ankusa.tests.support.HeldWriteStore;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 14, session 9: the ingest writer assembles the next batch while a committer thread writes
+ * The ingest writer assembles the next batch while a committer thread writes
  * the previous one, on the state the batches in flight leave (new tenants' ordinals, dedupe keys);
  * a failed write fails every batch assembled on it.
  */
@@ -29,8 +28,7 @@ class IngestPipelineTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("the next batch is assembled while a batch is written, and keeps its new tenant's ordinal and its dedupe key")
-    void nextBatchIsAssembledOnTheBatchInFlight(String backend) throws Exception {
+    void theNextBatchIsAssembledDuringAWriteOnTheOrdinalsAndDedupeKeysItLeaves(String backend) throws Exception {
         AtomicReference<HeldWriteStore> store = new AtomicReference<>();
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir, b -> b, s -> {
             store.set(new HeldWriteStore(s));
@@ -75,8 +73,7 @@ class IngestPipelineTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a failed write fails every batch assembled on it, and the queue goes on")
-    void failedWriteFailsTheBatchesAssembledOnIt(String backend) throws Exception {
+    void aFailedWriteFailsEveryBatchAssembledOnItAndTheQueueGoesOn(String backend) throws Exception {
         AtomicReference<HeldWriteStore> store = new AtomicReference<>();
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir, b -> b, s -> {
             store.set(new HeldWriteStore(s));

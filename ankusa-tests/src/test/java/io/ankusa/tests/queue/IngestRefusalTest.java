@@ -17,7 +17,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every input refusal of ingest (issue 3, point 5): the exception names the broken rule, and
+ * Every input refusal of ingest: the exception names the broken rule, and
  * nothing is written — the store is byte-for-byte what it was, and a valid hook right after is
  * accepted with seq 1. Most rules are enforced when the {@link Hook} is built (an invalid hook
  * cannot exist); the payload limit is the queue's configuration and is enforced by ingest.

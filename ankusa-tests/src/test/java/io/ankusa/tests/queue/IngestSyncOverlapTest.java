@@ -11,13 +11,12 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 14: the ingest writer writes a batch unsynced and a second thread syncs it before its
+ * The ingest writer writes a batch unsynced and a second thread syncs it before its
  * receipts complete, so the next batch is assembled and written while the fsync runs.
  */
 class IngestSyncOverlapTest {
@@ -27,8 +26,7 @@ class IngestSyncOverlapTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a receipt waits for the sync of its batch, and the next batch is written while that sync runs")
-    void receiptWaitsForTheSyncAndTheNextBatchOverlapsIt(String backend) throws Exception {
+    void aReceiptWaitsForTheSyncOfItsBatchAndTheNextBatchIsWrittenWhileThatSyncRuns(String backend) throws Exception {
         AtomicReference<HeldSyncStore> store = new AtomicReference<>();
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir, b -> b, s -> {
             store.set(new HeldSyncStore(s));

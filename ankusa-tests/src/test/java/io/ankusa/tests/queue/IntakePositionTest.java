@@ -16,13 +16,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 18, the store-side primitive of the Kafka intake: an intake position is written in the
+ * The store-side primitive of the Kafka intake: an intake position is written in the
  * same batch as the hook read from it, or not at all.
  */
 class IntakePositionTest {
@@ -34,8 +33,7 @@ class IntakePositionTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("an intake position lands with its hook and survives a reopen, per source")
-    void positionLandsWithItsHook(String backend) {
+    void anIntakePositionLandsWithItsHookAndSurvivesAReopenPerSource(String backend) {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
             assertThat(q.queue().intakePosition("hooks-0")).isEmpty();
             for (long offset = 0; offset < 5; offset++) {
@@ -57,8 +55,7 @@ class IntakePositionTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a failed commit writes neither the hooks nor their intake position")
-    void failedCommitWritesNeither(String backend) {
+    void aFailedCommitWritesNeitherTheHooksNorTheirIntakePosition(String backend) {
         AtomicReference<InterruptingStore> store = new AtomicReference<>();
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir, b -> b, s -> {
             store.set(new InterruptingStore(s));
@@ -91,8 +88,7 @@ class IntakePositionTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a refused hook does not move its source's position")
-    void refusedHookDoesNotMovePosition(String backend) {
+    void aRefusedHookDoesNotMoveItsSourcesPosition(String backend) {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir, b -> b.tenantsMax(1).payloadMaxBytes(64))) {
             QueueUnderTest.await(q.queue().ingest(QueueUnderTest.hook("h0", "a", 0), new IntakePosition("p", 0), NO_WAIT));
             assertThatThrownBy(() -> QueueUnderTest.await(q.queue().ingest(QueueUnderTest.hook("h1", "new", 0),
@@ -106,8 +102,7 @@ class IntakePositionTest {
     }
 
     @org.junit.jupiter.api.Test
-    @DisplayName("an intake position refuses an empty, long or unprintable source and a negative offset")
-    void positionChecksItsFields() {
+    void anIntakePositionRefusesAnEmptyLongOrUnprintableSourceAndANegativeOffset() {
         assertThatThrownBy(() -> new IntakePosition("", 0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new IntakePosition("a b", 0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new IntakePosition("x".repeat(201), 0)).isInstanceOf(IllegalArgumentException.class);

@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -24,7 +23,6 @@ class NoDueRowWithoutMarkerPropertyTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("no due row without a marker")
     void noDueRowWithoutAMarker(String backend) {
         ActionSequenceCheck.<TransitionDriver>named("no due row without a marker [" + backend + "]")
                 .config(PropertyConfig.of(10, 80))

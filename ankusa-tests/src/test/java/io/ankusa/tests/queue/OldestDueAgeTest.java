@@ -9,13 +9,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 12, case 12: after the backlog drained, {@code oldestDueAge()} is empty. Markers of the
+ * After the backlog drained, {@code oldestDueAge()} is empty. Markers of the
  * second a tick ran in are never deleted by that tick (a writer may still be adding to it), so a
  * drained backlog of many tenants leaves more stale markers than the gauge verifies; the gauge
  * must not report the age of a stale marker.
@@ -39,8 +38,7 @@ class OldestDueAgeTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("after the backlog drained the oldest due age is empty")
-    void drainedBacklogHasNoAge(String backend) {
+    void afterTheBacklogDrainedTheOldestDueAgeIsEmpty(String backend) {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
             fill(q);
             try (Pipeline pipeline = Pipeline.builder(q.queue(), d -> CompletableFuture.completedFuture(SinkOutcome.delivered()))

@@ -4,10 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.queue.ledger.QueueClock;
 import java.time.Duration;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-/** The queue clock alone (issue 19), on a {@link SteppingClock}: what a step does to "now" and to waits. */
+/** The queue clock alone, on a {@link SteppingClock}: what a step does to "now" and to waits. */
 class QueueClockTest {
 
     private static final long T = QueueUnderTest.EPOCH;
@@ -17,8 +16,7 @@ class QueueClockTest {
     private final SteppingClock wall = new SteppingClock(T);
 
     @Test
-    @DisplayName("a backward step: never back, half speed while ahead, the wall again after twice the step")
-    void backwardStep() {
+    void aBackwardStepNeverGoesBackRunsAtHalfSpeedAndMeetsTheWallAfterTwiceTheStep() {
         QueueClock clock = QueueClock.of(wall, wall::nanos, Long.MIN_VALUE);
         wall.pass(1_000);
         assertThat(clock.millis()).isEqualTo(T + 1_000);
@@ -38,8 +36,7 @@ class QueueClockTest {
     }
 
     @Test
-    @DisplayName("a forward step: followed at once, left out of waits")
-    void forwardStep() {
+    void aForwardStepIsFollowedAtOnceAndLeftOutOfWaits() {
         QueueClock clock = QueueClock.of(wall, wall::nanos, Long.MIN_VALUE);
         wall.pass(5_000);
         assertThat(clock.millis()).isEqualTo(T + 5_000);
@@ -60,8 +57,7 @@ class QueueClockTest {
     }
 
     @Test
-    @DisplayName("a persisted floor ahead of the wall is where the clock starts")
-    void floor() {
+    void aPersistedFloorAheadOfTheWallIsWhereTheClockStarts() {
         QueueClock clock = QueueClock.of(wall, wall::nanos, T + HOUR);
         assertThat(clock.millis()).isEqualTo(T + HOUR);
         assertThat(QueueClock.of(wall, wall::nanos, T - HOUR).millis()).as("a floor behind the wall: the wall")
@@ -69,8 +65,7 @@ class QueueClockTest {
     }
 
     @Test
-    @DisplayName("over a hand-moved clock alone, a forward move is time passing and a backward move is a step")
-    void overOneClock() {
+    void overAHandMovedClockAForwardMoveIsTimePassingAndABackwardMoveIsAStep() {
         MutableClock hand = new MutableClock(T);
         QueueClock clock = QueueClock.over(hand, Long.MIN_VALUE);
         hand.advance(DAY);

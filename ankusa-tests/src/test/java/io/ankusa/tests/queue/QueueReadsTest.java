@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.LongStream;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -23,7 +22,6 @@ class QueueReadsTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("an unknown tenant reads as empty")
     void anUnknownTenantReadsAsEmpty(String backend) {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
             q.ingest(QueueUnderTest.hook("1", "known", 0));
@@ -38,8 +36,7 @@ class QueueReadsTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("seq is commit order, contiguous across group commits, and never reused after a reopen")
-    void seqIsCommitOrder(String backend) throws Exception {
+    void seqIsCommitOrderContiguousAcrossGroupCommitsAndNeverReusedAfterAReopen(String backend) throws Exception {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir, b -> b.batchMaxHooks(16))) {
             List<CompletableFuture<Receipt>> futures = new ArrayList<>();
             for (int i = 0; i < 300; i++) {
@@ -63,8 +60,7 @@ class QueueReadsTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("pending_for_tenant, dead_for_tenant and purge_tenant touch one tenant")
-    void perTenantReadsAndPurgeTouchOneTenant(String backend) {
+    void pendingForTenantDeadForTenantAndPurgeTenantTouchOneTenant(String backend) {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
             for (int i = 0; i < 5; i++) {
                 q.ingest(QueueUnderTest.hook("a" + i, "a", 0, 1));
@@ -93,7 +89,6 @@ class QueueReadsTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("oldest due age comes from the active index")
     void oldestDueAgeComesFromTheActiveIndex(String backend) {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
             assertThat(q.queue().oldestDueAge()).isEmpty();
@@ -112,8 +107,7 @@ class QueueReadsTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("close commits the hooks already accepted and refuses later ones")
-    void closeCommitsWhatWasAccepted(String backend) {
+    void closeCommitsTheHooksAlreadyAcceptedAndRefusesLaterOnes(String backend) {
         List<CompletableFuture<Receipt>> futures = new ArrayList<>();
         QueueUnderTest q = QueueUnderTest.open(backend, dir);
         for (int i = 0; i < 500; i++) {

@@ -18,13 +18,12 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 12, "tests that would have caught the tenant-ordinal bugs": a failed commit that allocates
+ * Tenant ordinals across failed commits: a failed commit that allocates
  * tenants, and the batch that carries a new ordinal's rows.
  */
 class TenantOrdinalCommitTest {
@@ -34,7 +33,6 @@ class TenantOrdinalCommitTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a failed commit never hands out its ordinals again")
     void failedCommitNeverHandsOutItsOrdinalsAgain(String backend) {
         AtomicReference<InterruptingStore> store = new AtomicReference<>();
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir, b -> b, s -> {
@@ -77,8 +75,7 @@ class TenantOrdinalCommitTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a new ordinal's rows ride in the same synced batch as the first rows that use it")
-    void newOrdinalRidesWithItsFirstRows(String backend) {
+    void aNewOrdinalsRowsRideInTheSameSyncedBatchAsTheFirstRowsThatUseIt(String backend) {
         AtomicReference<RecordingStore> store = new AtomicReference<>();
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir, b -> b, s -> {
             store.set(new RecordingStore(s));

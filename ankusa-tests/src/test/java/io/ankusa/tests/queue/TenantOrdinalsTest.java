@@ -22,7 +22,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.LongStream;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -61,7 +60,6 @@ class TenantOrdinalsTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("tenant ordinal is assigned once and never reused")
     void tenantOrdinalIsAssignedOnceAndNeverReused(String backend) throws Exception {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
             // First-sight order, ord 0 never handed out, default is a tenant like any other.
@@ -105,8 +103,7 @@ class TenantOrdinalsTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("tenants.max refuses a new tenant with tenant_limit and an existing tenant is never refused at the cap")
-    void tenantsMaxRefusesANewTenantAndNeverAnExistingOne(String backend) throws Exception {
+    void tenantsMaxRefusesANewTenantWithTenantLimitAndNeverAnExistingOne(String backend) throws Exception {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir, b -> b.tenantsMax(3))) {
             q.ingest(QueueUnderTest.hook("1", "one", 0));
             q.ingest(QueueUnderTest.hook("2", "two", 0));

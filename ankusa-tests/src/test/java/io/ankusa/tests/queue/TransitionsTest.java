@@ -11,7 +11,6 @@ import io.ankusa.queue.ledger.DueKind;
 import io.ankusa.queue.ledger.DueRow;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -24,7 +23,6 @@ class TransitionsTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("each transition moves exactly its counters")
     void eachTransitionMovesExactlyItsCounters(String backend) {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir, b -> b.archive(true))) {
             DeliveryLedger ledger = q.ledger();
@@ -86,8 +84,7 @@ class TransitionsTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a transition trusts the stored row, not the caller's copy")
-    void aTransitionTrustsTheStoredRow(String backend) {
+    void aTransitionTrustsTheStoredRowNotTheCallersCopy(String backend) {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
             DeliveryLedger ledger = q.ledger();
             q.ingest(QueueUnderTest.hook("h1", "acme", 0));

@@ -22,13 +22,12 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 12, case 3: a stored hook (or delivery row) that does not decode is corruption. A claim
+ * A stored hook (or delivery row) that does not decode is corruption. A claim
  * moves its deliveries into the quarantine in the claim's own batch: kept, counted, listed, never
  * sent and never deleted, and the rest of the tenant and the other tenants keep flowing. An
  * operator releases them (after restoring the hook) or purges them, audited.
@@ -66,8 +65,7 @@ class UndecodableHookTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a hook that does not decode is never dropped")
-    void undecodableHookIsNeverDropped(String backend) {
+    void aHookThatDoesNotDecodeIsNeverDropped(String backend) {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
             Receipt damaged = fillAndDamage(q);
             long bytesBefore = q.queue().stats().bytes();
@@ -111,8 +109,7 @@ class UndecodableHookTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("released quarantined deliveries are delivered once their hook is restored")
-    void releaseAfterRestore(String backend) {
+    void releasedQuarantinedDeliveriesAreDeliveredOnceTheirHookIsRestored(String backend) {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
             Receipt damaged = q.ingest(QueueUnderTest.hook("damaged", "a", 0, 1));
             byte[] original = q.damageHook(damaged.seq());
@@ -144,8 +141,7 @@ class UndecodableHookTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("purged quarantined deliveries are gone, counted and audited")
-    void purge(String backend) {
+    void purgedQuarantinedDeliveriesAreGoneCountedAndAudited(String backend) {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
             Receipt damaged = fillAndDamage(q);
             tick(q, new RecordingSink());
@@ -167,8 +163,7 @@ class UndecodableHookTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a delivery row that does not decode is quarantined, and released with a fresh row")
-    void undecodableDeliveryRow(String backend) {
+    void aDeliveryRowThatDoesNotDecodeIsQuarantinedAndReleasedWithAFreshRow(String backend) {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
             Receipt hook = q.ingest(QueueUnderTest.hook("h", "a", 0, 1));
             q.store().commit(new WriteBatch().put(ColumnFamilies.DELIVERIES, new DeliveryKey(hook.seq(), 1).encode(),
@@ -195,8 +190,7 @@ class UndecodableHookTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("erasing a tenant erases its quarantine")
-    void erasureTakesTheQuarantine(String backend) {
+    void erasingATenantErasesItsQuarantine(String backend) {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
             fillAndDamage(q);
             tick(q, new RecordingSink());

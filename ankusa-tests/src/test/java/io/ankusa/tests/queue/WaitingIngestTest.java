@@ -17,7 +17,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * {@code Queue.ingest(hook, timeout)} (issue 16, item 4): past {@code ingestQueueCapacity} the
+ * {@code Queue.ingest(hook, timeout)}: past {@code ingestQueueCapacity} the
  * producer waits for room instead of being refused, and is refused only when its wait is over.
  * A chore parks the writer so that the queue stays full for as long as the test needs.
  */

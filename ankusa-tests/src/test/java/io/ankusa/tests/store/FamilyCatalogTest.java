@@ -21,7 +21,6 @@ import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.zip.CRC32C;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -45,8 +44,7 @@ class FamilyCatalogTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("every cut and every flipped byte of a catalog is refused as corruption")
-    void everyCutAndFlipIsCorruption(String backend) throws IOException {
+    void everyCutAndEveryFlippedByteOfACatalogIsRefusedAsCorruption(String backend) throws IOException {
         Path store = store(backend);
         Path catalog = store.resolve(FamilyCatalog.FILE_NAME);
         byte[] intact = Files.readAllBytes(catalog);
@@ -75,8 +73,7 @@ class FamilyCatalogTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a catalog of a newer catalog format is a newer release, not corruption")
-    void newerCatalogFormatIsFamilyMismatch(String backend) throws IOException {
+    void aCatalogOfANewerCatalogFormatIsANewerReleaseNotCorruption(String backend) throws IOException {
         Path store = store(backend);
         Path catalog = store.resolve(FamilyCatalog.FILE_NAME);
         String text = Files.readString(catalog);
@@ -96,8 +93,7 @@ class FamilyCatalogTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a catalog of an earlier build still opens and is rewritten with a checksum")
-    void legacyCatalogOpensAndIsUpgraded(String backend) throws IOException {
+    void aCatalogOfAnEarlierBuildStillOpensAndIsRewrittenWithAChecksum(String backend) throws IOException {
         Path store = store(backend);
         Path catalog = store.resolve(FamilyCatalog.FILE_NAME);
         Files.writeString(catalog, "@backend " + backend + "\nrows PLAIN\ncounts COUNTER\n");
@@ -112,8 +108,7 @@ class FamilyCatalogTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a creation interrupted before the data files existed is no store, and creating finishes it")
-    void interruptedCreationIsNoStoreUntilCreated(String backend) {
+    void aCreationInterruptedBeforeTheDataFilesExistedIsNoStoreAndCreatingFinishesIt(String backend) {
         Path store = dir.resolve("new");
         assertThat(FamilyCatalog.reconcile(store, backend, FAMILIES, true)).as("a new store").isFalse();
         assertThat(FamilyCatalog.inspect(store)).hasValueSatisfying(c -> assertThat(c.created()).isFalse());
@@ -127,8 +122,7 @@ class FamilyCatalogTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a directory of data files without a catalog is corruption, an empty one no store")
-    void dataFilesWithoutCatalogAreCorruption(String backend) throws IOException {
+    void aDirectoryOfDataFilesWithoutACatalogIsCorruptionAnEmptyOneNoStore(String backend) throws IOException {
         assertThat(FamilyCatalog.inspect(dir.resolve("nothing"))).isEmpty();
         Files.writeString(Files.createDirectories(dir.resolve("unrelated")).resolve("notes.txt"), "mine");
         assertThat(FamilyCatalog.inspect(dir.resolve("unrelated"))).isEmpty();

@@ -15,7 +15,6 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -32,8 +31,7 @@ class MigratedAttemptsTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a migrated first attempt with failed attempts gets the attempt after them")
-    void migratedFirstAttemptKeepsItsAttempts(String backend) {
+    void aMigratedFirstAttemptWithFailedAttemptsGetsTheAttemptAfterThem(String backend) {
         Path store = dir.resolve("store");
         try (FormatTwoWriter w = FormatTwoWriter.create(backend, store)) {
             long tried = w.hook(StoreFixtures.hook("tried", "acme", 0), StoreFixtures.EPOCH);

@@ -41,9 +41,9 @@ import java.util.Map;
  * waits until RocksDB has no flush or compaction pending or running ({@link SettledCompactions}),
  * then closes it: RocksDB compacts only what its own triggers ask for, no full compaction that
  * would leave the migration an unrealistically tidy store. {@code
- * ankusa.bench.migrationSettle=false} leaves the wait out (the figures before issue 14's session
- * 10), {@code both} runs every RocksDB cell both ways, without the wait first; the table says which
- * is which, so a change of the bench is not taken for a faster migration.
+ * ankusa.bench.migrationSettle=false} leaves the wait out (the store as the writer left it, its
+ * flushes and compactions still owed), {@code both} runs every RocksDB cell both ways, without the
+ * wait first; the table says which is which, so a change of the bench is not taken for a faster migration.
  *
  * <p>Self-checking: after each run the aggregate counters must equal the rows written and a fold
  * of the whole store must equal every tenant's counters (structural invariants included). It
@@ -64,7 +64,7 @@ import java.util.Map;
  * {@code ankusa.bench.migrationSettings=rocksdb.memtableBytes=67108864,…} (store settings added to
  * every cell of their backend, for experiments), {@code ankusa.bench.migrationSettle} ({@code true},
  * the default, {@code false} or {@code both}: see above), {@code ankusa.bench.dir}.
- * Issue 14's goal (at least {@value #GOAL_ROWS_PER_SECOND} rows/s on RocksDB with default settings
+ * The goal (at least {@value #GOAL_ROWS_PER_SECOND} rows/s on RocksDB with default settings
  * at 10⁶ rows) is printed as a PASS or FAIL rule and not enforced. The bench profile runs it with
  * a fixed heap ({@code -Xms}, as the pom says): a heap that grows while the migration runs costs
  * page faults on the migrating thread.
@@ -72,7 +72,7 @@ import java.util.Map;
 public final class MigrationBench {
 
     static final double MIN_ROWS_PER_SECOND = 1_000;
-    /** Issue 14's goal for RocksDB with its default settings at 10⁶ rows: reported, not enforced. */
+    /** The goal for RocksDB with its default settings at 10⁶ rows: reported, not enforced. */
     static final double GOAL_ROWS_PER_SECOND = 200_000;
     private static final int GOAL_ROWS = 1_000_000;
     static final double MAX_SLOWDOWN = 4;
@@ -168,7 +168,7 @@ public final class MigrationBench {
         System.out.println();
         cells.stream().filter(c -> c.setup().backend().equals("rocksdb") && c.setup().settings().isEmpty()
                 && c.rows() >= GOAL_ROWS).forEach(c -> System.out.printf(Locale.ROOT,
-                "%s: %s, %,d rows, compactions %s: %,.0f rows/s, goal >= %,.0f (issue 14; reported, not enforced)%n",
+                "%s: %s, %,d rows, compactions %s: %,.0f rows/s, goal >= %,.0f (reported, not enforced)%n",
                 c.rate() >= GOAL_ROWS_PER_SECOND ? "PASS" : "FAIL", c.setup().label(), c.rows(),
                 c.settled() ? "settled first" : "not settled", c.rate(), GOAL_ROWS_PER_SECOND));
         if (!failures.isEmpty()) {

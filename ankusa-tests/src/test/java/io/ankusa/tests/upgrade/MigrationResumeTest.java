@@ -28,7 +28,6 @@ import java.nio.file.Paths;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -53,7 +52,6 @@ class MigrationResumeTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("resumes interrupted tenant migration without double counting")
     void resumesInterruptedTenantMigrationWithoutDoubleCounting(String backend) {
         Path template = dir.resolve("template");
         BACKLOG.write(backend, template);
@@ -91,8 +89,7 @@ class MigrationResumeTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("resumes interrupted tenant migration without double counting after kill -9 of the migrating JVM")
-    void resumesAfterKillNine(String backend) throws Exception {
+    void resumesTenantMigrationWithoutDoubleCountingAfterAKill9OfTheMigratingJvm(String backend) throws Exception {
         Path template = dir.resolve("template");
         BACKLOG.write(backend, template);
         Path uninterrupted = copy(template, "uninterrupted");
@@ -141,8 +138,7 @@ class MigrationResumeTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a power loss during the migration loses at most its unsynced steps and the resumed run ends as an uninterrupted one")
-    void powerLossLosesOnlyUnsyncedStepsAndTheResumedRunEndsTheSame(String backend) {
+    void aPowerLossMidMigrationLosesOnlyUnsyncedStepsAndTheResumedRunEndsTheSame(String backend) {
         Path template = dir.resolve("template");
         BACKLOG.write(backend, template);
         Path uninterrupted = copy(template, "uninterrupted");
@@ -183,8 +179,7 @@ class MigrationResumeTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a migration reading its hooks by multi-get (more hooks than the hook directory holds) ends as one that scans them")
-    void hooksReadByMultiGetEndAsScannedOnes(String backend) {
+    void aMigrationReadingItsHooksByMultiGetEndsAsOneThatScansThem(String backend) {
         Path template = dir.resolve("template");
         BACKLOG.write(backend, template);
         Path scanned = copy(template, "scanned");
@@ -205,8 +200,7 @@ class MigrationResumeTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a step asked for again before its batch was committed allocates its ordinals again")
-    void aStepAskedForAgainAllocatesItsOrdinalsAgain(String backend) {
+    void aStepAskedForAgainBeforeItsBatchWasCommittedAllocatesItsOrdinalsAgain(String backend) {
         Path template = dir.resolve("template");
         BACKLOG.write(backend, template);
         Path uninterrupted = copy(template, "uninterrupted");

@@ -10,7 +10,6 @@ import io.ankusa.store.Store;
 import io.ankusa.store.StoreException;
 import io.ankusa.tests.queue.IndexFold;
 import java.nio.file.Path;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -23,8 +22,7 @@ class QueueCheckpointTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a queue checkpoint taken while the queue runs opens as a queue with everything acked before it")
-    void aCheckpointOpensAsAQueue(String backend) {
+    void aQueueCheckpointTakenWhileTheQueueRunsOpensAsAQueueWithEverythingAckedBeforeIt(String backend) {
         Path backup = dir.resolve("backup");
         QueueStats before;
         try (Queue queue = Queue.open(Upgrades.config(backend, dir.resolve("live"), b -> b.archive(true)))) {

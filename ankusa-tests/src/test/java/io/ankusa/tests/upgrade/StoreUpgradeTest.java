@@ -43,7 +43,6 @@ import java.util.Set;
 import java.util.concurrent.CompletionException;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -61,7 +60,6 @@ class StoreUpgradeTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("v2 fixture upgrades to v3 with counters equal to a fold")
     void v2FixtureUpgradesToV3WithCountersEqualToAFold(String backend) {
         Path store = dir.resolve("store");
         StoreFixtures.unpack(StoreFixtures.committed(2, backend), store);
@@ -109,7 +107,6 @@ class StoreUpgradeTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a hook with no tenant or no envelope files under default")
     void aHookWithNoTenantOrNoEnvelopeFilesUnderDefault(String backend) {
         Path store = dir.resolve("store");
         long noTenant;
@@ -157,8 +154,7 @@ class StoreUpgradeTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("damaged format-2 index values migrate with what the hook tells, stray keys are dropped")
-    void damagedIndexValuesMigrateWithWhatTheHookTells(String backend) {
+    void damagedFormat2IndexValuesMigrateWithWhatTheHookTellsStrayKeysAreDropped(String backend) {
         Path store = dir.resolve("store");
         long seq;
         int envelopeSize;
@@ -190,7 +186,6 @@ class StoreUpgradeTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("tenant migration allocates each ordinal once")
     void tenantMigrationAllocatesEachOrdinalOnce(String backend) {
         Path store = dir.resolve("store");
         new FormatTwoBacklog(900, 300, 300, 200, 150, 11).write(backend, store);
@@ -240,8 +235,7 @@ class StoreUpgradeTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a migration past tenants.max keeps every row, and only new tenants are refused afterwards")
-    void aMigrationPastTheCapKeepsEveryRow(String backend) {
+    void aMigrationPastTenantsMaxKeepsEveryRowAndOnlyNewTenantsAreRefusedAfterwards(String backend) {
         Path store = dir.resolve("store");
         long rows = new FormatTwoBacklog(400, 100, 100, 0, 40, 5).write(backend, store);
         QueueConfig config = Upgrades.config(backend, store, b -> b.tenantsMax(10));
@@ -263,7 +257,6 @@ class StoreUpgradeTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a format 2 release refuses a format 3 store")
     void aFormat2ReleaseRefusesAFormat3Store(String backend) {
         Path store = dir.resolve("store");
         StoreFixtures.unpack(StoreFixtures.committed(2, backend), store);
@@ -304,7 +297,6 @@ class StoreUpgradeTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a restored format 2 backup migrates on boot")
     void aRestoredFormat2BackupMigratesOnBoot(String backend) {
         Path live = dir.resolve("live");
         StoreFixtures.writeV2(backend, live);
@@ -333,7 +325,6 @@ class StoreUpgradeTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("the v3 fixture task writes a store that boots")
     void theV3FixtureTaskWritesAStoreThatBoots(String backend) {
         Path written = dir.resolve("written");
         List<Path> archives = io.ankusa.queue.fixtures.StoreFixtures.write(written, backend);
@@ -372,7 +363,6 @@ class StoreUpgradeTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("a dry run lists the pending step and writes nothing")
     void aDryRunListsThePendingStepAndWritesNothing(String backend) {
         Path store = dir.resolve("store");
         new FormatTwoBacklog(600, 0, 0, 0, 3, 1).write(backend, store);
@@ -396,7 +386,6 @@ class StoreUpgradeTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("an empty format 2 store migrates in one step")
     void anEmptyFormat2StoreMigratesInOneStep(String backend) {
         Path store = dir.resolve("store");
         FormatTwoWriter.create(backend, store).close();
@@ -418,8 +407,7 @@ class StoreUpgradeTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
-    @DisplayName("each step seeks to just after the last old key, never to the family start")
-    void eachStepSeeksToTheLastOldKey(String backend) {
+    void eachStepSeeksToJustAfterTheLastOldKeyNeverToTheFamilyStart(String backend) {
         Path store = dir.resolve("store");
         new FormatTwoBacklog(1800, 0, 0, 0, 5, 3).write(backend, store);
         QueueConfig config = Upgrades.config(backend, store);
