@@ -227,9 +227,9 @@ public final class Hook {
         }
 
         /**
-         * Sets replaces all headers.
+         * Sets the headers, replacing all set before.
          *
-         * @param headers replaces all headers
+         * @param headers the headers, by name
          * @return this builder
          */
         public Builder headers(Map<String, String> headers) {
@@ -279,12 +279,14 @@ public final class Hook {
         }
 
         /**
-         * Sets adds sinks.
+         * Sets the sinks the hook fans out to, replacing any set before (each 0 .. 65 535, no
+         * duplicates, at least one; checked by {@link #build()}).
          *
-         * @param sinks adds sinks
+         * @param sinks the sink numbers, in the order their deliveries are made
          * @return this builder
          */
         public Builder sinks(int... sinks) {
+            this.sinks.clear();
             for (int sink : sinks) {
                 this.sinks.add(sink);
             }
@@ -292,13 +294,27 @@ public final class Hook {
         }
 
         /**
-         * Sets adds sinks.
+         * Sets the sinks the hook fans out to, replacing any set before; see {@link #sinks(int...)}.
          *
-         * @param sinks adds sinks
+         * @param sinks the sink numbers, none null
          * @return this builder
          */
         public Builder sinks(List<Integer> sinks) {
-            sinks.forEach(s -> this.sinks.add(Objects.requireNonNull(s, "sink")));
+            List<Integer> copy = new ArrayList<>(sinks.size());
+            sinks.forEach(s -> copy.add(Objects.requireNonNull(s, "sink")));
+            this.sinks.clear();
+            this.sinks.addAll(copy);
+            return this;
+        }
+
+        /**
+         * Adds one sink after those set so far.
+         *
+         * @param sink the sink number
+         * @return this builder
+         */
+        public Builder addSink(int sink) {
+            this.sinks.add(sink);
             return this;
         }
 

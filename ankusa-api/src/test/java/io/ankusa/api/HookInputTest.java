@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ankusa.api.InvalidHookException.Reason;
+import java.util.List;
 import java.util.function.Supplier;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -61,9 +62,16 @@ class HookInputTest {
                 .isInstanceOfSatisfying(InvalidHookException.class, e -> assertThat(e.reason()).isEqualTo(Reason.HEADERS_TOO_LARGE));
         int[] most = IntStream.range(1, 0x10000).toArray();
         assertThat(Hook.builder().id("i").sourceId("s").sinks(most).build().sinks()).hasSize(Hook.SINKS_MAX);
-        assertThatThrownBy(() -> Hook.builder().id("i").sourceId("s").sinks(most).sinks(0).build())
+        assertThatThrownBy(() -> Hook.builder().id("i").sourceId("s").sinks(most).addSink(0).build())
                 .isInstanceOfSatisfying(InvalidHookException.class, e -> assertThat(e.reason()).isEqualTo(Reason.TOO_MANY_SINKS));
         assertThat(valid().tenantId("t".repeat(255)).idempotencyKey("k".repeat(246)).build().idempotencyKey()).isPresent();
+    }
+
+    @Test
+    void sinksReplacesTheSinksSetBeforeAndAddSinkAddsOne() {
+        assertThat(valid().sinks(1, 2).sinks(3).build().sinks()).containsExactly(3);
+        assertThat(valid().sinks(1, 2).sinks(List.of(4, 5)).build().sinks()).containsExactly(4, 5);
+        assertThat(valid().sinks(1).addSink(2).addSink(0).build().sinks()).containsExactly(1, 2, 0);
     }
 
     @Test

@@ -22,23 +22,25 @@ import java.util.random.RandomGenerator;
 
 /**
  * Dispatches a queue's due deliveries to a {@link Sink}: claims them tick by tick from the tenants
- * that have work (a deficit round-robin across tenants, by weight, within their limits), sends them with bounded concurrency and a deadline,
+ * that have work (a deficit round-robin across tenants, by weight, within their limits), sends them
+ * with bounded concurrency and a deadline,
  * settles each outcome (delivered; retried after the {@link RetryPolicy}'s delay; dead-lettered
  * after the last attempt or a permanent failure), and keeps the active index clean.
  *
  * <p>Delivery is at least once: a crash between a sink's answer and the settle commit, or a close
  * with attempts still running, leaves rows inflight, and opening the queue returns them to due.
  *
- * <p>{@link #start()} runs ticks on a thread of the pipeline's own (again at once while a tick
- * fills its row limit, otherwise after the tick interval; each of these ticks claims at most half
- * of the concurrency, so that its claim overlaps the previous tick's settle) and reports {@link Gauges} to the
- * listeners every gauge interval. {@link #tick()} runs one tick on the calling thread, which is
- * how tests drive a pipeline with a hand-moved clock (the queue's: a pipeline reads "now" from
- * its queue's clock, which due times are stamped with); ticks never overlap. The pipeline does not
+ * <p>{@link Builder#start()} returns a pipeline that ticks on a thread of its own (again at once
+ * while a tick fills its row limit, otherwise after the tick interval; each of these ticks claims
+ * at most half of the concurrency, so that its claim overlaps the previous tick's settle) and
+ * reports {@link Gauges} to the listeners every gauge interval. {@link Builder#manual()} returns
+ * one that ticks only when {@link #tick()} runs a tick on the calling thread, which is how tests
+ * drive a pipeline with a hand-moved clock (the queue's: a pipeline reads "now" from its queue's
+ * clock, which due times are stamped with); ticks never overlap. The pipeline does not
  * own the queue: close the pipeline first, then the queue.
  *
  * <pre>{@code
- * try (Pipeline pipeline = Pipeline.builder(queue, sinks).build().start()) {
+ * try (Pipeline pipeline = Pipeline.builder(queue, sinks).start()) {
  *     ...
  * }
  * }</pre>
@@ -46,10 +48,12 @@ import java.util.random.RandomGenerator;
 public interface Pipeline extends AutoCloseable {
 
     /**
-     * A builder for a pipeline over {@code queue} delivering through {@code sink} (usually a {@link io.ankusa.dispatch.sink.Sinks} router).
+     * A builder for a pipeline over {@code queue} delivering through {@code sink} (usually a
+     * {@link io.ankusa.dispatch.sink.Sinks} router).
      *
      * @param queue the open queue whose due rows the pipeline delivers
-     * @param sink  where every delivery goes; a {@link io.ankusa.dispatch.sink.Sinks} router picks one by sink number
+     * @param sink  where every delivery goes; a {@link io.ankusa.dispatch.sink.Sinks} router picks one by sink
+     *              number
      * @return a builder with the default limits and intervals
      */
     static Builder builder(Queue queue, Sink sink) {
@@ -57,7 +61,9 @@ public interface Pipeline extends AutoCloseable {
     }
 
     /**
-     * Starts ticking and gauge reporting on the pipeline's threads; returns this. Idempotent.
+     * Starts ticking and gauge reporting on the pipeline's threads; returns this. Idempotent: a
+     * pipeline from {@link Builder#start()} is running already; one from {@link Builder#manual()}
+     * runs from now on.
      *
      * @return this pipeline, now running
      */
@@ -302,15 +308,26 @@ public interface Pipeline extends AutoCloseable {
         }
 
         /**
-         * The pipeline, not yet ticking: call {@link Pipeline#start()} or {@link Pipeline#tick()}.
+         * The pipeline, started: ticking on its own thread and reporting gauges. This is how an
+         * application gets a pipeline; there is no built-but-idle pipeline to forget to start.
          *
-         * @return a pipeline over the queue with these settings
+         * @return a running pipeline over the queue with these settings; close it before the queue
          */
-        public Pipeline build() {
+        public Pipeline start() {
+            return manual().start();
+        }
+
+        /**
+         * The pipeline, driven by its caller: it ticks only when {@link Pipeline#tick()} is called
+         * (how tests drive a pipeline with a hand-moved clock), until {@link Pipeline#start()}.
+         *
+         * @return a pipeline over the queue with these settings, not ticking by itself
+         */
+        public Pipeline manual() {
             return new EnginePipeline(new DispatchPipeline(new DispatchPipeline.Settings(queue, sink, retryPolicy,
-                    random == null ? new SplittableRandom() : random, rowsPerTick, bytesPerTick, quantumBytes, concurrency,
-                    tickInterval,
-                    sinkDeadline, gaugeInterval, gaugeListeners, listeners, eventCapacity)));
+                    random == null ? new SplittableRandom() : random, rowsPerTick, bytesPerTick, quantumBytes,
+                    concurrency, tickInterval, sinkDeadline, gaugeInterval, gaugeListeners, listeners,
+                    eventCapacity)));
         }
 
         private static int requirePositive(int value, String what) {

@@ -67,9 +67,9 @@ public final class Replayer {
     /**
      * Revives every dead row of {@code tenant} dead-lettered before now (the queue clock, which
      * never goes backwards), oldest first, in batches of 500: one range of the tenant's dead index
-     * per batch. Returns how many it revived and how many it skipped, by reason; nothing for an
-     * unknown tenant (no scan). Audited as one entry for {@code tenant} when it revived or skipped
-     * any.
+     * per batch. Returns how many it revived and how many it skipped, by reason, or
+     * {@link ReplayResult.Match#UNKNOWN_TENANT} for a tenant the queue does not know (no scan).
+     * Audited as one entry for {@code tenant} when it revived or skipped any.
      *
      * @param tenant the tenant whose dead letters to revive
      * @return how many dead rows became due again, and how many were skipped and why
@@ -77,7 +77,7 @@ public final class Replayer {
     public ReplayResult replayTenant(String tenant) {
         OptionalLong ord = LedgerSource.of(queue).tenantDirectory().ord(Objects.requireNonNull(tenant, "tenant"));
         if (ord.isEmpty()) {
-            return ReplayResult.NONE;
+            return ReplayResult.UNKNOWN_TENANT;
         }
         long startedAt = ledger.clock().millis();
         return audited(tenant, tally -> {
@@ -102,7 +102,9 @@ public final class Replayer {
      * Revives {@code tenant}'s dead rows of the hook {@code hookId} (every sink; every hook of that
      * id, should two sources have used it), dead-lettered before now. Reads the tenant's dead index
      * with the ids its dead-letter values carry, no hook: O(the tenant's dead letters). Returns how
-     * many it revived and skipped, by reason; nothing for an unknown tenant. Audited as one entry
+     * many it revived and skipped, by reason; {@link ReplayResult.Match#UNKNOWN_TENANT} for a
+     * tenant the queue does not know, {@link ReplayResult.Match#NO_DEAD_LETTER} when the tenant has no
+     * dead letter of that hook id. Audited as one entry
      * for {@code tenant} when it revived or skipped any.
      *
      * @param tenant the tenant the hook belongs to
@@ -113,7 +115,7 @@ public final class Replayer {
         Objects.requireNonNull(hookId, "hookId");
         OptionalLong ord = LedgerSource.of(queue).tenantDirectory().ord(Objects.requireNonNull(tenant, "tenant"));
         if (ord.isEmpty()) {
-            return ReplayResult.NONE;
+            return ReplayResult.UNKNOWN_TENANT;
         }
         long startedAt = ledger.clock().millis();
         List<DeadRow> matches = new ArrayList<>();

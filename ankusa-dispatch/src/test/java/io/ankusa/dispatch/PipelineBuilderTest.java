@@ -1,9 +1,11 @@
 package io.ankusa.dispatch;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ankusa.dispatch.sink.SinkOutcome;
 import io.ankusa.queue.Queue;
+import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -11,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 class PipelineBuilderTest {
 
-    /** A queue the builder never calls before build(). */
+    /** A queue the builder never calls before the pipeline is made. */
     private static final Queue QUEUE = (Queue) Proxy.newProxyInstance(Queue.class.getClassLoader(),
             new Class<?>[] {Queue.class}, (proxy, method, args) -> {
                 throw new UnsupportedOperationException(method.getName());
@@ -47,7 +49,13 @@ class PipelineBuilderTest {
 
     @Test
     void refusesAQueueThatIsNotAnAnkusaQueueWhenBuilt() {
-        assertThatThrownBy(() -> builder().build()).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> builder().manual()).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("not an Ankusa queue");
+    }
+
+    @Test
+    void aBuilderEndsInAStartedOrAManualPipelineNeverAnIdleOne() {
+        assertThat(Pipeline.Builder.class.getMethods()).extracting(Method::getName)
+                .contains("start", "manual").doesNotContain("build");
     }
 }

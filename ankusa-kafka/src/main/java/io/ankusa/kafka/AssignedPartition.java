@@ -87,7 +87,7 @@ final class AssignedPartition implements AutoCloseable {
         this.ingestWait = ingestWait;
         settles.watermark = watermark;
         settles.shipper = shipper;
-        this.pipeline = pipeline.build();
+        this.pipeline = pipeline.manual();
     }
 
     static String source(TopicPartition partition) {

@@ -30,7 +30,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * <pre>{@code
  * AnkusaMetrics metrics = AnkusaMetrics.builder().topTenants(10).build();
  * Queue queue = Queue.open(QueueConfig.builder(dir).listener(metrics).build());
- * Pipeline pipeline = Pipeline.builder(queue, sink).listener(metrics).build().start();
+ * Pipeline pipeline = Pipeline.builder(queue, sink).listener(metrics).start();
  * metrics.monitor(queue).bindTo(registry);
  * }</pre>
  *

@@ -83,7 +83,7 @@ final class TenantsCommand implements Callable<Integer> {
     /** The gauges, measured by a pipeline that is never started, so its sink is never called. */
     private static Gauges gauges(Queue queue) {
         try (Pipeline pipeline = Pipeline.builder(queue,
-                delivery -> CompletableFuture.completedStage(SinkOutcome.retry("not started"))).build()) {
+                delivery -> CompletableFuture.completedStage(SinkOutcome.retry("not started"))).manual()) {
             return pipeline.gauges();
         }
     }

@@ -55,7 +55,7 @@ public final class DemoDelivery {
                 .tickInterval(Duration.ofMillis(10))
                 .rowsPerTick(4096)
                 .concurrency(4096)
-                .build();
+                .manual();
     }
 
     /** Measures the gauges now, timing the read. */

@@ -1,6 +1,7 @@
 package io.ankusa.dispatch.http;
 
 import java.net.URI;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -52,14 +53,20 @@ public record Endpoint(URI url, List<WebhookSecret> secrets, Map<String, String>
     }
 
     /**
-     * An enabled endpoint at {@code url}, signed with {@code secrets}, with no extra headers.
+     * An enabled endpoint at {@code url}, signed with {@code secret} (and {@code more}, during a
+     * rotation), with no extra headers. The secret is a parameter of its own so that an endpoint
+     * without one does not compile.
      *
-     * @param url     where deliveries are posted: an absolute {@code http} or {@code https} URI
-     * @param secrets the secrets each delivery is signed with; at least one
+     * @param url    where deliveries are posted: an absolute {@code http} or {@code https} URI
+     * @param secret the secret each delivery is signed with
+     * @param more   further secrets signing alongside it (old and new during a rotation)
      * @return the endpoint
      */
-    public static Endpoint of(URI url, WebhookSecret... secrets) {
-        return new Endpoint(url, List.of(secrets), Map.of(), true);
+    public static Endpoint of(URI url, WebhookSecret secret, WebhookSecret... more) {
+        List<WebhookSecret> secrets = new ArrayList<>(1 + more.length);
+        secrets.add(Objects.requireNonNull(secret, "secret"));
+        secrets.addAll(List.of(more));
+        return new Endpoint(url, secrets, Map.of(), true);
     }
 
     /**

@@ -112,14 +112,16 @@ public final class HttpSink implements Sink, AutoCloseable {
 
     /**
      * A builder for a sink posting every delivery to {@code endpoint} (an absolute {@code http} or
-     * {@code https} URI), signed with {@code secrets} (one or more: several while one rotates).
+     * {@code https} URI), signed with {@code secret} (and {@code more} while one rotates); a sink
+     * without a secret does not compile.
      *
      * @param endpoint where every delivery is posted
-     * @param secrets  the secrets each delivery is signed with; at least one
+     * @param secret   the secret each delivery is signed with
+     * @param more     further secrets signing alongside it
      * @return a builder with the default timeouts and client
      */
-    public static Builder builder(URI endpoint, WebhookSecret... secrets) {
-        Endpoint fixed = Endpoint.of(endpoint, secrets);
+    public static Builder builder(URI endpoint, WebhookSecret secret, WebhookSecret... more) {
+        Endpoint fixed = Endpoint.of(endpoint, secret, more);
         return new Builder(EndpointResolver.fixed(fixed), "HttpSink[" + endpoint + "]");
     }
 

@@ -29,4 +29,15 @@ class HttpSinkBuilderTest {
         assertThatThrownBy(() -> builder.requestTimeout(Duration.ofSeconds(-1))).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> builder.contentType(" ")).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void anEndpointOrAFixedSinkWithoutASecretDoesNotCompile() throws NoSuchMethodException {
+        // The first secret is a parameter of its own: "Endpoint.of(url)" and "HttpSink.builder(url)" do not exist.
+        assertThat(Endpoint.class.getMethod("of", URI.class, WebhookSecret.class, WebhookSecret[].class)).isNotNull();
+        assertThatThrownBy(() -> Endpoint.class.getMethod("of", URI.class, WebhookSecret[].class))
+                .isInstanceOf(NoSuchMethodException.class);
+        assertThatThrownBy(() -> HttpSink.class.getMethod("builder", URI.class, WebhookSecret[].class))
+                .isInstanceOf(NoSuchMethodException.class);
+        assertThat(Endpoint.of(URI.create("https://hooks.example/in"), SECRET, SECRET).secrets()).hasSize(2);
+    }
 }

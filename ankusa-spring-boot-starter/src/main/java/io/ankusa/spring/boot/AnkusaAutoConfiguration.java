@@ -117,7 +117,7 @@ public class AnkusaAutoConfiguration {
         if (properties.getGaugeInterval() != null) {
             builder.gaugeInterval(properties.getGaugeInterval());
         }
-        return builder.build();
+        return builder.manual();
     }
 
     /**

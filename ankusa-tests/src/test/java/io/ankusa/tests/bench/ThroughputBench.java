@@ -191,7 +191,7 @@ public final class ThroughputBench {
             try (Pipeline pipeline = Pipeline.builder(queue, d -> {
                 delivered.incrementAndGet();
                 return CompletableFuture.completedFuture(SinkOutcome.delivered());
-            }).build()) {
+            }).manual()) {
                 pipeline.start();
                 Drains.await(queue, delivered, total);
             }

@@ -229,7 +229,7 @@ public final class TickBench {
             double rate, List<String> failures) {
         long now = q.now();
         Pipeline pipeline = Pipeline.builder(q.queue(), d -> CompletableFuture.completedFuture(SinkOutcome.delivered()))
-                .build();
+                .manual();
         Gauges gauges = pipeline.gauges();
         if (gauges.pending() != q.dueRows() || gauges.topTenantsByPending().size() != BenchQueue.ACTIVE_TENANTS
                 || gauges.tenants() != tenants || gauges.oldestDueAge().isEmpty()) {

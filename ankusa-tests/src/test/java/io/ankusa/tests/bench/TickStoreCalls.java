@@ -157,7 +157,7 @@ public final class TickStoreCalls {
             }
             counts.on = true;
             try (Pipeline pipeline = Pipeline.builder(queue, d -> CompletableFuture.completedFuture(SinkOutcome.delivered()))
-                    .build()) {
+                    .manual()) {
                 pipeline.start();
                 while (queue.stats().bytes() != 0) {
                     Thread.sleep(2);

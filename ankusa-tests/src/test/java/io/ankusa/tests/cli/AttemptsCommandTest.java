@@ -31,7 +31,7 @@ class AttemptsCommandTest {
             q.ingest(QueueUnderTest.hook("h-2", "acme", 1));
             try (Pipeline pipeline = Pipeline.builder(q.queue(), d -> CompletableFuture.completedFuture(d.sink() == 0
                     ? new SinkOutcome.Retry(Optional.empty(), "http 503", OptionalInt.of(503), AttemptErrorClass.HTTP_5XX)
-                    : SinkOutcome.delivered(200))).build()) {
+                    : SinkOutcome.delivered(200))).manual()) {
                 pipeline.tick().toCompletableFuture().join();
             }
         }

@@ -27,7 +27,7 @@ class EndpointsCommandTest {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
             q.ingest(QueueUnderTest.hook("h-1", "acme", 0, 1));
             try (Pipeline pipeline = Pipeline.builder(q.queue(), d -> CompletableFuture.completedFuture(
-                    d.sink() == 0 ? SinkOutcome.endpointGone("http 410") : SinkOutcome.delivered())).build()) {
+                    d.sink() == 0 ? SinkOutcome.endpointGone("http 410") : SinkOutcome.delivered())).manual()) {
                 pipeline.tick().toCompletableFuture().join();
             }
             assertThat(q.queue().endpoints(10)).singleElement().satisfies(e -> assertThat(e.state()).isEqualTo(EndpointState.DISABLED));

@@ -44,7 +44,7 @@ class QuarantineCommandTest {
             q.store().commit(new WriteBatch().put(ColumnFamilies.HOOKS, new HookKey(damaged.seq()).encode(), garbage),
                     Durability.SYNC);
             try (Pipeline pipeline = Pipeline.builder(q.queue(), d -> CompletableFuture.completedFuture(SinkOutcome.delivered()))
-                    .build()) {
+                    .manual()) {
                 pipeline.tick().toCompletableFuture().join();
             }
             assertThat(q.queue().stats().quarantined()).isEqualTo(2);
@@ -88,7 +88,7 @@ class QuarantineCommandTest {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
             q.clock().advance(400L * 24 * 3600 * 1000); // past the system clock the CLI released them at
             try (Pipeline pipeline = Pipeline.builder(q.queue(), d -> CompletableFuture.completedFuture(SinkOutcome.delivered()))
-                    .build()) {
+                    .manual()) {
                 pipeline.tick().toCompletableFuture().join();
             }
         }
@@ -108,7 +108,7 @@ class QuarantineCommandTest {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
             q.ingest(QueueUnderTest.hook("h", "acme", 0));
             try (Pipeline pipeline = Pipeline.builder(q.queue(), d -> CompletableFuture.completedFuture(SinkOutcome.dead("gone")))
-                    .build()) {
+                    .manual()) {
                 pipeline.tick().toCompletableFuture().join();
             }
             byte[] deadKey;

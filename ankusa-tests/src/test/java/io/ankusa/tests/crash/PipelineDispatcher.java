@@ -46,7 +46,7 @@ final class PipelineDispatcher {
             public void onSettled(DeliverySettled event) {
                 settled.accept(1);
             }
-        }).build();
+        }).manual();
     }
 
     private static CompletionStage<SinkOutcome> answer(Delivery delivery, SplittableRandom shared,

@@ -51,7 +51,7 @@ class BoundedLogGrowthTest {
         byte[] body = new byte[PAYLOAD];
         try (Queue queue = Queue.open(config);
                 Pipeline pipeline = Pipeline.builder(queue,
-                        d -> CompletableFuture.completedFuture(SinkOutcome.delivered())).build()) {
+                        d -> CompletableFuture.completedFuture(SinkOutcome.delivered())).manual()) {
             int n = 0;
             for (int batch = 0; batch < BATCHES; batch++) {
                 List<CompletableFuture<?>> receipts = new ArrayList<>();

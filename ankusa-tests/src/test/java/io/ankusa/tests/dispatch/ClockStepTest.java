@@ -52,7 +52,7 @@ class ClockStepTest {
                 ? SinkOutcome.retry("HTTP 503") : SinkOutcome.delivered());
         try (TestQueue queue = open(backend, clock);
                 Pipeline pipeline = Pipeline.builder(queue, sink).retryPolicy(RetryPolicy.builder()
-                        .schedule(List.of(Duration.ofSeconds(30))).jitter(0).build()).build()) {
+                        .schedule(List.of(Duration.ofSeconds(30))).jitter(0).build()).manual()) {
             QueueUnderTest.await(queue.ingest(QueueUnderTest.hook("flaky", "t0", 0)));
             assertThat(DispatchFixture.await(pipeline.tick()).retried()).as("first attempt fails: retry in 30 s").isEqualTo(1);
             QueueUnderTest.await(queue.ingest(QueueUnderTest.hook("due", "t1", 0)));
@@ -83,7 +83,7 @@ class ClockStepTest {
         SteppingClock clock = new SteppingClock(QueueUnderTest.EPOCH);
         ScriptedSink sink = new ScriptedSink(d -> SinkOutcome.dead("HTTP 410"));
         try (TestQueue queue = open(backend, clock);
-                Pipeline pipeline = Pipeline.builder(queue, sink).build()) {
+                Pipeline pipeline = Pipeline.builder(queue, sink).manual()) {
             for (int i = 0; i < 21; i++) {
                 QueueUnderTest.await(queue.ingest(QueueUnderTest.hook("h" + i, i == 20 ? "solo" : "many", 0, 1)));
                 clock.pass(1_000);
@@ -155,7 +155,7 @@ class ClockStepTest {
     void a1DayForwardStepDoesNotReadAsA1DayBacklogAge(String backend) {
         SteppingClock clock = new SteppingClock(QueueUnderTest.EPOCH);
         try (TestQueue queue = open(backend, clock);
-                Pipeline pipeline = Pipeline.builder(queue, ScriptedSink.delivering()).build()) {
+                Pipeline pipeline = Pipeline.builder(queue, ScriptedSink.delivering()).manual()) {
             QueueUnderTest.await(queue.ingest(QueueUnderTest.hook("waiting", "t0", 0)));
             clock.pass(5_000);
             assertThat(queue.oldestDueAge()).contains(Duration.ofSeconds(5));
@@ -201,7 +201,7 @@ class ClockStepTest {
         clock.step(-HOUR);
         clock.pass(1_000);
         try (TestQueue queue = open(backend, clock);
-                Pipeline pipeline = Pipeline.builder(queue, sink).build()) {
+                Pipeline pipeline = Pipeline.builder(queue, sink).manual()) {
             long now = LedgerSource.of(queue).deliveryLedger().clock().millis();
             assertThat(now).as("not an hour back").isGreaterThanOrEqualTo(stoppedAt);
             assertThat(queue.oldestDueAge()).as("due 10 s before the restart").hasValueSatisfying(

@@ -151,7 +151,7 @@ final class CostOfFairness {
                     calls.incrementAndGet();
                     sent.countDown();
                     return CompletableFuture.completedFuture(SinkOutcome.delivered());
-                }).build()) {
+                }).manual()) {
                     start = System.nanoTime();
                     pipeline.start();
                     if (!sent.await(30, TimeUnit.MINUTES)) {

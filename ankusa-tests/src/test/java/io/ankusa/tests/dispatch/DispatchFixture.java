@@ -124,7 +124,7 @@ final class DispatchFixture implements AutoCloseable {
 
     /** A pipeline (on the queue's clock, the fixture's), with the defaults changed by {@code tweak}; not started. */
     Pipeline pipeline(Sink sink, UnaryOperator<Pipeline.Builder> tweak) {
-        return tweak.apply(Pipeline.builder(queue, sink)).build();
+        return tweak.apply(Pipeline.builder(queue, sink)).manual();
     }
 
     Receipt ingest(Hook hook) {

@@ -51,7 +51,7 @@ class DrainPipeliningTest {
             }
             int before = store.get().commits().size();
             try (Pipeline pipeline = Pipeline.builder(q.queue(),
-                    d -> CompletableFuture.completedFuture(SinkOutcome.delivered())).build()) {
+                    d -> CompletableFuture.completedFuture(SinkOutcome.delivered())).manual()) {
                 TickReport report = pipeline.tick().toCompletableFuture().get(60, TimeUnit.SECONDS);
                 assertThat(report.delivered()).isEqualTo(3);
             }
@@ -80,7 +80,7 @@ class DrainPipeliningTest {
                 q.ingest(QueueUnderTest.hook("h" + i, "a", 0));
             }
             int before = store.get().commits().size();
-            Pipeline pipeline = Pipeline.builder(q.queue(), sink).concurrency(8).build();
+            Pipeline pipeline = Pipeline.builder(q.queue(), sink).concurrency(8).manual();
             try {
                 pipeline.start();
                 // Two ticks of 4 while no row of the first has been answered, let alone settled.

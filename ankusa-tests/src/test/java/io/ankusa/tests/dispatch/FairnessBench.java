@@ -196,7 +196,7 @@ public final class FairnessBench {
                     delivered.put(d.hookId(), System.nanoTime());
                 }
                 return CompletableFuture.completedFuture(SinkOutcome.delivered());
-            }).build().start();
+            }).start();
             try {
                 while (flood > 0 && floodDone.get() < Math.min(1_000, flood)) {
                     Thread.onSpinWait();
@@ -249,7 +249,7 @@ public final class FairnessBench {
                         CompletableFuture.delayedExecutor(1, TimeUnit.MILLISECONDS));
             };
             long[] at;
-            Pipeline pipeline = Pipeline.builder(queue, sink::apply).concurrency(8).build().start();
+            Pipeline pipeline = Pipeline.builder(queue, sink::apply).concurrency(8).start();
             try {
                 Thread.sleep(seconds * 1000L);
                 at = new long[] {count(counts, "w1"), count(counts, "w2"), count(counts, "w4")};
@@ -304,7 +304,7 @@ public final class FairnessBench {
                     othersLast.set(System.nanoTime());
                 }
                 return CompletableFuture.completedFuture(SinkOutcome.delivered());
-            }).build()) {
+            }).manual()) {
                 start = System.nanoTime();
                 pipeline.start();
                 Thread.sleep(seconds * 1000L);
@@ -443,7 +443,7 @@ public final class FairnessBench {
                     return never;
                 }
                 return CompletableFuture.completedFuture(SinkOutcome.delivered());
-            }).concurrency(backlogTenants + 64).rowsPerTick(1024).sinkDeadline(Duration.ofHours(1)).build()) {
+            }).concurrency(backlogTenants + 64).rowsPerTick(1024).sinkDeadline(Duration.ofHours(1)).manual()) {
                 long markers = (long) backlogTenants * seconds;
                 // Let the feed make its first pass over the backlog (a page a tick) and every backlogged
                 // tenant reach its in-flight limit.

@@ -170,7 +170,7 @@ public final class PipelineBench {
                 calls.incrementAndGet();
                 return CompletableFuture.completedFuture(SinkOutcome.delivered());
             }), metrics, binder).concurrency(Integer.getInteger("ankusa.bench.concurrency", 256))
-                    .rowsPerTick(Integer.getInteger("ankusa.bench.rowsPerTick", 1024)).build()) {
+                    .rowsPerTick(Integer.getInteger("ankusa.bench.rowsPerTick", 1024)).manual()) {
                 start = System.nanoTime();
                 cpuStart = processCpuNanos();
                 listenerCpuStart = listenerCpuNanos();

@@ -8,6 +8,7 @@ import io.ankusa.api.DeadLetterPage;
 import io.ankusa.api.DeadLetterQuery;
 import io.ankusa.dispatch.Pipeline;
 import io.ankusa.dispatch.ReplayPage;
+import io.ankusa.dispatch.ReplayResult;
 import io.ankusa.dispatch.Replayer;
 import io.ankusa.dispatch.sink.SinkOutcome;
 import io.ankusa.queue.ledger.DeadEntry;
@@ -56,6 +57,26 @@ class ReplayerTest {
                 assertThat(DispatchFixture.await(pipeline.tick()).delivered()).isEqualTo(6);
             }
             assertThat(sink.hookIds()).containsExactlyInAnyOrder("d1", "d1", "d3", "d3", "d5", "d5");
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    void aReplayThatFindsNothingSaysWhyATenantAndHookIdSwappedIsAnUnknownTenant(String backend) {
+        try (DispatchFixture f = DispatchFixture.open(backend, dir)) {
+            deadLetters(f, 4, 2);
+            Replayer replayer = Replayer.of(f.queue());
+
+            assertThat(replayer.replayHook("d2", "t0").match()).as("arguments swapped")
+                    .isEqualTo(ReplayResult.Match.UNKNOWN_TENANT);
+            assertThat(replayer.replayTenant("nobody").match()).isEqualTo(ReplayResult.Match.UNKNOWN_TENANT);
+            assertThat(replayer.replayHook("t0", "d3").match()).as("d3 is t1's")
+                    .isEqualTo(ReplayResult.Match.NO_DEAD_LETTER);
+            assertThat(replayer.replayHook("t0", "d2"))
+                    .isEqualTo(new ReplayResult(ReplayResult.Match.MATCHED, 2, 0, 0));
+            assertThat(replayer.replayHook("t0", "d2").match()).as("already revived")
+                    .isEqualTo(ReplayResult.Match.NO_DEAD_LETTER);
+            assertThat(f.queue().stats().dead()).as("nothing else moved").isEqualTo(6);
         }
     }
 

@@ -51,7 +51,7 @@ class SettleOverlapTest {
                     outcomes.add(outcome);
                 }
                 return outcome;
-            }).rowsPerTick(1).build();
+            }).rowsPerTick(1).manual();
             try {
                 CompletableFuture<TickReport> first = pipeline.tick().toCompletableFuture();
                 CompletableFuture<TickReport> second = pipeline.tick().toCompletableFuture();

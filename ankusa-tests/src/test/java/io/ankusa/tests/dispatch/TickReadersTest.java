@@ -95,7 +95,7 @@ class TickReadersTest {
             clock.advance(2_000);
             ReaderCountingStore store = counting[0];
             try (Pipeline pipeline = Pipeline.builder(queue, d -> CompletableFuture.completedFuture(SinkOutcome.delivered()))
-                    .build()) {
+                    .manual()) {
                 store.dueScans.set(0);
                 store.cursors.set(0);
                 store.seeks.set(0);

@@ -29,7 +29,7 @@ final class Outbox implements AutoCloseable {
         queue = Queue.open(QueueConfig.builder(directory).build()); // RocksDB unless .backend("lmdb")
         http = HttpSink.builder(endpoint, WebhookSecret.parse(secret)).guard(guard).build();
         Sinks sinks = Sinks.builder().sink(0, http).build();
-        pipeline = Pipeline.builder(queue, sinks).build().start(); // delivers, retries, dead-letters
+        pipeline = Pipeline.builder(queue, sinks).start(); // delivers, retries, dead-letters
     }
 
     /** Completes once the hook is on disk (a synced commit); delivery follows. */

@@ -84,7 +84,7 @@ public final class KafkaIntakeBench {
         Set<String> delivered = ConcurrentHashMap.newKeySet();
         long start = System.nanoTime();
         try (Queue queue = Queue.open(QueueConfig.builder(dir).backend(backend).build())) {
-            Pipeline pipeline = Pipeline.builder(queue, counting(delivered)).build().start();
+            Pipeline pipeline = Pipeline.builder(queue, counting(delivered)).start();
             try {
                 List<CompletableFuture<Receipt>> receipts = new ArrayList<>(hooks);
                 for (int i = 0; i < hooks; i++) {

@@ -104,7 +104,7 @@ class DeadThreadTest {
                     outcomes.add(outcome);
                 }
                 return outcome;
-            }).build();
+            }).manual();
             try {
                 CompletionStage<TickReport> tick = pipeline.tick();
                 synchronized (outcomes) {
@@ -159,7 +159,7 @@ class DeadThreadTest {
         DyingClock clock = new DyingClock(java.time.InstantSource.fixed(java.time.Instant.parse("2026-01-01T00:00:00Z")));
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir, b -> b.clock(clock))) {
             Pipeline pipeline = Pipeline.builder(q.queue(), d -> CompletableFuture.completedFuture(SinkOutcome.delivered()))
-                    .tickInterval(Duration.ofMillis(1)).build();
+                    .tickInterval(Duration.ofMillis(1)).manual();
             try {
                 clock.armed = true;
                 pipeline.start();

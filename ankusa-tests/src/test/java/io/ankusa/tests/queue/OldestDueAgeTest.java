@@ -42,7 +42,7 @@ class OldestDueAgeTest {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
             fill(q);
             try (Pipeline pipeline = Pipeline.builder(q.queue(), d -> CompletableFuture.completedFuture(SinkOutcome.delivered()))
-                    .build()) {
+                    .manual()) {
                 pipeline.tick().toCompletableFuture().join();
                 assertThat(q.queue().stats().pending()).as("drained").isZero();
                 assertThat(q.queue().oldestDueAge()).as("right after the drain").isEmpty();

@@ -48,7 +48,7 @@ class UndecodableHookTest {
     }
 
     private static TickReport tick(QueueUnderTest q, RecordingSink sink) {
-        try (Pipeline pipeline = Pipeline.builder(q.queue(), sink::send).build()) {
+        try (Pipeline pipeline = Pipeline.builder(q.queue(), sink::send).manual()) {
             return pipeline.tick().toCompletableFuture().join();
         }
     }

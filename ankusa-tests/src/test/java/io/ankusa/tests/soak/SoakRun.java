@@ -135,7 +135,7 @@ public final class SoakRun {
             Pipeline pipeline = Pipeline.builder(queue, d -> {
                 delivered.incrementAndGet();
                 return CompletableFuture.completedFuture(SinkOutcome.delivered());
-            }).build();
+            }).manual();
             ScheduledExecutorService producer = Executors.newSingleThreadScheduledExecutor();
             try {
                 pipeline.start();

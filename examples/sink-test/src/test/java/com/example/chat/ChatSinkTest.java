@@ -23,7 +23,7 @@ class ChatSinkTest {
         queue.ingest(hook("evt_1", "invoice paid")).join();
         queue.ingest(hook("evt_2", " ")).join();
 
-        try (Pipeline pipeline = Pipeline.builder(queue, new ChatSink(room::add)).build()) {
+        try (Pipeline pipeline = Pipeline.builder(queue, new ChatSink(room::add)).manual()) {
             TickReport tick = pipeline.tick().toCompletableFuture().join();
             assertThat(tick.delivered()).isEqualTo(1);
             assertThat(tick.dead()).isEqualTo(1);
@@ -36,7 +36,7 @@ class ChatSinkTest {
     void aBusyRoomIsRetriedNotLost(Queue queue) {
         queue.ingest(hook("evt_3", "invoice overdue")).join();
 
-        try (Pipeline pipeline = Pipeline.builder(queue, new ChatSink(message -> false)).build()) {
+        try (Pipeline pipeline = Pipeline.builder(queue, new ChatSink(message -> false)).manual()) {
             TickReport tick = pipeline.tick().toCompletableFuture().join();
             assertThat(tick.delivered()).isZero();
             assertThat(tick.retried()).isEqualTo(1);

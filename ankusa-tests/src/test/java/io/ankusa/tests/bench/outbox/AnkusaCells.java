@@ -117,7 +117,7 @@ final class AnkusaCells {
                 seen.incrementAndGet(Workload.indexOf(d.hookId()));
                 calls.incrementAndGet();
                 return CompletableFuture.completedFuture(SinkOutcome.delivered());
-            }).concurrency(inFlight).build()) {
+            }).concurrency(inFlight).manual()) {
                 watch.starting();
                 start = System.nanoTime();
                 pipeline.start();
