@@ -1,5 +1,6 @@
 package io.ankusa.dispatch;
 
+import io.ankusa.api.events.QueueListener;
 import io.ankusa.dispatch.engine.DispatchPipeline;
 import io.ankusa.dispatch.report.DueTenants;
 import io.ankusa.dispatch.report.Gauges;
@@ -50,6 +51,11 @@ final class EnginePipeline implements Pipeline {
     @Override
     public long eventsDropped() {
         return engine.eventsDropped();
+    }
+
+    @Override
+    public void addListener(QueueListener listener) {
+        engine.addListener(listener);
     }
 
     @Override

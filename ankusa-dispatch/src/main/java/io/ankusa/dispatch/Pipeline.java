@@ -124,6 +124,16 @@ public interface Pipeline extends AutoCloseable {
     long eventsDropped();
 
     /**
+     * Adds a listener to this pipeline's events (those of {@link Builder#listener} are there from
+     * the start): it hears the events published from now on, on a thread of its own with the same
+     * bounded hand-off. For a binder that attaches itself to a running node in one call.
+     *
+     * @param listener the listener; it is never removed before the pipeline closes
+     * @throws IllegalStateException when the pipeline is closed
+     */
+    void addListener(QueueListener listener);
+
+    /**
      * Stops ticking, waits up to the sink deadline for the attempts under way to be settled, and
      * stops the pipeline's threads. Rows still unsettled stay inflight until the queue is next
      * opened. Idempotent; does not close the queue.

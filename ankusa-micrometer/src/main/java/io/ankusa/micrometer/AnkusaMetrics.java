@@ -9,6 +9,7 @@ import io.ankusa.api.events.Quarantined;
 import io.ankusa.api.events.QueueListener;
 import io.ankusa.api.events.RetryScheduled;
 import io.ankusa.api.events.TickFinished;
+import io.ankusa.dispatch.Pipeline;
 import io.ankusa.dispatch.QueueMonitor;
 import io.ankusa.queue.Queue;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -24,15 +25,16 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * Ankusa's meters: a Micrometer {@link MeterBinder} that is also the {@link QueueListener} feeding
- * it. Register it three times — as a listener on the queue's configuration and on the pipeline's
- * builder, and with the registry — and point it at the queue for the node gauges:
+ * it. One call binds it to a running node — it listens to the queue and the pipeline, reads the
+ * queue's gauges, and registers its meters:
  *
  * <pre>{@code
- * AnkusaMetrics metrics = AnkusaMetrics.builder().topTenants(10).build();
- * Queue queue = Queue.open(QueueConfig.builder(dir).listener(metrics).build());
- * Pipeline pipeline = Pipeline.builder(queue, sink).listener(metrics).start();
- * metrics.monitor(queue).bindTo(registry);
+ * AnkusaMetrics.builder().topTenants(10).build().bindTo(registry, queue, pipeline);
  * }</pre>
+ *
+ * <p>To count from the very first event instead, register it as a listener where the queue and
+ * the pipeline are built ({@code QueueConfig.Builder.listener}, {@code Pipeline.Builder.listener})
+ * and then call {@link #monitor(Queue)} and {@link #bindTo(MeterRegistry)}.
  *
  * <p><b>Meters</b> (docs/operations.md lists them with their tags): node gauges read from the
  * queue's counters through a {@link QueueMonitor} ({@code ankusa.deliveries.pending},
@@ -129,6 +131,27 @@ public final class AnkusaMetrics implements MeterBinder, QueueListener {
             meters.tenants().follow(current);
         }
         registries.add(meters);
+    }
+
+    /**
+     * Binds these meters to a running node in one call: listens to {@code queue}'s and
+     * {@code pipeline}'s events from now on, reads {@code queue}'s node gauges, and binds to
+     * {@code registry}. Events before this call are not counted. The usual way to meter a node
+     * whose queue and pipeline are built already.
+     *
+     * @param registry where the meters go
+     * @param queue    the open queue whose gauges and events are metered
+     * @param pipeline the queue's pipeline, whose attempts, settles and ticks are metered
+     * @return this binder
+     */
+    public AnkusaMetrics bindTo(MeterRegistry registry, Queue queue, Pipeline pipeline) {
+        Objects.requireNonNull(registry, "registry");
+        Objects.requireNonNull(pipeline, "pipeline");
+        monitor(queue);
+        bindTo(registry);
+        queue.addListener(this);
+        pipeline.addListener(this);
+        return this;
     }
 
     private GaugeSnapshots snapshots() {

@@ -19,6 +19,7 @@ import io.ankusa.api.QueueHealth;
 import io.ankusa.api.QueueStats;
 import io.ankusa.api.Receipt;
 import io.ankusa.api.TenantStats;
+import io.ankusa.api.events.QueueListener;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -130,6 +131,17 @@ public interface Queue extends AutoCloseable {
      * @return the count since the queue was opened
      */
     long eventsDropped();
+
+    /**
+     * Adds a listener to a queue that is open already (those of {@link QueueConfig.Builder#listener}
+     * are there from the start): it hears the events published from now on, on a thread of its own
+     * with the same bounded hand-off. For a binder that attaches itself to a running node in one
+     * call.
+     *
+     * @param listener the listener; it is never removed before the queue closes
+     * @throws io.ankusa.api.QueueClosedException when the queue is closed
+     */
+    void addListener(QueueListener listener);
 
     /**
      * A tenant's backlog and dead count from its counters; zeros for an unknown tenant (no scan).

@@ -183,6 +183,16 @@ public final class DispatchPipeline implements AutoCloseable {
     }
 
     /**
+     * See {@code Pipeline} for the contract.
+     *
+     * @param listener the listener to add
+     */
+    public void addListener(QueueListener listener) {
+        requireOpen();
+        events.attach(listener);
+    }
+
+    /**
      * The tick loop. A {@link RuntimeException} fails one tick (logged; the loop tries again after
      * the tick interval). Any other {@link Throwable} (an {@code Error}) ends the loop: it records
      * itself in the queue's {@link QueueFault}, so {@code Queue.health()} reports the queue failed,

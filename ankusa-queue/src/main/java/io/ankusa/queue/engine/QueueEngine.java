@@ -17,6 +17,7 @@ import io.ankusa.api.PurgeKind;
 import io.ankusa.api.PurgeResult;
 import io.ankusa.api.QuarantineResult;
 import io.ankusa.api.QuarantinedDelivery;
+import io.ankusa.api.QueueClosedException;
 import io.ankusa.api.QueueConfig;
 import io.ankusa.api.QueueFailedException;
 import io.ankusa.api.QueueHealth;
@@ -24,6 +25,7 @@ import io.ankusa.api.QueueStats;
 import io.ankusa.api.Receipt;
 import io.ankusa.api.TenantStats;
 import io.ankusa.api.events.EndpointState;
+import io.ankusa.api.events.QueueListener;
 import io.ankusa.keys.Ordinals;
 import io.ankusa.queue.admission.PolicyCache;
 import io.ankusa.queue.deliveries.ArchiveObligations;
@@ -600,6 +602,19 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
     /** Reclaim of hooks nobody owes. */
     public HookReclaimer reclaimer() {
         return reclaimer;
+    }
+
+    /** See {@code Queue}. */
+    public void addListener(QueueListener listener) {
+        Objects.requireNonNull(listener, "listener");
+        if (closed) {
+            throw new QueueClosedException("queue is closed");
+        }
+        try {
+            events.attach(listener);
+        } catch (IllegalStateException closing) {
+            throw new QueueClosedException("queue is closed");
+        }
     }
 
     /** The queue's events hand-off (listeners from {@link QueueConfig#listeners()}): the quarantine publishes through it. */

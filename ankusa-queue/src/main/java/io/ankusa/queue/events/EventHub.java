@@ -2,9 +2,9 @@ package io.ankusa.queue.events;
 
 import io.ankusa.api.events.QueueListener;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 /**
@@ -17,18 +17,22 @@ import java.util.function.Consumer;
  * hears of it through {@link QueueListener#onEventsDropped} before its next event. With no
  * listener, {@link #active()} is false and callers build no event at all.
  *
- * <p>Thread-safe. {@link #close(Duration)} lets each listener drain for up to the grace period,
- * then stops its thread; events published after close are dropped and counted.
+ * <p>Listeners come with the hub or are attached later ({@link #attach}); an attached listener
+ * hears the events published after it was attached. Thread-safe. {@link #close(Duration)} lets
+ * each listener drain for up to the grace period, then stops its thread; events published after
+ * close are dropped and counted.
  */
 public final class EventHub implements AutoCloseable {
 
-    /** The hub of no listener: publishes nothing. */
-    private static final EventHub NONE = new EventHub(List.of());
+    private final List<ListenerChannel> channels = new CopyOnWriteArrayList<>();
+    private final int capacity;
+    private final String name;
+    private final Object lifecycle = new Object();
+    private boolean closed;
 
-    private final List<ListenerChannel> channels;
-
-    private EventHub(List<ListenerChannel> channels) {
-        this.channels = channels;
+    private EventHub(int capacity, String name) {
+        this.capacity = capacity;
+        this.name = name;
     }
 
     /**
@@ -41,18 +45,29 @@ public final class EventHub implements AutoCloseable {
      * @return the hub
      */
     public static EventHub start(List<QueueListener> listeners, int capacity, String name) {
-        if (listeners.isEmpty()) {
-            return NONE;
-        }
         if (capacity < 1) {
             throw new IllegalArgumentException("event capacity must be positive: " + capacity);
         }
-        List<ListenerChannel> channels = new ArrayList<>(listeners.size());
-        for (QueueListener listener : listeners) {
-            channels.add(ListenerChannel.start(Objects.requireNonNull(listener, "listener"), capacity,
-                    name + "-" + (channels.size() + 1)));
+        EventHub hub = new EventHub(capacity, Objects.requireNonNull(name, "name"));
+        listeners.forEach(hub::attach);
+        return hub;
+    }
+
+    /**
+     * Adds {@code listener}, with a queue and a thread of its own: it hears every event published
+     * from now on.
+     *
+     * @param listener the listener
+     * @throws IllegalStateException when the hub is closed
+     */
+    public void attach(QueueListener listener) {
+        Objects.requireNonNull(listener, "listener");
+        synchronized (lifecycle) {
+            if (closed) {
+                throw new IllegalStateException("the event hub is closed");
+            }
+            channels.add(ListenerChannel.start(listener, capacity, name + "-" + (channels.size() + 1)));
         }
-        return new EventHub(List.copyOf(channels));
     }
 
     /** {@return whether anyone listens: callers skip building events when not} */
@@ -104,6 +119,9 @@ public final class EventHub implements AutoCloseable {
      * @param grace how long to let them drain
      */
     public void close(Duration grace) {
+        synchronized (lifecycle) {
+            closed = true;
+        }
         long deadline = System.nanoTime() + grace.toNanos();
         for (ListenerChannel channel : channels) {
             channel.close(Math.max(0, deadline - System.nanoTime()));

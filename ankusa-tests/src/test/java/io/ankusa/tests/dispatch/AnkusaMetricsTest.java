@@ -18,8 +18,10 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -95,6 +97,34 @@ class AnkusaMetricsTest {
                 TimeUnit.NANOSECONDS.timedWait(this, left);
             }
         }
+    }
+
+    @ParameterizedTest(name = "[{0}]")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    void oneCallBindsTheMetersToARunningQueueAndPipeline(String backend) {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        try (DispatchFixture f = DispatchFixture.open(backend, dir);
+                Pipeline p = f.pipeline(d -> CompletableFuture.completedFuture(SinkOutcome.delivered()), b -> b)) {
+            AnkusaMetrics.builder().refreshInterval(Duration.ZERO).build().bindTo(registry, f.queue(), p);
+            f.ingest("one", "a", 0);
+            f.ingest("two", "b", 0);
+            assertThat(DispatchFixture.await(p.tick()).delivered()).isEqualTo(2);
+
+            awaitScrape(registry, "ankusa_ingest_hooks_total{outcome=\"accepted\",reason=\"none\"} 2.0",
+                    "ankusa_attempts_seconds_count{outcome=\"delivered\"} 2", "ankusa_tick_seconds_count 1",
+                    "ankusa_tenants 2.0");
+        }
+    }
+
+    /** Scrapes until every line is there (the listeners count on their own threads), for at most 30 s. */
+    private static void awaitScrape(PrometheusMeterRegistry registry, String... lines) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        String scrape = registry.scrape();
+        while (!Arrays.stream(lines).allMatch(scrape::contains) && System.nanoTime() < deadline) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+            scrape = registry.scrape();
+        }
+        assertThat(scrape).contains(lines);
     }
 
     @ParameterizedTest(name = "[{0}]")
