@@ -25,8 +25,8 @@ import org.apache.hc.core5.http.nio.support.AsyncRequestBuilder;
  * Webhooks way, through a shared {@link WebhookClient}.
  *
  * <p><b>Endpoint.</b> An {@link EndpointResolver} names it per (tenant, sink); answers are cached
- * until {@link #invalidate(String)} or {@link #invalidateAll()}. {@link #builder(URI, WebhookSecret...)}
- * is the one-URL case. No endpoint: dead, reason {@value #UNKNOWN_ENDPOINT}. A disabled endpoint:
+ * until {@link #invalidate(String)} or {@link #invalidateAll()};
+ * {@link #builder(URI, WebhookSecret, WebhookSecret...)} is the one-URL case. No endpoint: dead, reason {@value #UNKNOWN_ENDPOINT}. A disabled endpoint:
  * {@link SinkOutcome.EndpointDisabled}, nothing sent. A URL or address the {@link AddressGuard}
  * refuses: dead, reason {@value AddressGuard#SSRF_REFUSED}, before any connection.
  *
