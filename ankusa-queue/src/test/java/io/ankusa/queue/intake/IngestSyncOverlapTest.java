@@ -1,10 +1,11 @@
-package io.ankusa.tests.queue;
+package io.ankusa.queue.intake;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.api.Receipt;
 import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.store.Durability;
+import io.ankusa.tests.queue.QueueUnderTest;
 import io.ankusa.tests.support.HeldSyncStore;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.ankusa.tests.queue;
+package io.ankusa.queue.intake;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -8,6 +8,7 @@ import io.ankusa.api.Receipt;
 import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.keys.OrdByTenantKey;
 import io.ankusa.store.StoreException;
+import io.ankusa.tests.queue.QueueUnderTest;
 import io.ankusa.tests.support.HeldWriteStore;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;

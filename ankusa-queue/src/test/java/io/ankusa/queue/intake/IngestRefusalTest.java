@@ -1,12 +1,15 @@
-package io.ankusa.tests.queue;
+package io.ankusa.queue.intake;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ankusa.api.Hook;
-import io.ankusa.api.InvalidHookException;
 import io.ankusa.api.InvalidHookException.Reason;
+import io.ankusa.api.InvalidHookException;
 import io.ankusa.api.QueueStats;
+import io.ankusa.tests.queue.Backends;
+import io.ankusa.tests.queue.QueueUnderTest;
+import io.ankusa.tests.queue.StoreSnapshot;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Supplier;

@@ -1,4 +1,4 @@
-package io.ankusa.tests.queue;
+package io.ankusa.queue.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -8,6 +8,7 @@ import io.ankusa.keys.InflightKey;
 import io.ankusa.store.Durability;
 import io.ankusa.store.StoreCorruptionException;
 import io.ankusa.store.WriteBatch;
+import io.ankusa.tests.queue.QueueUnderTest;
 import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,4 +1,4 @@
-package io.ankusa.tests.queue;
+package io.ankusa.queue.migration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -11,7 +11,6 @@ import io.ankusa.keys.KeyFamilies;
 import io.ankusa.keys.KeyFamily;
 import io.ankusa.keys.MetaKeys;
 import io.ankusa.queue.Queue;
-import io.ankusa.queue.migration.StoreLayout;
 import io.ankusa.store.Durability;
 import io.ankusa.store.FamilyKind;
 import io.ankusa.store.FamilySpec;
@@ -20,6 +19,9 @@ import io.ankusa.store.StoreCorruptionException;
 import io.ankusa.store.StoreOptions;
 import io.ankusa.store.Stores;
 import io.ankusa.store.WriteBatch;
+import io.ankusa.tests.queue.IndexFold;
+import io.ankusa.tests.queue.QueueUnderTest;
+import io.ankusa.tests.queue.StoreSnapshot;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.io.TempDir;

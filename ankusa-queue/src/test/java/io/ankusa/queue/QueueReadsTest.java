@@ -1,10 +1,12 @@
-package io.ankusa.tests.queue;
+package io.ankusa.queue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.api.DeadStats;
 import io.ankusa.api.Receipt;
 import io.ankusa.api.TenantStats;
+import io.ankusa.tests.queue.IndexFold;
+import io.ankusa.tests.queue.QueueUnderTest;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,14 +1,10 @@
-package io.ankusa.tests.queue;
+package io.ankusa.queue.ledger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.ankusa.queue.ledger.Claim;
-import io.ankusa.queue.ledger.ClaimedDelivery;
-import io.ankusa.queue.ledger.DeadEntry;
-import io.ankusa.queue.ledger.DeadRow;
-import io.ankusa.queue.ledger.DeliveryLedger;
-import io.ankusa.queue.ledger.DueRow;
+import io.ankusa.tests.queue.IndexFold;
+import io.ankusa.tests.queue.QueueUnderTest;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,10 +1,11 @@
-package io.ankusa.tests.queue;
+package io.ankusa.queue.intake;
 
 import static io.ankusa.tests.queue.QueueUnderTest.hook;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.api.IngestOverloadedException;
 import io.ankusa.api.Receipt;
+import io.ankusa.tests.queue.QueueUnderTest;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;

@@ -1,4 +1,4 @@
-package io.ankusa.tests.queue;
+package io.ankusa.queue.intake;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -8,6 +8,9 @@ import io.ankusa.api.Hook;
 import io.ankusa.api.InvalidHookException;
 import io.ankusa.api.QueueStats;
 import io.ankusa.api.TenantStats;
+import io.ankusa.tests.queue.Backends;
+import io.ankusa.tests.queue.QueueUnderTest;
+import io.ankusa.tests.queue.StoreSnapshot;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Supplier;

@@ -1,9 +1,10 @@
-package io.ankusa.tests.queue;
+package io.ankusa.queue.intake;
 
 import static io.ankusa.tests.queue.QueueUnderTest.hook;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.api.Receipt;
+import io.ankusa.tests.queue.QueueUnderTest;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.ankusa.tests.queue;
+package io.ankusa.queue.deliveries;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,6 +7,8 @@ import io.ankusa.queue.ledger.Claim;
 import io.ankusa.queue.ledger.ClaimedDelivery;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.DueRow;
+import io.ankusa.tests.queue.IndexFold;
+import io.ankusa.tests.queue.QueueUnderTest;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

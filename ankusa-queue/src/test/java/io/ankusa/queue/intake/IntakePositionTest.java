@@ -1,4 +1,4 @@
-package io.ankusa.tests.queue;
+package io.ankusa.queue.intake;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -11,6 +11,7 @@ import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.keys.HookKey;
 import io.ankusa.store.StoreException;
 import io.ankusa.store.WriteBatch;
+import io.ankusa.tests.queue.QueueUnderTest;
 import io.ankusa.tests.support.InterruptingStore;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,14 +1,11 @@
-package io.ankusa.tests.queue;
+package io.ankusa.queue.ledger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.api.QueueStats;
 import io.ankusa.api.TenantStats;
-import io.ankusa.queue.ledger.Claim;
-import io.ankusa.queue.ledger.ClaimedDelivery;
-import io.ankusa.queue.ledger.DeliveryLedger;
-import io.ankusa.queue.ledger.DueKind;
-import io.ankusa.queue.ledger.DueRow;
+import io.ankusa.tests.queue.IndexFold;
+import io.ankusa.tests.queue.QueueUnderTest;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,4 +1,4 @@
-package io.ankusa.tests.queue;
+package io.ankusa.queue.ledger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,16 +7,10 @@ import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.keys.DeliveryKey;
 import io.ankusa.keys.HookKey;
 import io.ankusa.queue.deliveries.DeliveryRow;
-import io.ankusa.queue.ledger.Claim;
-import io.ankusa.queue.ledger.ClaimedDelivery;
-import io.ankusa.queue.ledger.DeadRow;
-import io.ankusa.queue.ledger.DeliveryLedger;
-import io.ankusa.queue.ledger.DueKind;
-import io.ankusa.queue.ledger.DueRow;
-import io.ankusa.queue.ledger.QuarantinedRow;
-import io.ankusa.queue.ledger.Settlement;
 import io.ankusa.store.Durability;
 import io.ankusa.store.WriteBatch;
+import io.ankusa.tests.queue.IndexFold;
+import io.ankusa.tests.queue.QueueUnderTest;
 import io.ankusa.tests.support.RecordingStore;
 import java.nio.file.Path;
 import java.util.Comparator;

@@ -1,8 +1,10 @@
-package io.ankusa.tests.queue;
+package io.ankusa.queue.ledger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ankusa.queue.ledger.QueueClock;
+import io.ankusa.tests.queue.MutableClock;
+import io.ankusa.tests.queue.QueueUnderTest;
+import io.ankusa.tests.queue.SteppingClock;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

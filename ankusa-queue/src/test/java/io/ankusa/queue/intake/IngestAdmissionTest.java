@@ -1,14 +1,17 @@
-package io.ankusa.tests.queue;
+package io.ankusa.queue.intake;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ankusa.api.Hook;
 import io.ankusa.api.Rate;
-import io.ankusa.api.TenantOverloadedException;
 import io.ankusa.api.TenantOverloadedException.Reason;
+import io.ankusa.api.TenantOverloadedException;
 import io.ankusa.api.TenantPolicies;
 import io.ankusa.api.TenantPolicy;
+import io.ankusa.tests.queue.Backends;
+import io.ankusa.tests.queue.QueueUnderTest;
+import io.ankusa.tests.queue.StoreSnapshot;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -1,16 +1,13 @@
-package io.ankusa.tests.queue;
+package io.ankusa.queue.ledger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.api.TenantStats;
 import io.ankusa.keys.ColumnFamilies;
-import io.ankusa.queue.ledger.Claim;
-import io.ankusa.queue.ledger.ClaimedDelivery;
-import io.ankusa.queue.ledger.DeliveryLedger;
-import io.ankusa.queue.ledger.DueRow;
-import io.ankusa.queue.ledger.Settlement;
 import io.ankusa.store.Durability;
 import io.ankusa.store.WriteBatch;
+import io.ankusa.tests.queue.IndexFold;
+import io.ankusa.tests.queue.QueueUnderTest;
 import io.ankusa.tests.support.ForwardingStore;
 import io.ankusa.tests.support.RecordingStore;
 import java.nio.file.Path;
