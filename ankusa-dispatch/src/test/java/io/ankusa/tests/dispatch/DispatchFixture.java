@@ -31,7 +31,7 @@ import java.util.function.UnaryOperator;
  * call) over a {@link ScanCountingStore} (entries taken per scan), with a hand-moved clock shared
  * by the queue and the pipelines built here.
  */
-final class DispatchFixture implements AutoCloseable {
+public final class DispatchFixture implements AutoCloseable {
 
     private final QueueConfig config;
     private final MutableClock clock;
@@ -61,19 +61,19 @@ final class DispatchFixture implements AutoCloseable {
      * it is, back steps included ({@code QueueClock.wallOnly}): for tests that stamp a past second on
      * purpose, as a writer that read its clock before a cleanup does.
      */
-    static DispatchFixture onWallClock(String backend, Path directory) {
+    public static DispatchFixture onWallClock(String backend, Path directory) {
         return onWallClock(backend, directory, UnaryOperator.identity());
     }
 
     /** {@link #onWallClock(String, Path)} over the store {@code inner} makes of the backend's (a test's seam). */
-    static DispatchFixture onWallClock(String backend, Path directory, UnaryOperator<Store> inner) {
+    public static DispatchFixture onWallClock(String backend, Path directory, UnaryOperator<Store> inner) {
         MutableClock clock = new MutableClock(QueueUnderTest.EPOCH);
         return new DispatchFixture(QueueConfig.builder(directory).backend(backend).clock(clock).build(), clock, true,
                 inner);
     }
 
     /** A fixture on {@code backend} in {@code directory}. */
-    static DispatchFixture open(String backend, Path directory) {
+    public static DispatchFixture open(String backend, Path directory) {
         return open(backend, directory, b -> b);
     }
 
@@ -83,61 +83,61 @@ final class DispatchFixture implements AutoCloseable {
      * many rows to one in-process endpoint per tenant and are about the tenants' shares, not the
      * endpoint's limit ({@code EndpointStateTest} tests the limit).
      */
-    static DispatchFixture open(String backend, Path directory, UnaryOperator<QueueConfig.Builder> tweak) {
+    public static DispatchFixture open(String backend, Path directory, UnaryOperator<QueueConfig.Builder> tweak) {
         MutableClock clock = new MutableClock(QueueUnderTest.EPOCH);
         QueueConfig.Builder builder = QueueConfig.builder(directory).backend(backend).clock(clock)
                 .endpoints(EndpointSettings.DEFAULTS.withMaxConcurrency(Integer.MAX_VALUE));
         return new DispatchFixture(tweak.apply(builder).build(), clock, false, UnaryOperator.identity());
     }
 
-    Queue queue() {
+    public Queue queue() {
         return queue;
     }
 
-    DeliveryLedger ledger() {
+    public DeliveryLedger ledger() {
         return LedgerSource.of(queue).deliveryLedger();
     }
 
-    Store store() {
+    public Store store() {
         return queue.store();
     }
 
-    RecordingStore recorder() {
+    public RecordingStore recorder() {
         return (RecordingStore) queue.store();
     }
 
-    ScanCountingStore scans() {
+    public ScanCountingStore scans() {
         return scans;
     }
 
-    MutableClock clock() {
+    public MutableClock clock() {
         return clock;
     }
 
-    long now() {
+    public long now() {
         return clock.millis();
     }
 
-    long ord(String tenant) {
+    public long ord(String tenant) {
         return queue.ord(tenant).orElseThrow(() -> new AssertionError("no tenant " + tenant));
     }
 
     /** A pipeline (on the queue's clock, the fixture's), with the defaults changed by {@code tweak}; not started. */
-    Pipeline pipeline(Sink sink, UnaryOperator<Pipeline.Builder> tweak) {
+    public Pipeline pipeline(Sink sink, UnaryOperator<Pipeline.Builder> tweak) {
         return tweak.apply(Pipeline.builder(queue, sink)).build();
     }
 
-    Receipt ingest(Hook hook) {
+    public Receipt ingest(Hook hook) {
         return QueueUnderTest.await(queue.ingest(hook));
     }
 
     /** Ingests a hook with one sink per number in {@code sinks}, for {@code tenant}. */
-    Receipt ingest(String id, String tenant, int... sinks) {
+    public Receipt ingest(String id, String tenant, int... sinks) {
         return ingest(QueueUnderTest.hook(id, tenant, sinks));
     }
 
     /** Runs one tick and waits for its settles. */
-    static TickReport await(CompletionStage<TickReport> tick) {
+    public static TickReport await(CompletionStage<TickReport> tick) {
         try {
             return tick.toCompletableFuture().get(60, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
@@ -148,19 +148,19 @@ final class DispatchFixture implements AutoCloseable {
     }
 
     /** The fold of the store's index families. */
-    IndexFold fold() {
+    public IndexFold fold() {
         return IndexFold.of(store());
     }
 
     /** Asserts every counter equals the fold and every due row has its marker. */
-    void assertConsistent() {
+    public void assertConsistent() {
         IndexFold fold = fold();
         fold.assertCountersMatch(store());
         fold.assertEveryDueRowHasAMarker();
     }
 
     /** Closes and reopens the queue on the same directory (inflight rows come back as due). */
-    void reopen() {
+    public void reopen() {
         queue.close();
         queue = openQueue();
     }
