@@ -1,4 +1,4 @@
-package io.ankusa.tests.dispatch;
+package io.ankusa.dispatch.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -13,6 +13,7 @@ import io.ankusa.store.Direction;
 import io.ankusa.store.KeyRange;
 import io.ankusa.store.Scan;
 import io.ankusa.store.Store;
+import io.ankusa.tests.dispatch.DispatchFixture;
 import io.ankusa.tests.queue.IndexFold;
 import io.ankusa.tests.queue.MutableClock;
 import io.ankusa.tests.queue.QueueUnderTest;

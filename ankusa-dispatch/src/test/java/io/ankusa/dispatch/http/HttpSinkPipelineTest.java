@@ -1,4 +1,4 @@
-package io.ankusa.tests.dispatch;
+package io.ankusa.dispatch.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,9 +6,6 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.ankusa.api.Hook;
 import io.ankusa.dispatch.Pipeline;
-import io.ankusa.dispatch.http.AddressGuard;
-import io.ankusa.dispatch.http.HttpSink;
-import io.ankusa.dispatch.http.WebhookSecret;
 import io.ankusa.dispatch.report.TickReport;
 import io.ankusa.dispatch.sink.Sinks;
 import io.ankusa.keys.ColumnFamilies;
@@ -17,6 +14,7 @@ import io.ankusa.queue.deliveries.DeliveryRow;
 import io.ankusa.queue.ledger.DeadEntry;
 import io.ankusa.queue.ledger.DueKind;
 import io.ankusa.queue.ledger.DueRow;
+import io.ankusa.tests.dispatch.DispatchFixture;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

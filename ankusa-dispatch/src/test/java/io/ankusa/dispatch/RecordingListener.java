@@ -1,4 +1,4 @@
-package io.ankusa.tests.dispatch;
+package io.ankusa.dispatch;
 
 import io.ankusa.api.events.AttemptFinished;
 import io.ankusa.api.events.DeadLettered;

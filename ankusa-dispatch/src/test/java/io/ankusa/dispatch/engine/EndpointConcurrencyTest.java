@@ -1,4 +1,4 @@
-package io.ankusa.tests.dispatch;
+package io.ankusa.dispatch.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -13,6 +13,7 @@ import io.ankusa.dispatch.sink.Delivery;
 import io.ankusa.dispatch.sink.Sink;
 import io.ankusa.dispatch.sink.SinkOutcome;
 import io.ankusa.dispatch.sink.Sinks;
+import io.ankusa.tests.dispatch.DispatchFixture;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;

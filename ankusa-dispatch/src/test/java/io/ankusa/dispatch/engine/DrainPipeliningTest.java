@@ -1,4 +1,4 @@
-package io.ankusa.tests.dispatch;
+package io.ankusa.dispatch.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.ankusa.tests.dispatch;
+package io.ankusa.dispatch.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -18,6 +18,7 @@ import io.ankusa.dispatch.report.TickReport;
 import io.ankusa.dispatch.sink.Sinks;
 import io.ankusa.keys.Prefixes;
 import io.ankusa.queue.ledger.DeadEntry;
+import io.ankusa.tests.dispatch.DispatchFixture;
 import io.ankusa.tests.support.RecordingStore;
 import java.io.IOException;
 import java.net.InetAddress;

@@ -1,4 +1,4 @@
-package io.ankusa.tests.dispatch;
+package io.ankusa.dispatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -7,7 +7,6 @@ import io.ankusa.api.AuditAction;
 import io.ankusa.api.AuditEntry;
 import io.ankusa.api.DeadLetterCursor;
 import io.ankusa.api.Receipt;
-import io.ankusa.dispatch.Replayer;
 import io.ankusa.queue.ledger.ClaimedDelivery;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.Settlement;

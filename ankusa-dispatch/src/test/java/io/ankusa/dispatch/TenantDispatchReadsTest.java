@@ -1,16 +1,16 @@
-package io.ankusa.tests.dispatch;
+package io.ankusa.dispatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.api.Rate;
 import io.ankusa.api.TenantPolicies;
 import io.ankusa.api.TenantPolicy;
-import io.ankusa.dispatch.Pipeline;
 import io.ankusa.dispatch.report.DueTenants;
 import io.ankusa.dispatch.report.TenantDispatch;
 import io.ankusa.dispatch.report.TickReport;
 import io.ankusa.dispatch.sink.Delivery;
 import io.ankusa.dispatch.sink.SinkOutcome;
+import io.ankusa.tests.dispatch.DispatchFixture;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.ankusa.tests.dispatch;
+package io.ankusa.dispatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -15,10 +15,10 @@ import io.ankusa.api.events.IngestCommitted;
 import io.ankusa.api.events.Quarantined;
 import io.ankusa.api.events.RetryScheduled;
 import io.ankusa.api.events.TickFinished;
-import io.ankusa.dispatch.Pipeline;
 import io.ankusa.dispatch.sink.Sink;
 import io.ankusa.dispatch.sink.SinkOutcome;
 import io.ankusa.queue.engine.QueueEngine;
+import io.ankusa.tests.dispatch.DispatchFixture;
 import io.ankusa.tests.queue.QueueUnderTest;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,9 +1,8 @@
-package io.ankusa.tests.dispatch;
+package io.ankusa.dispatch;
 
 import static io.ankusa.tests.queue.QueueUnderTest.hook;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ankusa.dispatch.QueueMonitor;
 import io.ankusa.dispatch.report.Gauges;
 import io.ankusa.dispatch.report.TenantPending;
 import io.ankusa.queue.ledger.Claim;

@@ -1,4 +1,4 @@
-package io.ankusa.tests.dispatch;
+package io.ankusa.dispatch.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,6 +10,7 @@ import io.ankusa.api.events.TickFinished;
 import io.ankusa.dispatch.Pipeline;
 import io.ankusa.dispatch.report.TickReport;
 import io.ankusa.dispatch.sink.SinkOutcome;
+import io.ankusa.tests.dispatch.DispatchFixture;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
