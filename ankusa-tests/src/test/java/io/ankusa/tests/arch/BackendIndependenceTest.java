@@ -15,7 +15,8 @@ import com.tngtech.archunit.lang.ArchRule;
  * backend module or a backend library. Each rule also fails when it matched no class
  * (ArchUnit's default {@code failOnEmptyShould}), and a guard checks the import saw the project.
  */
-@AnalyzeClasses(packages = "io.ankusa", importOptions = ImportOption.DoNotIncludeTests.class)
+@AnalyzeClasses(packages = "io.ankusa",
+        importOptions = {ImportOption.DoNotIncludeTests.class, DoNotIncludeTestJars.class})
 class BackendIndependenceTest {
 
     private static final String[] BACKENDS = {

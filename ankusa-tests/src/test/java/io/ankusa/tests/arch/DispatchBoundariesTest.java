@@ -22,7 +22,8 @@ import java.util.Map;
  * rows through the ledger port, never a key; and marker deletes come from the pipeline's cleanup
  * only. Checked on the production classes; a guard checks the import saw the dispatcher.
  */
-@AnalyzeClasses(packages = "io.ankusa", importOptions = ImportOption.DoNotIncludeTests.class)
+@AnalyzeClasses(packages = "io.ankusa",
+        importOptions = {ImportOption.DoNotIncludeTests.class, DoNotIncludeTestJars.class})
 class DispatchBoundariesTest {
 
     @ArchTest

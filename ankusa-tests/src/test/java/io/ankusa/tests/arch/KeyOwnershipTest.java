@@ -26,7 +26,8 @@ import java.util.Set;
  * classes only; each rule would also fail if its "that" matched nothing, and a guard checks the
  * import saw the queue and the keys.
  */
-@AnalyzeClasses(packages = "io.ankusa", importOptions = ImportOption.DoNotIncludeTests.class)
+@AnalyzeClasses(packages = "io.ankusa",
+        importOptions = {ImportOption.DoNotIncludeTests.class, DoNotIncludeTestJars.class})
 class KeyOwnershipTest {
 
     private static final Set<String> KEY_BUILDERS = Set.of(DueKey.class.getName(), InflightKey.class.getName(),

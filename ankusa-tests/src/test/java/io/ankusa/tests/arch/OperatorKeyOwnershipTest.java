@@ -22,7 +22,8 @@ import java.util.Set;
  * check and its sweep cannot race only because nothing else writes them), audit keys the audit
  * log's. Production classes only.
  */
-@AnalyzeClasses(packages = "io.ankusa", importOptions = ImportOption.DoNotIncludeTests.class)
+@AnalyzeClasses(packages = "io.ankusa",
+        importOptions = {ImportOption.DoNotIncludeTests.class, DoNotIncludeTestJars.class})
 class OperatorKeyOwnershipTest {
 
     private static final Set<String> BUILDING_MEMBERS = Set.of("<init>", "encode", "of", "value", "tenantRange", "expiredBy",

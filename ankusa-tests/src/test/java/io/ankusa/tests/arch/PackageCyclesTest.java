@@ -21,7 +21,8 @@ import java.util.stream.Collectors;
  * other packages, which never import it back. Production classes only; a guard checks the import
  * saw every package the rules are about.
  */
-@AnalyzeClasses(packages = "io.ankusa", importOptions = ImportOption.DoNotIncludeTests.class)
+@AnalyzeClasses(packages = "io.ankusa",
+        importOptions = {ImportOption.DoNotIncludeTests.class, DoNotIncludeTestJars.class})
 class PackageCyclesTest {
 
     @ArchTest
