@@ -43,8 +43,8 @@ import java.util.function.Supplier;
  *       their next delivery token) and plans one deficit round-robin pass: per ready tenant,
  *       {@code dueForTenant} from its scan floor up to now, in due-time order, as many rows as its
  *       turn, its limits and the tick's row limit (never more than the free sink slots) and byte
- *       budget allow. The tenants visited are what {@code dispatchActiveTenants} reports. Every due read of this step and the next
- *       goes through one store reader ({@link DeliveryLedger#dueReader()}: one iterator, or one read
+ *       budget allow. The tenants visited are what {@code dispatchActiveTenants} reports. Every due read of this step
+ *       and the next goes through one store reader ({@link DeliveryLedger#dueReader()}: one iterator, or one read
  *       transaction, re-positioned per tenant), closed before the claim commits.</li>
  *   <li>Marker cleanup's first step for every visited tenant: its earliest due row that this
  *       tick does not claim, and so its stale markers; taken from the scheduler's due read when
@@ -238,7 +238,9 @@ final class Tick {
         return out;
     }
 
-    /** Rows the endpoint gate admitted that will not be sent (gone, quarantined, orphans) give their endpoint slot back. */
+    /**
+     * Rows the endpoint gate admitted that will not be sent (gone, quarantined, orphans) give their endpoint slot back.
+     */
     private void releaseUnsent(TenantScheduler.Plan plan, Claim claim) {
         int planned = 0;
         for (List<DueRow> rows : plan.rows().values()) {

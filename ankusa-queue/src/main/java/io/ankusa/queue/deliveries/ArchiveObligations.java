@@ -66,7 +66,8 @@ public final class ArchiveObligations {
         List<Long> seqs = List.copyOf(outcomes.keySet());
         List<byte[]> keys = seqs.stream().map(seq -> new ArchiveKey(seq).encode()).toList();
         Set<Long> owners = new HashSet<>();
-        store.multiGet(ColumnFamilies.INDEX, keys).forEach(v -> v.ifPresent(raw -> owners.add(ArchiveKey.decodeValue(raw).ord())));
+        store.multiGet(ColumnFamilies.INDEX, keys)
+                .forEach(v -> v.ifPresent(raw -> owners.add(ArchiveKey.decodeValue(raw).ord())));
         int[] consumed = new int[1];
         stripes.lockedAll(owners, () -> {
             List<Optional<byte[]>> again = store.multiGet(ColumnFamilies.INDEX, keys);

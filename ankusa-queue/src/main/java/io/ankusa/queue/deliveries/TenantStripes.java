@@ -47,7 +47,9 @@ public final class TenantStripes {
         }
     }
 
-    /** Runs {@code body} holding the stripes of every ordinal, taken in stripe order (so two callers cannot deadlock). */
+    /**
+     * Runs {@code body} holding the stripes of every ordinal, taken in stripe order (so two callers cannot deadlock).
+     */
     public void lockedAll(Collection<Long> ords, Runnable body) {
         int[] indexes = ords.stream().mapToInt(this::index).distinct().sorted().toArray();
         int taken = 0;
@@ -64,7 +66,10 @@ public final class TenantStripes {
         }
     }
 
-    /** Counts a transition that removed due rows; called under the stripe of each tenant whose rows it removed, after its commit. */
+    /**
+     * Counts a transition that removed due rows; called under the stripe of each tenant whose rows it removed, after
+     * its commit.
+     */
     public void removedDue() {
         dueRemovals.incrementAndGet();
     }

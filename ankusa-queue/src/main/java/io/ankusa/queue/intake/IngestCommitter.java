@@ -95,7 +95,8 @@ final class IngestCommitter implements AutoCloseable {
     private long failedGeneration = -1;
     private RuntimeException failedCommit;
     /** The batches of the group being written that have their outcome (the writer may fail batches too). */
-    private final Set<Assembled> reported = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
+    private final Set<Assembled> reported =
+            Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
     private volatile Throwable death;
 
     IngestCommitter(Store store, TenantOrdinals ordinals, DurableReceipts receipts, EventHub events, QueueFault fault) {

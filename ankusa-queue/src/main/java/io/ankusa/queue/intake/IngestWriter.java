@@ -430,7 +430,8 @@ public final class IngestWriter implements AutoCloseable {
         }
         if (taken != STOP && taken != WAKE) {
             QueueFailedException failed = fault.failure();
-            taken.future().completeExceptionally(failed != null ? failed : new QueueFailedException("ingest writer", died));
+            taken.future()
+                    .completeExceptionally(failed != null ? failed : new QueueFailedException("ingest writer", died));
         }
         throw new IllegalStateException("the ingest committer died", died);
     }
@@ -587,7 +588,8 @@ public final class IngestWriter implements AutoCloseable {
             }
             long seq = ++lastSeq;
             ops.put(ColumnFamilies.HOOKS, new HookKey(seq).encode(), p.envelope());
-            Deliveries.ingestOps(ops, ord.getAsLong(), seq, p.hook().sinks(), p.envelope().length, now, limits.archive());
+            Deliveries.ingestOps(ops, ord.getAsLong(), seq, p.hook().sinks(), p.envelope().length, now,
+                    limits.archive());
             if (kept.get(i) instanceof IdempotencyKeys.Fresh fresh) {
                 keys.put(fresh.key(), idempotencyKeys.writeTo(ops, fresh, seq, p.hook().id(), now));
             }
