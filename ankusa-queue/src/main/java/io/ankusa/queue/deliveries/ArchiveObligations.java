@@ -68,10 +68,10 @@ public final class ArchiveObligations {
         Set<Long> owners = new HashSet<>();
         store.multiGet(ColumnFamilies.INDEX, keys)
                 .forEach(v -> v.ifPresent(raw -> owners.add(ArchiveKey.decodeValue(raw).ord())));
-        int[] consumed = new int[1];
-        stripes.lockedAll(owners, () -> {
+        return stripes.lockedAll(owners, () -> {
             List<Optional<byte[]>> again = store.multiGet(ColumnFamilies.INDEX, keys);
             DeliveryBatch batch = new DeliveryBatch();
+            int consumed = 0;
             for (int i = 0; i < seqs.size(); i++) {
                 Optional<byte[]> value = again.get(i);
                 // Only obligations whose owner is locked: one written meanwhile waits for the next round.
@@ -84,13 +84,13 @@ public final class ArchiveObligations {
                 } else {
                     Deliveries.archiveDropOps(batch, seq, ArchiveKey.decodeValue(value.get()));
                 }
-                consumed[0]++;
+                consumed++;
             }
             if (!batch.isEmpty()) {
                 batch.commit(store, Durability.SYNC);
             }
+            return consumed;
         });
-        return consumed[0];
     }
 
     private boolean consume(long seq, boolean settled) {

@@ -476,18 +476,16 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
         }
         // The hooks and delivery rows before the stripes: they are held for the check and the commit only.
         ClaimReads before = ClaimReads.of(store, unique.values(), unread);
-        Claim[] result = new Claim[1];
-        stripes.lockedAll(rowsByTenant.keySet(), () -> {
+        return stripes.lockedAll(rowsByTenant.keySet(), () -> {
             // Unchanged since the rows were read: nothing removed a due row meanwhile (a claim, a
             // purge), so every row read is still stored, with the value read.
             boolean asRead = readMark == stripes.dueRemovals();
             try {
-                result[0] = claimLocked(unique, batch, asRead, before);
+                return claimLocked(unique, batch, asRead, before);
             } finally {
                 stripes.removedDue();
             }
         });
-        return result[0];
     }
 
     /** One entry per key: the caller's size and kind are not trusted unless the rows are as read since the mark. */
@@ -622,11 +620,10 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
         Set<Long> ords = new HashSet<>();
         settlements.forEach(s -> ords.add(Ordinals.requireTenant(s.row().ord())));
         List<EndpointRow> written = new ArrayList<>();
-        boolean[] wrote = new boolean[1];
         // The attempt history's slot reads and encoding before the stripes, which a tick's claim of
         // the same tenants waits for; the entries of the rows settled join the batch under them.
         AttemptHistory.Prepared historyOps = history.prepare(attempts);
-        stripes.lockedAll(ords, () -> {
+        boolean wrote = stripes.lockedAll(ords, () -> {
             List<byte[]> keys = settlements.stream()
                     .map(s -> new InflightKey(s.row().ord(), s.row().seq(), s.row().sink()).encode()).toList();
             List<Optional<byte[]>> values = store.multiGet(ColumnFamilies.INDEX, keys);
@@ -675,14 +672,15 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
                         written.add(endpoint);
                     }
                 }
-                if (!batch.isEmpty()) {
-                    // Unsynced under the stripes; the caller syncs outside them (see above).
-                    batch.commit(store, Durability.ASYNC);
-                    wrote[0] = true;
+                if (batch.isEmpty()) {
+                    return false;
                 }
+                // Unsynced under the stripes; the caller syncs outside them (see above).
+                batch.commit(store, Durability.ASYNC);
+                return true;
             }
         });
-        return new SettleWrite(written, wrote[0]);
+        return new SettleWrite(written, wrote);
     }
 
     @Override

@@ -48,9 +48,10 @@ public final class TenantStripes {
     }
 
     /**
-     * Runs {@code body} holding the stripes of every ordinal, taken in stripe order (so two callers cannot deadlock).
+     * Runs {@code body} holding the stripes of every ordinal, taken in stripe order (so two callers cannot deadlock),
+     * and returns its result.
      */
-    public void lockedAll(Collection<Long> ords, Runnable body) {
+    public <T> T lockedAll(Collection<Long> ords, Supplier<T> body) {
         int[] indexes = ords.stream().mapToInt(this::index).distinct().sorted().toArray();
         int taken = 0;
         try {
@@ -58,7 +59,7 @@ public final class TenantStripes {
                 locks[index].lock();
                 taken++;
             }
-            body.run();
+            return body.get();
         } finally {
             for (int i = taken - 1; i >= 0; i--) {
                 locks[indexes[i]].unlock();

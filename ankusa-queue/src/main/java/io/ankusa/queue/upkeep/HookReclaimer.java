@@ -121,9 +121,7 @@ public final class HookReclaimer {
     private int settleChunk(List<Candidate> chunk) {
         Set<Long> ords = new HashSet<>();
         chunk.forEach(c -> c.ord().ifPresent(ords::add));
-        int[] removed = new int[1];
-        stripes.lockedAll(ords, () -> removed[0] = settle(chunk));
-        return removed[0];
+        return stripes.lockedAll(ords, () -> settle(chunk));
     }
 
     private record Candidate(long seq, boolean hookPresent, OptionalLong ord) {
