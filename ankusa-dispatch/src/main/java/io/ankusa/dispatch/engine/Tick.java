@@ -178,12 +178,36 @@ final class Tick {
         Claim claim = ledger.claimAll(plan.rows(), cleaning.stale(), readMark);
         releaseUnsent(plan, claim);
         alarm.quarantined(claim.quarantined());
+        countClaimed(visited, claim, nowNanos);
+        List<CompletableFuture<Settled>> settles = send(visited, claim);
+        finishCleanup(visited, cleaning, horizon, now, nowNanos);
+        lastVisited = visited.size();
+        int tenantsVisited = visited.size();
+        int claimed = claim.claimed().size();
+        if (events.active()) {
+            TickFinished finished = new TickFinished(startedAt, tenantsVisited, claimed + claim.orphans().size(),
+                    Duration.ofNanos(System.nanoTime() - startNanos));
+            events.publish(l -> l.onTick(finished));
+        }
+        return new Run(rowBudget, claimed + claim.orphans().size(),
+                report(settles, startedAt, tenantsVisited, claimed));
+    }
+
+    /** Tells the scheduler how many rows (orphans included) the claim took of each visited tenant. */
+    private void countClaimed(List<TenantLane> visited, Claim claim, long nowNanos) {
         Map<Long, Integer> claimedByTenant = new HashMap<>();
         claim.claimed().forEach(c -> claimedByTenant.merge(c.row().ord(), 1, Integer::sum));
         claim.orphans().forEach(o -> claimedByTenant.merge(o.ord(), 1, Integer::sum));
         for (TenantLane lane : visited) {
             scheduler.claimed(lane, claimedByTenant.getOrDefault(lane.ord, 0), nowNanos);
         }
+    }
+
+    /**
+     * Hands the claimed rows to the sinks and the orphans to the settler: one settle per row, claimed
+     * rows first, in claim order, each giving its tenant's in-flight slot back when it completes.
+     */
+    private List<CompletableFuture<Settled>> send(List<TenantLane> visited, Claim claim) {
         Map<Long, TenantLane> lanes = new HashMap<>();
         visited.forEach(lane -> lanes.put(lane.ord, lane));
         List<CompletableFuture<Settled>> settles = new ArrayList<>(attempts.start(claim.claimed()));
@@ -193,6 +217,16 @@ final class Tick {
         for (InflightRow orphan : claim.orphans()) {
             settles.add(release(settler.drop(orphan), lanes.get(orphan.ord())));
         }
+        return settles;
+    }
+
+    /**
+     * Cleanup step 3: puts back the marker of every deleted bucket that still holds a due row, moves
+     * each tenant's cursor to its earliest due row, and drops each visited lane's markers before
+     * the second it keeps.
+     */
+    private void finishCleanup(List<TenantLane> visited, MarkerCleanup.Cleaning cleaning, long horizon, long now,
+            long nowNanos) {
         Map<Long, Optional<DueRow>> firsts = cleanup.finish(cleaning);
         firsts.forEach((ord, first) -> cursors.update(ord, first, horizon));
         long kept = MarkerCleanup.bucketOf(horizon);
@@ -202,15 +236,12 @@ final class Tick {
             lane.markers.headSet(keepFrom).clear();
             scheduler.cleaned(lane, first, now, nowNanos);
         }
-        lastVisited = visited.size();
-        int tenantsVisited = visited.size();
-        int claimed = claim.claimed().size();
-        if (events.active()) {
-            TickFinished finished = new TickFinished(startedAt, tenantsVisited, claimed + claim.orphans().size(),
-                    Duration.ofNanos(System.nanoTime() - startNanos));
-            events.publish(l -> l.onTick(finished));
-        }
-        CompletionStage<TickReport> report = CompletableFuture.allOf(settles.toArray(CompletableFuture<?>[]::new))
+    }
+
+    /** The tick's report, complete once every settle of it is. */
+    private static CompletionStage<TickReport> report(List<CompletableFuture<Settled>> settles, Instant startedAt,
+            int tenantsVisited, int claimed) {
+        return CompletableFuture.allOf(settles.toArray(CompletableFuture<?>[]::new))
                 .thenApply(ignored -> {
                     Map<Settled, Integer> counts = new EnumMap<>(Settled.class);
                     settles.forEach(s -> counts.merge(s.join(), 1, Integer::sum));
@@ -218,7 +249,6 @@ final class Tick {
                             counts.getOrDefault(Settled.DELIVERED, 0), counts.getOrDefault(Settled.RETRIED, 0),
                             counts.getOrDefault(Settled.DEAD, 0), counts.getOrDefault(Settled.DROPPED, 0));
                 });
-        return new Run(rowBudget, claimed + claim.orphans().size(), report);
     }
 
     /**
