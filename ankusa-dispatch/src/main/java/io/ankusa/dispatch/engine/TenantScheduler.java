@@ -338,28 +338,37 @@ final class TenantScheduler {
             left[0] -= admitted.size();
             left[1] -= bytes[0];
             lane.deficit -= admitted.size();
-            if (drained && lane.skipAfter != null) {
-                // All it has left is refused by the endpoint gate: it leaves the ring until a
-                // refusal may have ended (wake) or the feed brings a newer marker.
-                yieldTurn(lane, TenantLane.State.BLOCKED);
-                lane.blockedAtBucket = Math.floorDiv(now, 1000);
-                blocked.add(lane);
-            } else if (drained) {
-                // Fewer due rows than the lane may take: it yields the rest of its turn and leaves
-                // the ring until the feed brings a marker again (or the cleanup finds a row).
-                yieldTurn(lane, TenantLane.State.IDLE);
-            } else if (lane.deficit <= 0 || want == may || byteLimited[0]) {
-                // Its turn is used, or it was stopped by its own in-flight room or tokens (then it
-                // yields the rest): to the back of the ring.
-                lane.inTurn = false;
-                lane.deficit = 0;
-                ring.addLast(lane);
-            } else {
-                // Cut short by the end of the tick: it finishes its turn first next tick.
-                ring.addFirst(lane);
-            }
+            placeAfterRead(lane, now, drained, lane.deficit <= 0 || want == may || byteLimited[0]);
         }
         return progress;
+    }
+
+    /**
+     * Where a lane goes after its read of a pass: blocked or idle when it {@code drained} its due
+     * rows, to the back of the ring when its turn is over, else to the front (cut short by the end
+     * of the tick).
+     */
+    private void placeAfterRead(TenantLane lane, long now, boolean drained, boolean turnOver) {
+        if (drained && lane.skipAfter != null) {
+            // All it has left is refused by the endpoint gate: it leaves the ring until a
+            // refusal may have ended (wake) or the feed brings a newer marker.
+            yieldTurn(lane, TenantLane.State.BLOCKED);
+            lane.blockedAtBucket = Math.floorDiv(now, 1000);
+            blocked.add(lane);
+        } else if (drained) {
+            // Fewer due rows than the lane may take: it yields the rest of its turn and leaves
+            // the ring until the feed brings a marker again (or the cleanup finds a row).
+            yieldTurn(lane, TenantLane.State.IDLE);
+        } else if (turnOver) {
+            // Its turn is used, or it was stopped by its own in-flight room or tokens (then it
+            // yields the rest): to the back of the ring.
+            lane.inTurn = false;
+            lane.deficit = 0;
+            ring.addLast(lane);
+        } else {
+            // Cut short by the end of the tick: it finishes its turn first next tick.
+            ring.addFirst(lane);
+        }
     }
 
     /**
