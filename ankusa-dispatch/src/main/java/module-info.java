@@ -2,7 +2,8 @@
  * The Ankusa dispatcher: pipeline tick, sinks, retries, dead letters, marker cleanup, replay, HTTP
  * sink. Its exported signatures name {@code io.ankusa.api} and {@code io.ankusa.queue} types only.
  */
-@SuppressWarnings("requires-automatic") // httpclient5 and httpcore5 ship no module descriptor; their types stay internal
+// httpclient5 and httpcore5 ship no module descriptor; their types stay internal
+@SuppressWarnings("requires-automatic")
 module io.ankusa.dispatch {
     requires org.apache.httpcomponents.client5.httpclient5;
     requires org.apache.httpcomponents.core5.httpcore5;

@@ -4,7 +4,8 @@
  * keeps one embedded queue and pipeline per assigned partition, committing the partition's low
  * watermark. docs/scale-out.md describes the topology and its guarantees.
  */
-@SuppressWarnings("requires-automatic") // kafka-clients ships no descriptor (Automatic-Module-Name kafka.clients); its types stay out of our API
+// kafka-clients ships no descriptor (Automatic-Module-Name kafka.clients); its types stay out of our API
+@SuppressWarnings("requires-automatic")
 module io.ankusa.kafka {
     requires kafka.clients;
     requires org.slf4j;

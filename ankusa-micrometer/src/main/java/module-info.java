@@ -3,7 +3,8 @@
  * that reads the node gauges from the queue's counters and counts and times what the queue and its
  * pipeline publish as events. docs/operations.md lists every meter.
  */
-@SuppressWarnings({"requires-automatic", "requires-transitive-automatic"}) // micrometer-core ships no descriptor (Automatic-Module-Name micrometer.core); its MeterBinder is our API
+// micrometer-core ships no descriptor (Automatic-Module-Name micrometer.core); its MeterBinder is our API
+@SuppressWarnings({"requires-automatic", "requires-transitive-automatic"})
 module io.ankusa.micrometer {
     requires transitive io.ankusa.api;
     requires transitive io.ankusa.dispatch;

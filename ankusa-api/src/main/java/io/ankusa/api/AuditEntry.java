@@ -25,7 +25,8 @@ public record AuditEntry(long seq, Instant at, AuditAction action, String tenant
      * @param at when it was recorded
      * @param action what was done
      * @param tenantId the tenant acted on
-     * @param counts what changed, by name (for a purge: {@code pending}, {@code scheduled}, {@code dead}, {@code bytes}; for a replay: {@code revived}), in a stable order
+     * @param counts what changed, by name (for a purge: {@code pending}, {@code scheduled}, {@code dead},
+     *     {@code bytes}; for a replay: {@code revived}), in a stable order
      */
     public AuditEntry {
         if (seq < 1) {

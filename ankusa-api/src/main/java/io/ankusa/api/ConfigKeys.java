@@ -39,21 +39,27 @@ final class ConfigKeys {
         keys.put("tenants.max", (b, v) -> b.tenantsMax(count("tenants.max", v, 1, QueueConfig.TENANTS_MAX_LIMIT)));
         keys.put("batch.max-hooks", (b, v) -> b.batchMaxHooks((int) count("batch.max-hooks", v, 1, Integer.MAX_VALUE)));
         keys.put("batch.max-bytes", (b, v) -> b.batchMaxBytes(size("batch.max-bytes", v, 1, Long.MAX_VALUE)));
-        keys.put("payload.max-bytes", (b, v) -> b.payloadMaxBytes((int) size("payload.max-bytes", v, 0, Integer.MAX_VALUE)));
+        keys.put("payload.max-bytes",
+                (b, v) -> b.payloadMaxBytes((int) size("payload.max-bytes", v, 0, Integer.MAX_VALUE)));
         keys.put("ingest.queue-capacity",
                 (b, v) -> b.ingestQueueCapacity((int) count("ingest.queue-capacity", v, 1, Integer.MAX_VALUE - 1)));
         keys.put("archive", (b, v) -> b.archive(bool("archive", v)));
         keys.put("dedupe.window", (b, v) -> b.dedupeWindow(duration("dedupe.window", v, Duration.ofMillis(1))));
         keys.put("audit.retention", (b, v) -> b.auditRetention(duration("audit.retention", v, Duration.ofMillis(1))));
-        keys.put("housekeeping.interval", (b, v) -> b.housekeepingInterval(duration("housekeeping.interval", v, Duration.ZERO)));
-        keys.put("admission.node-max-bytes", (b, v) -> b.nodeMaxBytes(size("admission.node-max-bytes", v, 1, Long.MAX_VALUE)));
+        keys.put("housekeeping.interval",
+                (b, v) -> b.housekeepingInterval(duration("housekeeping.interval", v, Duration.ZERO)));
+        keys.put("admission.node-max-bytes",
+                (b, v) -> b.nodeMaxBytes(size("admission.node-max-bytes", v, 1, Long.MAX_VALUE)));
         keys.put("events.capacity", (b, v) -> b.eventCapacity((int) count("events.capacity", v, 1, Integer.MAX_VALUE)));
         keys.put("attempts.per-delivery", (b, v) -> b.attemptsPerDelivery(
                 (int) count("attempts.per-delivery", v, 0, QueueConfig.ATTEMPTS_PER_DELIVERY_LIMIT)));
-        keys.put("attempts.retention", (b, v) -> b.attemptsRetention(duration("attempts.retention", v, Duration.ofMillis(1))));
+        keys.put("attempts.retention",
+                (b, v) -> b.attemptsRetention(duration("attempts.retention", v, Duration.ofMillis(1))));
         keys.put("endpoint.disable-after",
-                (b, v) -> b.endpoints(b.endpoints().withDisableAfter(duration("endpoint.disable-after", v, Duration.ofMillis(1)))));
-        keys.put("endpoint.disabled-policy", (b, v) -> b.endpoints(b.endpoints().withDisabledPolicy(disabledPolicy(v))));
+                (b, v) -> b.endpoints(b.endpoints()
+                .withDisableAfter(duration("endpoint.disable-after", v, Duration.ofMillis(1)))));
+        keys.put("endpoint.disabled-policy",
+                (b, v) -> b.endpoints(b.endpoints().withDisabledPolicy(disabledPolicy(v))));
         keys.put("endpoint.max-concurrency", (b, v) -> b.endpoints(b.endpoints().withMaxConcurrency(
                 endpointConcurrency(v))));
         keys.put("endpoint.breaker-failures", (b, v) -> b.endpoints(b.endpoints().withBreaker(
@@ -155,7 +161,8 @@ final class ConfigKeys {
     }
 
     private static long size(String key, String value, long min, long max) {
-        String expected = "a size in bytes in " + min + ".." + max + " (a whole number, optionally with B, KiB, MiB or GiB)";
+        String expected = "a size in bytes in " + min + ".." + max
+                + " (a whole number, optionally with B, KiB, MiB or GiB)";
         Matcher m = SIZE.matcher(value.replace("_", ""));
         if (!m.matches()) {
             throw bad(key, value, expected);
@@ -187,7 +194,8 @@ final class ConfigKeys {
     }
 
     private static Duration duration(String key, String value, Duration min) {
-        String expected = "a duration of at least " + min.toMillis() + " ms (500ms, 30s, 5m, 24h, 90d or ISO-8601 such as PT1S)";
+        String expected = "a duration of at least " + min.toMillis()
+                + " ms (500ms, 30s, 5m, 24h, 90d or ISO-8601 such as PT1S)";
         Duration d;
         Matcher m = DURATION.matcher(value);
         try {

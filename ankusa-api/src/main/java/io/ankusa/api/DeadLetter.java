@@ -38,7 +38,10 @@ public record DeadLetter(String tenantId, String sourceId, String hookId, long s
         Objects.requireNonNull(lastError, "lastError");
     }
 
-    /** {@return this letter's position in newest-first order: a page {@link DeadLetterQuery#after after} it starts with the next older one} */
+    /**
+     * {@return this letter's position in newest-first order: a page {@link DeadLetterQuery#after after} it starts
+     * with the next older one}
+     */
     public DeadLetterCursor cursor() {
         return new DeadLetterCursor(deadAt.toEpochMilli(), seq, sink);
     }

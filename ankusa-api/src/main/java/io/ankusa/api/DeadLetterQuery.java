@@ -112,7 +112,8 @@ public final class DeadLetterQuery {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof DeadLetterQuery q && tenants.equals(q.tenants) && Objects.equals(after, q.after) && limit == q.limit;
+        return o instanceof DeadLetterQuery q && tenants.equals(q.tenants) && Objects.equals(after, q.after)
+                && limit == q.limit;
     }
 
     @Override

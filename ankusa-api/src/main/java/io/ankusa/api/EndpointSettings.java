@@ -31,7 +31,10 @@ public record EndpointSettings(Duration disableAfter, DisabledPolicy disabledPol
      */
     public static final int SINK_CONCURRENCY = 0;
 
-    /** The defaults: disable after 5 days, wait, the sink's own concurrency limit, breaker after 5 failures, probe every 30 s. */
+    /**
+     * The defaults: disable after 5 days, wait, the sink's own concurrency limit, breaker after 5 failures, probe every
+     * 30 s.
+     */
     public static final EndpointSettings DEFAULTS = new EndpointSettings(Duration.ofDays(5), DisabledPolicy.WAIT,
             SINK_CONCURRENCY, 5, Duration.ofSeconds(30));
 
@@ -72,7 +75,8 @@ public record EndpointSettings(Duration disableAfter, DisabledPolicy disabledPol
         Objects.requireNonNull(disabledPolicy, "disabledPolicy");
         Objects.requireNonNull(breakerInterval, "breakerInterval");
         if (disableAfter.toMillis() < 1 || breakerInterval.toMillis() < 1) {
-            throw new IllegalArgumentException("endpoint.disable-after and endpoint.breaker-interval must be at least 1 ms");
+            throw new IllegalArgumentException(
+                    "endpoint.disable-after and endpoint.breaker-interval must be at least 1 ms");
         }
         if (maxConcurrency < SINK_CONCURRENCY || breakerFailures < 1) {
             throw new IllegalArgumentException("endpoint.max-concurrency must be at least 1 (or SINK_CONCURRENCY)"
@@ -103,7 +107,8 @@ public record EndpointSettings(Duration disableAfter, DisabledPolicy disabledPol
     /**
      * These settings with {@code maxConcurrency}.
      *
-     * @param maxConcurrency most attempts to one endpoint at once, or {@link #SINK_CONCURRENCY} for the sink's own limit
+     * @param maxConcurrency most attempts to one endpoint at once, or {@link #SINK_CONCURRENCY} for the sink's own
+     *     limit
      * @return the new settings
      */
     public EndpointSettings withMaxConcurrency(int maxConcurrency) {

@@ -184,7 +184,8 @@ public final class Hook {
         /**
          * Sets the hook id (required): printable ASCII without spaces or full stops, such as {@code msg_} and a ULID.
          *
-         * @param id the hook id (required): printable ASCII without spaces or full stops, such as {@code msg_} and a ULID
+         * @param id the hook id (required): printable ASCII without spaces or full stops, such as {@code msg_} and a
+         *     ULID
          * @return this builder
          */
         public Builder id(String id) {
@@ -409,7 +410,8 @@ public final class Hook {
                         "tenant id is empty (leave it unset for '" + DEFAULT_TENANT + "')");
             }
             if (tenant.indexOf('\0') >= 0) {
-                throw new InvalidHookException(InvalidHookException.Reason.TENANT_CONTAINS_NUL, "tenant id contains NUL");
+                throw new InvalidHookException(InvalidHookException.Reason.TENANT_CONTAINS_NUL,
+                        "tenant id contains NUL");
             }
             int bytes = tenant.getBytes(StandardCharsets.UTF_8).length;
             if (bytes > TENANT_MAX_BYTES) {

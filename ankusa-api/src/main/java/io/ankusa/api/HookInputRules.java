@@ -80,7 +80,8 @@ final class HookInputRules {
 
     /** RFC 9110 {@code tchar}. */
     private static boolean tchar(int c) {
-        return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
+        return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+                || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
     }
 
     /** RFC 9110 field-value characters as Java's HTTP client sends them: HTAB, SP, VCHAR, obs-text. */
@@ -124,7 +125,10 @@ final class HookInputRules {
                 && type != Character.PARAGRAPH_SEPARATOR;
     }
 
-    /** The UTF-8 length of a string that may hold unpaired surrogates (each counted as the 1 byte '?' it used to become). */
+    /**
+     * The UTF-8 length of a string that may hold unpaired surrogates (each counted as the 1 byte '?' it used to
+     * become).
+     */
     private static int utf8Length(String s) {
         int bytes = 0;
         for (int i = 0; i < s.length(); i++) {
@@ -133,7 +137,8 @@ final class HookInputRules {
                 bytes += 1;
             } else if (c < 0x800) {
                 bytes += 2;
-            } else if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+            } else if (Character.isHighSurrogate(c) && i + 1 < s.length()
+                    && Character.isLowSurrogate(s.charAt(i + 1))) {
                 bytes += 4;
                 i++;
             } else if (Character.isSurrogate(c)) {
@@ -148,7 +153,8 @@ final class HookInputRules {
     /** {@code s} with anything but printable ASCII as {@code \\uXXXX}, for a message. */
     private static String escaped(String s) {
         StringBuilder out = new StringBuilder();
-        s.chars().forEach(c -> out.append(c >= 0x20 && c < 0x7F ? String.valueOf((char) c) : String.format(Locale.ROOT, "\\u%04X", c)));
+        s.chars().forEach(c -> out.append(c >= 0x20 && c < 0x7F
+                ? String.valueOf((char) c) : String.format(Locale.ROOT, "\\u%04X", c)));
         return out.toString();
     }
 }

@@ -29,12 +29,14 @@ public record IntakePosition(String source, long offset) {
     public IntakePosition {
         Objects.requireNonNull(source, "source");
         if (source.isEmpty() || source.length() > SOURCE_MAX_BYTES) {
-            throw new IllegalArgumentException("intake source must be 1.." + SOURCE_MAX_BYTES + " characters: " + source.length());
+            throw new IllegalArgumentException("intake source must be 1.." + SOURCE_MAX_BYTES + " characters: "
+                    + source.length());
         }
         for (int i = 0; i < source.length(); i++) {
             char c = source.charAt(i);
             if (c < 0x21 || c > 0x7E) {
-                throw new IllegalArgumentException("intake source must be printable ASCII without spaces, at index " + i);
+                throw new IllegalArgumentException("intake source must be printable ASCII without spaces, at index "
+                        + i);
             }
         }
         if (offset < 0) {

@@ -41,8 +41,9 @@ import java.util.concurrent.Executor;
  * @param completionExecutor  where ingest futures complete, so where a caller's {@code thenAccept} runs;
  *                            empty (the default) is the queue's own pool of daemon threads, where a
  *                            callback that blocks holds one pool thread and never the writer or another
- *                            producer's receipt; a supplied executor gets one task per hook. {@code Runnable::run} completes on the
- *                            writer thread (fastest, but a slow callback then stalls every tenant's ingest)
+ *                            producer's receipt; a supplied executor gets one task per hook. {@code Runnable::run}
+ *                            completes on the writer thread (fastest, but a slow callback then stalls every tenant's
+ *                            ingest)
  * @param nodeMaxBytes        {@code admission.node-max-bytes}: the node-wide limit on row bytes (the
  *                            aggregate's {@code bytes} counter); a hook that would pass it is refused with
  *                            {@link TenantOverloadedException} ({@link TenantOverloadedException.Reason#NODE_FULL})
@@ -86,23 +87,29 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
      *
      * @param directory the store's directory (created when missing)
      * @param backend store backend name: {@code "rocksdb"} (default) or {@code "lmdb"}
-     * @param tenantsMax {@code tenants.max}: the most tenants the store will hold, 1..4 294 967 294 (default 1 000 000); a hook of the next new tenant is refused with {@link TenantLimitException}
+     * @param tenantsMax {@code tenants.max}: the most tenants the store will hold, 1..4 294 967 294 (default 1 000
+     *     000); a hook of the next new tenant is refused with {@link TenantLimitException}
      * @param batchMaxHooks most hooks in one ingest commit (default 1 024)
-     * @param batchMaxBytes most envelope bytes in one ingest commit (default 4 MiB; a single larger hook still commits alone)
+     * @param batchMaxBytes most envelope bytes in one ingest commit (default 4 MiB; a single larger hook still commits
+     *     alone)
      * @param payloadMaxBytes largest payload accepted (default 1 MiB)
-     * @param ingestQueueCapacity most hooks waiting for the writer before ingest refuses with {@link IngestOverloadedException} (default 65 536)
+     * @param ingestQueueCapacity most hooks waiting for the writer before ingest refuses with
+     *     {@link IngestOverloadedException} (default 65 536)
      * @param archive whether ingest records an archive obligation per hook (default off)
      * @param clock the clock for due times and dead-letter times (tests pass their own)
      * @param storeSettings backend-specific settings passed to the store (for example {@code lmdb.mapSize})
-     * @param dedupeWindow how long a hook's idempotency key suppresses repeats of it, from its acceptance (default 24 h)
+     * @param dedupeWindow how long a hook's idempotency key suppresses repeats of it, from its acceptance (default 24
+     *     h)
      * @param auditRetention how long audit entries are kept (default 90 days)
-     * @param housekeepingInterval how often the queue's housekeeping thread reclaims hooks nobody owes, sweeps expired dedupe keys and prunes the audit trail (default 1 s; {@link Duration#ZERO} runs no housekeeping thread)
+     * @param housekeepingInterval how often the queue's housekeeping thread reclaims hooks nobody owes, sweeps expired
+     *     dedupe keys and prunes the audit trail (default 1 s; {@link Duration#ZERO} runs no housekeeping thread)
      * @param tenantPolicies each tenant's share of dispatch and limits (default weight 1, no limits)
      * @param completionExecutor where ingest futures complete (default: the queue's own pool, never the writer thread)
      * @param nodeMaxBytes the node-wide limit on row bytes, at least 1 ({@link Long#MAX_VALUE}, the default: no limit)
      * @param listeners who receives the queue's events (default none)
      * @param eventCapacity most events waiting for one listener (default 8 192)
-     * @param attemptsPerDelivery most attempts the attempt history keeps per delivery, 0..1 000 (default 20; 0 records none)
+     * @param attemptsPerDelivery most attempts the attempt history keeps per delivery, 0..1 000 (default 20; 0 records
+     *     none)
      * @param attemptsRetention how long the attempt history keeps an attempt, at least 1 ms (default 7 days)
      * @param endpoints endpoint state and back-pressure settings (default {@link EndpointSettings#DEFAULTS})
      */
@@ -134,8 +141,8 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
             throw new IllegalArgumentException("events.capacity must be positive: " + eventCapacity);
         }
         if (attemptsPerDelivery < 0 || attemptsPerDelivery > ATTEMPTS_PER_DELIVERY_LIMIT) {
-            throw new IllegalArgumentException("attempts.per-delivery must be in 0.." + ATTEMPTS_PER_DELIVERY_LIMIT + ": "
-                    + attemptsPerDelivery);
+            throw new IllegalArgumentException("attempts.per-delivery must be in 0.." + ATTEMPTS_PER_DELIVERY_LIMIT
+                    + ": " + attemptsPerDelivery);
         }
         Objects.requireNonNull(attemptsRetention, "attemptsRetention");
         if (attemptsRetention.toMillis() < 1) {

@@ -20,7 +20,8 @@ public final class StoreFormatNewerException extends AnkusaException {
      * @param supported the newest format this release reads
      */
     public StoreFormatNewerException(int found, int supported) {
-        super("store_format_newer", "store format " + found + " is newer than this release supports (" + supported + ")");
+        super("store_format_newer", "store format " + found + " is newer than this release supports (" + supported
+                + ")");
         this.found = found;
         this.supported = supported;
     }

@@ -22,10 +22,9 @@ import java.util.random.RandomGenerator;
 
 /**
  * Dispatches a queue's due deliveries to a {@link Sink}: claims them tick by tick from the tenants
- * that have work (a deficit round-robin across tenants, by weight, within their limits), sends them
- * with bounded concurrency and a deadline,
- * settles each outcome (delivered; retried after the {@link RetryPolicy}'s delay; dead-lettered
- * after the last attempt or a permanent failure), and keeps the active index clean.
+ * that have work (a deficit round-robin across tenants, by weight, within their limits), sends them with bounded
+ * concurrency and a deadline, settles each outcome (delivered; retried after the {@link RetryPolicy}'s delay;
+ * dead-lettered after the last attempt or a permanent failure), and keeps the active index clean.
  *
  * <p>Delivery is at least once: a crash between a sink's answer and the settle commit, or a close
  * with attempts still running, leaves rows inflight, and opening the queue returns them to due.
@@ -183,7 +182,8 @@ public interface Pipeline extends AutoCloseable {
         }
 
         /**
-         * The source of retry jitter (a seeded one replays the same delays); defaults to a new {@link SplittableRandom}.
+         * The source of retry jitter (a seeded one replays the same delays); defaults to a new
+         * {@link SplittableRandom}.
          *
          * @param random where retry jitter comes from
          * @return this builder

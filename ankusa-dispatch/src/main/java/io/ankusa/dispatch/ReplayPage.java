@@ -24,7 +24,10 @@ public final class ReplayPage {
         this.next = next;
     }
 
-    /** A page that revived {@code revived} rows, skipped {@code skipped} and is followed by older letters after {@code next}. */
+    /**
+     * A page that revived {@code revived} rows, skipped {@code skipped} and is followed by older letters after
+     * {@code next}.
+     */
     static ReplayPage followedBy(int revived, int skipped, DeadLetterCursor next) {
         return new ReplayPage(revived, skipped, Objects.requireNonNull(next, "next"));
     }
@@ -65,7 +68,8 @@ public final class ReplayPage {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof ReplayPage p && revived == p.revived && skipped == p.skipped && Objects.equals(next, p.next);
+        return o instanceof ReplayPage p && revived == p.revived && skipped == p.skipped
+                && Objects.equals(next, p.next);
     }
 
     @Override
@@ -75,6 +79,7 @@ public final class ReplayPage {
 
     @Override
     public String toString() {
-        return "ReplayPage[revived=" + revived + ", skipped=" + skipped + ", next=" + (next == null ? "none" : next.token()) + "]";
+        return "ReplayPage[revived=" + revived + ", skipped=" + skipped + ", next="
+                + (next == null ? "none" : next.token()) + "]";
     }
 }

@@ -112,12 +112,14 @@ final class AssignedPartition implements AutoCloseable {
             deadLetters.records().forEach((key, record) -> inTopic.put(key, record.letter().deadAt().toEpochMilli()));
             if (position.isEmpty() || fromStore < committed.orElse(0)) {
                 // A new store, or one behind the partition: restore the letters others dead-lettered.
-                DeadLetterRestore.Result restored = DeadLetterRestore.restore(queue, deadLetters.records().values(), resumeAt,
+                DeadLetterRestore.Result restored =
+                        DeadLetterRestore.restore(queue, deadLetters.records().values(), resumeAt,
                         ingestWait);
                 deadLetters.tombstone(restored.reread());
                 restored.reread().forEach(inTopic::remove);
                 if (restored.restored() > 0 || !restored.reread().isEmpty()) {
-                    LOG.info("partition {}: {} dead letters restored from {}, {} tombstoned (their hooks are read again)",
+                    LOG.info("partition {}: {} dead letters restored from {}, {} tombstoned "
+                            + "(their hooks are read again)",
                             partition, restored.restored(), deadLetters.topic(), restored.reread().size());
                 }
             }
@@ -144,7 +146,8 @@ final class AssignedPartition implements AutoCloseable {
      * @param records  its latest record per key in this partition (tombstoned keys left out)
      * @param producer the node's producer
      */
-    record DeadLetters(String topic, int partition, Map<String, DeadLetterRecord> records, Producer<String, byte[]> producer) {
+    record DeadLetters(String topic, int partition, Map<String, DeadLetterRecord> records,
+            Producer<String, byte[]> producer) {
 
         void tombstone(List<String> keys) {
             List<Future<RecordMetadata>> sends = new ArrayList<>();
@@ -218,8 +221,8 @@ final class AssignedPartition implements AutoCloseable {
      * again from the first failed offset; the records after it that did land (or were refused and
      * published aside) are remembered and skipped when read again, so none is ingested twice. After
      * A record read again below a position that landed meanwhile is ingested without a position, so
-     * the store's position never goes back. After {@value #RETRIES} failed reads at the same offset, or when the queue failed for good, the
-     * partition stops (paused, its watermark below the record).
+     * the store's position never goes back. After {@value #RETRIES} failed reads at the same offset, or when the queue
+     * failed for good, the partition stops (paused, its watermark below the record).
      */
     long ingest(List<ConsumerRecord<String, byte[]>> records, Producer<String, byte[]> refusedProducer,
             String refusedTopic) {
@@ -276,7 +279,8 @@ final class AssignedPartition implements AutoCloseable {
             }
         }
         for (Refusal refusal : refusals) {
-            if (publishRefused(refusal, refusedProducer, refusedTopic) && retryFrom >= 0 && refusal.record().offset() > retryFrom) {
+            if (publishRefused(refusal, refusedProducer, refusedTopic) && retryFrom >= 0
+                    && refusal.record().offset() > retryFrom) {
                 landed.add(refusal.record().offset());
             }
         }
@@ -295,7 +299,8 @@ final class AssignedPartition implements AutoCloseable {
                     + "its watermark below the record until the node restarts", partition, retryFrom, retries, failure);
             return FAILED;
         }
-        LOG.warn("partition {}: a store commit failed at offset {}; reading again from there", partition, retryFrom, failure);
+        LOG.warn("partition {}: a store commit failed at offset {}; reading again from there", partition, retryFrom,
+                failure);
         return retryFrom;
     }
 
@@ -303,14 +308,17 @@ final class AssignedPartition implements AutoCloseable {
     }
 
     private boolean publishRefused(Refusal refusal, Producer<String, byte[]> producer, String topic) {
-        ProducerRecord<String, byte[]> aside = new ProducerRecord<>(topic, refusal.record().key(), refusal.record().value());
+        ProducerRecord<String, byte[]> aside =
+                new ProducerRecord<>(topic, refusal.record().key(), refusal.record().value());
         aside.headers().add("ankusa-error", refusal.error().getBytes(StandardCharsets.UTF_8));
         aside.headers().add("ankusa-reason", refusal.message().getBytes(StandardCharsets.UTF_8));
-        aside.headers().add("ankusa-source", (source + "@" + refusal.record().offset()).getBytes(StandardCharsets.UTF_8));
+        aside.headers()
+                .add("ankusa-source", (source + "@" + refusal.record().offset()).getBytes(StandardCharsets.UTF_8));
         try {
             producer.send(aside).get();
             watermark.handled(refusal.record().offset());
-            LOG.warn("record {}@{} refused ({}: {}); published to {}", source, refusal.record().offset(), refusal.error(),
+            LOG.warn("record {}@{} refused ({}: {}); published to {}", source, refusal.record().offset(),
+                    refusal.error(),
                     refusal.message(), topic);
             return true;
         } catch (ExecutionException | RuntimeException e) {

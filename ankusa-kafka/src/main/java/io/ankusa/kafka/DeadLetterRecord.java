@@ -52,7 +52,8 @@ record DeadLetterRecord(DeadLetter letter, long offset, Optional<Hook> hook) {
     byte[] encode() {
         byte[] error = letter.lastError().getBytes(StandardCharsets.UTF_8);
         byte[] hookBytes = hook.map(HookRecord::encode).orElse(null);
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(128 + error.length + (hookBytes == null ? 0 : hookBytes.length));
+        ByteArrayOutputStream bytes =
+                new ByteArrayOutputStream(128 + error.length + (hookBytes == null ? 0 : hookBytes.length));
         try (DataOutputStream out = new DataOutputStream(bytes)) {
             out.writeByte(VERSION);
             out.writeUTF(letter.tenantId());
@@ -98,11 +99,13 @@ record DeadLetterRecord(DeadLetter letter, long offset, Optional<Hook> hook) {
             int attempts = in.readInt();
             String error = new String(readBytes(in, in.readInt()), StandardCharsets.UTF_8);
             int hookLength = in.readInt();
-            Optional<Hook> hook = hookLength < 0 ? Optional.empty() : Optional.of(HookRecord.decode(readBytes(in, hookLength)));
+            Optional<Hook> hook = hookLength < 0 ? Optional.empty()
+                    : Optional.of(HookRecord.decode(readBytes(in, hookLength)));
             if (in.available() != 0) {
                 throw new IllegalArgumentException("dead-letter record has " + in.available() + " trailing bytes");
             }
-            return new DeadLetterRecord(new DeadLetter(tenant, sourceId, hookId, seq, sink, deadAt, attempts, error), offset, hook);
+            return new DeadLetterRecord(new DeadLetter(tenant, sourceId, hookId, seq, sink, deadAt, attempts, error),
+                    offset, hook);
         } catch (IOException e) {
             throw new IllegalArgumentException("dead-letter record does not decode: " + e, e);
         }

@@ -71,11 +71,14 @@ final class DeadLetterRestore {
                 reread.add(record.key());
             } else if (record.hook().isEmpty()) {
                 unrestorable++;
-                LOG.error("dead letter {} of hook {}/{} sink {} is in the dead-letter topic without its hook: not restored",
-                        record.letter().seq(), record.letter().tenantId(), record.letter().hookId(), record.letter().sink());
+                LOG.error("dead letter {} of hook {}/{} sink {} is in the dead-letter topic without its hook: not "
+                        + "restored",
+                        record.letter().seq(), record.letter().tenantId(), record.letter().hookId(),
+                        record.letter().sink());
             } else {
                 DeadLetter l = record.letter();
-                byHook.computeIfAbsent(List.of(l.tenantId(), l.sourceId(), l.hookId(), l.seq()), k -> new ArrayList<>()).add(record);
+                byHook.computeIfAbsent(List.of(l.tenantId(), l.sourceId(), l.hookId(), l.seq()), k -> new ArrayList<>())
+                        .add(record);
             }
         }
         if (byHook.isEmpty()) {
@@ -96,7 +99,8 @@ final class DeadLetterRestore {
         for (int i = 0; i < hooks.size(); i++) {
             Receipt receipt = receipts.get(i).join();
             String tenant = hooks.get(i).get(0).letter().tenantId();
-            long ord = tenants.ord(tenant).orElseThrow(() -> new IllegalStateException("restored tenant " + tenant + " has no ordinal"));
+            long ord = tenants.ord(tenant)
+                    .orElseThrow(() -> new IllegalStateException("restored tenant " + tenant + " has no ordinal"));
             byTenant.computeIfAbsent(ord, o -> new HashMap<>()).put(receipt.seq(), hooks.get(i));
         }
         DeliveryLedger ledger = LedgerSource.of(queue).deliveryLedger();

@@ -58,7 +58,8 @@ final class DeadLetterShipper {
     private long newestAt = Long.MIN_VALUE;
     private boolean scanned;
 
-    DeadLetterShipper(Queue queue, Producer<String, byte[]> producer, String topic, int partition, Map<String, Long> inTopic) {
+    DeadLetterShipper(Queue queue, Producer<String, byte[]> producer, String topic, int partition,
+            Map<String, Long> inTopic) {
         this.queue = queue;
         this.ledger = LedgerSource.of(queue).deliveryLedger();
         this.producer = producer;
@@ -177,7 +178,8 @@ final class DeadLetterShipper {
                 send.get();
             }
         } catch (ExecutionException e) {
-            throw new DeadLetterPublishException("a dead letter of partition " + partition + " was not published to " + topic,
+            throw new DeadLetterPublishException("a dead letter of partition " + partition + " was not published to "
+                    + topic,
                     e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

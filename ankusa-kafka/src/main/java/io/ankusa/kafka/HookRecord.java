@@ -92,7 +92,8 @@ final class HookRecord {
             hook.sinks(list);
             int length = in.readInt();
             if (length < 0 || length != in.available()) {
-                throw new IllegalArgumentException("intake record payload length " + length + " does not match the record");
+                throw new IllegalArgumentException("intake record payload length " + length
+                        + " does not match the record");
             }
             hook.payload(in.readNBytes(length));
             return hook.build();

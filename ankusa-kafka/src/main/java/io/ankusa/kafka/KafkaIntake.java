@@ -101,7 +101,8 @@ public final class KafkaIntake implements AutoCloseable {
         private int payloadMaxBytes = 1 << 20;
 
         private Builder(String bootstrapServers, String topic) {
-            properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, Objects.requireNonNull(bootstrapServers, "bootstrapServers"));
+            properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                    Objects.requireNonNull(bootstrapServers, "bootstrapServers"));
             this.topic = Objects.requireNonNull(topic, "topic");
         }
 

@@ -97,13 +97,15 @@ public final class KafkaNode implements AutoCloseable {
         consumerConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         consumerConfig.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         consumerConfig.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "classic");
-        consumerConfig.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
+        consumerConfig.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
+                CooperativeStickyAssignor.class.getName());
         consumerConfig.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
         consumerConfig.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         consumerConfig.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         this.consumer = new KafkaConsumer<>(consumerConfig);
         Map<String, Object> producerConfig = new HashMap<>();
-        producerConfig.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.properties.get(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG));
+        producerConfig.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                config.properties.get(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG));
         config.properties.forEach((name, value) -> {
             if (name.startsWith("security.") || name.startsWith("sasl.") || name.startsWith("ssl.")) {
                 producerConfig.put(name, value);
@@ -269,7 +271,8 @@ public final class KafkaNode implements AutoCloseable {
         TopicPartition dead = new TopicPartition(config.deadLetterTopic, partition);
         List<org.apache.kafka.common.PartitionInfo> partitions = deadReader.partitionsFor(config.deadLetterTopic);
         if (partitions == null || partitions.stream().noneMatch(p -> p.partition() == partition)) {
-            throw new IllegalStateException("dead-letter topic " + config.deadLetterTopic + " has no partition " + partition
+            throw new IllegalStateException("dead-letter topic " + config.deadLetterTopic + " has no partition "
+                    + partition
                     + ": create it compacted, with as many partitions as " + config.topic);
         }
         deadReader.assign(List.of(dead));
@@ -378,7 +381,8 @@ public final class KafkaNode implements AutoCloseable {
                 OptionalLong committedOffset = offset == null ? OptionalLong.empty() : OptionalLong.of(offset.offset());
                 AssignedPartition.DeadLetters deadLetters = new AssignedPartition.DeadLetters(config.deadLetterTopic,
                         tp.partition(), readDeadLetters(tp.partition()), producer);
-                AssignedPartition partition = AssignedPartition.open(tp, config.root, config.queueConfig, config.opener, config.sink,
+                AssignedPartition partition =
+                        AssignedPartition.open(tp, config.root, config.queueConfig, config.opener, config.sink,
                         config.pipelineConfig, committedOffset, config.ingestWait, deadLetters);
                 assigned.put(tp, partition);
                 committedOffset.ifPresent(o -> committed.put(tp, o));
@@ -424,7 +428,8 @@ public final class KafkaNode implements AutoCloseable {
         private Duration ingestWait = Duration.ofSeconds(30);
 
         private Builder(String bootstrapServers, String topic, String groupId, Path root, Sink sink) {
-            properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, Objects.requireNonNull(bootstrapServers, "bootstrapServers"));
+            properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                    Objects.requireNonNull(bootstrapServers, "bootstrapServers"));
             this.topic = Objects.requireNonNull(topic, "topic");
             this.groupId = Objects.requireNonNull(groupId, "groupId");
             this.root = Objects.requireNonNull(root, "root");

@@ -15,5 +15,6 @@ import io.ankusa.queue.Queue;
  * @param watermark the offset last committed to Kafka for it (the low watermark), or -1 before the first commit
  * @param failed    whether the partition stopped because its queue failed to ingest (it is paused)
  */
-public record KafkaPartition(String topic, int partition, Queue queue, Pipeline pipeline, long watermark, boolean failed) {
+public record KafkaPartition(String topic, int partition, Queue queue, Pipeline pipeline, long watermark,
+        boolean failed) {
 }

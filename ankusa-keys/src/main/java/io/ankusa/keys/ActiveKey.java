@@ -21,7 +21,8 @@ public record ActiveKey(long bucket, long ord) {
     /** Encoded key length. */
     public static final int LENGTH = 13;
     /** The family and its sentinels. */
-    public static final KeyFamily FAMILY = KeyFamily.fixed("active", ColumnFamilies.INDEX, new byte[] {Prefixes.ACTIVE}, LENGTH - 1);
+    public static final KeyFamily FAMILY =
+            KeyFamily.fixed("active", ColumnFamilies.INDEX, new byte[] {Prefixes.ACTIVE}, LENGTH - 1);
 
     /** Checks the ranges. */
     public ActiveKey {

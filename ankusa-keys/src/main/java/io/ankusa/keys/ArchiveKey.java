@@ -19,7 +19,8 @@ public record ArchiveKey(long seq) {
     /** Encoded key length. */
     public static final int LENGTH = 9;
     /** The family and its sentinels. */
-    public static final KeyFamily FAMILY = KeyFamily.fixed("archive", ColumnFamilies.INDEX, new byte[] {Prefixes.ARCHIVE}, LENGTH - 1);
+    public static final KeyFamily FAMILY =
+            KeyFamily.fixed("archive", ColumnFamilies.INDEX, new byte[] {Prefixes.ARCHIVE}, LENGTH - 1);
 
     /** Checks the range. */
     public ArchiveKey {

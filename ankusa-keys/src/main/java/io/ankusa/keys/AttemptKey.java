@@ -110,7 +110,8 @@ public record AttemptKey(long ord, long at, long seq, int sink, int attempt) {
     /** The entry named by a slot value of this delivery ({@code ord}, {@code seq}, {@code sink}). */
     public static AttemptKey ofSlotValue(long ord, long seq, int sink, byte[] value) {
         if (value == null || value.length != SLOT_VALUE_LENGTH) {
-            throw new KeyFormatException("attempt slot value", SLOT_VALUE_LENGTH + " bytes <<at::64, attempt::32>>", value);
+            throw new KeyFormatException("attempt slot value", SLOT_VALUE_LENGTH + " bytes <<at::64, attempt::32>>",
+                    value);
         }
         try {
             return new AttemptKey(ord, BigEndian.u64(value, 0), seq, sink, (int) BigEndian.u32(value, 8));
@@ -122,7 +123,8 @@ public record AttemptKey(long ord, long at, long seq, int sink, int attempt) {
     /** Decodes a by-tenant key; refuses anything else. */
     public static AttemptKey decodeByTenant(byte[] key) {
         if (key == null || key.length != TENANT_KEY_LENGTH || key[0] != Prefixes.ATTEMPTS || key[5] != BY_TENANT) {
-            throw new KeyFormatException("attempt by tenant", TENANT_KEY_LENGTH + " bytes starting with 'H' ord 't'", key);
+            throw new KeyFormatException("attempt by tenant", TENANT_KEY_LENGTH + " bytes starting with 'H' ord 't'",
+                    key);
         }
         return decodeTail(key, 6, "attempt by tenant");
     }

@@ -20,7 +20,8 @@ public record AuditKey(long seq, long at) {
     /** Encoded key length. */
     public static final int LENGTH = 17;
     /** The family and its sentinels. */
-    public static final KeyFamily FAMILY = KeyFamily.fixed("audit", ColumnFamilies.AUDIT, new byte[] {Prefixes.ARCHIVE}, LENGTH - 1);
+    public static final KeyFamily FAMILY =
+            KeyFamily.fixed("audit", ColumnFamilies.AUDIT, new byte[] {Prefixes.ARCHIVE}, LENGTH - 1);
 
     /** Checks the ranges. */
     public AuditKey {

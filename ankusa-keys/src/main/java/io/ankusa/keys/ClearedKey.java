@@ -18,7 +18,8 @@ public record ClearedKey(long seq) {
     /** Encoded key length. */
     public static final int LENGTH = 9;
     /** The family and its sentinels. */
-    public static final KeyFamily FAMILY = KeyFamily.fixed("cleared", ColumnFamilies.INDEX, new byte[] {Prefixes.CLEARED}, LENGTH - 1);
+    public static final KeyFamily FAMILY =
+            KeyFamily.fixed("cleared", ColumnFamilies.INDEX, new byte[] {Prefixes.CLEARED}, LENGTH - 1);
 
     /** Checks the range. */
     public ClearedKey {

@@ -14,7 +14,9 @@ public final class ColumnFamilies {
     public static final String HOOKS = "hooks";
     /** Delivery rows by (seq, sink). */
     public static final String DELIVERIES = "deliveries";
-    /** Index keys: due, inflight, dead, dead by tenant, active markers, archive obligations, cleared markers, dedupe. */
+    /**
+     * Index keys: due, inflight, dead, dead by tenant, active markers, archive obligations, cleared markers, dedupe.
+     */
     public static final String INDEX = "index";
     /** Tenant ordinals both ways ({@code ?t}, {@code ?n}). */
     public static final String TENANTS = "tenants";

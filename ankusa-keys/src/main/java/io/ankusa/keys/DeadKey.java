@@ -22,7 +22,8 @@ public record DeadKey(long at, long seq, int sink) {
     /** Encoded key length. */
     public static final int LENGTH = 19;
     /** The family and its sentinels. */
-    public static final KeyFamily FAMILY = KeyFamily.fixed("dead", ColumnFamilies.INDEX, new byte[] {Prefixes.DEAD}, LENGTH - 1);
+    public static final KeyFamily FAMILY =
+            KeyFamily.fixed("dead", ColumnFamilies.INDEX, new byte[] {Prefixes.DEAD}, LENGTH - 1);
 
     /** Checks the ranges. */
     public DeadKey {

@@ -39,7 +39,8 @@ public record DedupeKey(String tenant, String key) {
         });
         int length = StrictUtf8.encode("idempotency key", key).length;
         if (length < 1 || length > KEY_MAX_BYTES) {
-            throw new IllegalArgumentException("idempotency key must be 1.." + KEY_MAX_BYTES + " UTF-8 bytes: " + length);
+            throw new IllegalArgumentException("idempotency key must be 1.." + KEY_MAX_BYTES + " UTF-8 bytes: "
+                    + length);
         }
     }
 

@@ -19,7 +19,8 @@ public record DeliveryKey(long seq, int sink) {
     /** Encoded key length. */
     public static final int LENGTH = 10;
     /** The family and its sentinels. */
-    public static final KeyFamily FAMILY = KeyFamily.fixed("deliveries", ColumnFamilies.DELIVERIES, new byte[0], LENGTH);
+    public static final KeyFamily FAMILY =
+            KeyFamily.fixed("deliveries", ColumnFamilies.DELIVERIES, new byte[0], LENGTH);
 
     /** Checks the ranges. */
     public DeliveryKey {

@@ -30,7 +30,8 @@ public record DueKey(long ord, long at, long seq, int sink) {
     /** Kind of a retry row. */
     public static final int KIND_RETRY = 1;
     /** The family and its sentinels. */
-    public static final KeyFamily FAMILY = KeyFamily.fixed("due", ColumnFamilies.INDEX, new byte[] {Prefixes.DUE}, LENGTH - 1);
+    public static final KeyFamily FAMILY =
+            KeyFamily.fixed("due", ColumnFamilies.INDEX, new byte[] {Prefixes.DUE}, LENGTH - 1);
 
     /** Checks the ranges. */
     public DueKey {
@@ -57,7 +58,8 @@ public record DueKey(long ord, long at, long seq, int sink) {
             throw new KeyFormatException("due", LENGTH + " bytes starting with 'D'", key);
         }
         try {
-            return new DueKey(BigEndian.u32(key, 1), BigEndian.u64(key, 5), BigEndian.u64(key, 13), BigEndian.u16(key, 21));
+            return new DueKey(BigEndian.u32(key, 1), BigEndian.u64(key, 5), BigEndian.u64(key, 13),
+                    BigEndian.u16(key, 21));
         } catch (IllegalArgumentException e) {
             throw new KeyFormatException("due", "ord 1..0xFFFFFFFE and at, seq >= 0", key);
         }

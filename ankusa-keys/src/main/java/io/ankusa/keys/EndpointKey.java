@@ -116,7 +116,8 @@ public record EndpointKey(long ord, int sink) {
     /** Decodes a value. */
     public static Value decodeValue(byte[] value) {
         if (value == null || value.length != VALUE_LENGTH) {
-            throw new KeyFormatException("endpoint value", VALUE_LENGTH + " bytes <<state::8, reason::8, since::64, failing::64>>", value);
+            throw new KeyFormatException("endpoint value", VALUE_LENGTH
+                    + " bytes <<state::8, reason::8, since::64, failing::64>>", value);
         }
         try {
             return new Value(value[0], value[1], BigEndian.u64(value, 2), BigEndian.u64(value, 10));

@@ -21,7 +21,8 @@ public record InflightKey(long ord, long seq, int sink) {
     /** Encoded key length. */
     public static final int LENGTH = 15;
     /** The family and its sentinels. */
-    public static final KeyFamily FAMILY = KeyFamily.fixed("inflight", ColumnFamilies.INDEX, new byte[] {Prefixes.INFLIGHT}, LENGTH - 1);
+    public static final KeyFamily FAMILY =
+            KeyFamily.fixed("inflight", ColumnFamilies.INDEX, new byte[] {Prefixes.INFLIGHT}, LENGTH - 1);
 
     /** Checks the ranges. */
     public InflightKey {

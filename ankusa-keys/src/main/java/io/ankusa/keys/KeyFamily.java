@@ -78,6 +78,7 @@ public record KeyFamily(String name, String columnFamily, byte[] lo, byte[] hi) 
     @Override
     public String toString() {
         HexFormat hex = HexFormat.of();
-        return "KeyFamily[" + name + " in " + columnFamily + ", lo=" + hex.formatHex(lo) + ", hi=" + hex.formatHex(hi) + "]";
+        return "KeyFamily[" + name + " in " + columnFamily + ", lo=" + hex.formatHex(lo) + ", hi=" + hex.formatHex(hi)
+                + "]";
     }
 }

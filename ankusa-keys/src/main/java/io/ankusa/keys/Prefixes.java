@@ -1,6 +1,8 @@
 package io.ankusa.keys;
 
-/** The one-byte prefixes of the key families in the {@code index} and {@code tenants} column families (ASCII letters). */
+/**
+ * The one-byte prefixes of the key families in the {@code index} and {@code tenants} column families (ASCII letters).
+ */
 public final class Prefixes {
 
     /** Due rows by tenant: {@code ?D}. */

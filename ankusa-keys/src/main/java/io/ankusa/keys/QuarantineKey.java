@@ -98,8 +98,10 @@ public record QuarantineKey(long ord, long seq, int sink) {
 
     /** Decodes a value. */
     public static Value decodeValue(byte[] value) {
-        if (value == null || value.length != VALUE_LENGTH || (value[4] != REASON_HOOK && value[4] != REASON_DELIVERY_ROW)) {
-            throw new KeyFormatException("quarantine value", VALUE_LENGTH + " bytes <<size::32, reason::8, at::64>>", value);
+        if (value == null || value.length != VALUE_LENGTH
+                || (value[4] != REASON_HOOK && value[4] != REASON_DELIVERY_ROW)) {
+            throw new KeyFormatException("quarantine value", VALUE_LENGTH + " bytes <<size::32, reason::8, at::64>>",
+                    value);
         }
         return new Value(BigEndian.u32(value, 0), value[4], BigEndian.u64(value, 5));
     }

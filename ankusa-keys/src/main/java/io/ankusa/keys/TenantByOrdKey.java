@@ -20,7 +20,8 @@ public record TenantByOrdKey(long ord) {
     /** Encoded key length. */
     public static final int LENGTH = 5;
     /** The family and its sentinels. */
-    public static final KeyFamily FAMILY = KeyFamily.fixed("tenants", ColumnFamilies.TENANTS, new byte[] {Prefixes.TENANT_BY_ORD}, 4);
+    public static final KeyFamily FAMILY =
+            KeyFamily.fixed("tenants", ColumnFamilies.TENANTS, new byte[] {Prefixes.TENANT_BY_ORD}, 4);
 
     /** Checks the range. */
     public TenantByOrdKey {

@@ -25,7 +25,8 @@ public final class TenantIds {
         }
         for (int i = 0; i < tenant.length(); i++) {
             char c = tenant.charAt(i);
-            if (Character.isHighSurrogate(c) && i + 1 < tenant.length() && Character.isLowSurrogate(tenant.charAt(i + 1))) {
+            if (Character.isHighSurrogate(c) && i + 1 < tenant.length()
+                    && Character.isLowSurrogate(tenant.charAt(i + 1))) {
                 i++;
             } else if (Character.isSurrogate(c)) {
                 // Encoded leniently it would be '?': another tenant's id.

@@ -101,7 +101,8 @@ public final class AnkusaMetrics implements MeterBinder, QueueListener {
      * @return this binder
      */
     public AnkusaMetrics monitor(Queue queue) {
-        GaugeSnapshots fresh = new GaugeSnapshots(QueueMonitor.of(Objects.requireNonNull(queue, "queue")), refreshInterval,
+        GaugeSnapshots fresh =
+                new GaugeSnapshots(QueueMonitor.of(Objects.requireNonNull(queue, "queue")), refreshInterval,
                 topTenants);
         this.snapshots = fresh;
         registries.forEach(r -> r.tenants().follow(fresh));
@@ -168,7 +169,8 @@ public final class AnkusaMetrics implements MeterBinder, QueueListener {
             m.count("ankusa.ingest.hooks", Tags.of("outcome", "duplicate", "reason", "none"), event.duplicates());
             m.count("ankusa.ingest.hooks", Tags.of("outcome", "failed", "reason", "none"), event.failed());
             for (Map.Entry<String, Integer> refused : event.refused().entrySet()) {
-                m.count("ankusa.ingest.hooks", Tags.of("outcome", "refused", "reason", refused.getKey()), refused.getValue());
+                m.count("ankusa.ingest.hooks", Tags.of("outcome", "refused", "reason", refused.getKey()),
+                        refused.getValue());
             }
         }
     }

@@ -26,6 +26,8 @@ final class TopTenants {
     }
 
     private void update(List<TenantPending> top) {
-        pending.register(top.stream().<MultiGauge.Row<?>>map(t -> MultiGauge.Row.of(Tags.of("tenant", t.tenantId()), t.pending())).toList(), true);
+        pending.register(top.stream()
+                .<MultiGauge.Row<?>>map(t -> MultiGauge.Row.of(Tags.of("tenant", t.tenantId()), t.pending()))
+                .toList(), true);
     }
 }

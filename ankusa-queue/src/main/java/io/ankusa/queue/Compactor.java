@@ -92,7 +92,8 @@ final class Compactor implements ArchiveCompactor {
         if (seqs.isEmpty()) {
             return new Round(0, false);
         }
-        List<Optional<byte[]>> hooks = store.multiGet(ColumnFamilies.HOOKS, seqs.stream().map(s -> new HookKey(s).encode()).toList());
+        List<Optional<byte[]>> hooks =
+                store.multiGet(ColumnFamilies.HOOKS, seqs.stream().map(s -> new HookKey(s).encode()).toList());
         List<Long> archived = new ArrayList<>();
         List<Long> dropped = new ArrayList<>();
         for (int i = 0; i < seqs.size(); i++) {

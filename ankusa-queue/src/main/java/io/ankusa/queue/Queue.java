@@ -162,7 +162,8 @@ public interface Queue extends AutoCloseable {
     /**
      * The node aggregate: seven counters in one multi-get.
      *
-     * @return the node-wide counts of pending, scheduled, inflight and dead rows, quarantined rows, row bytes and archive obligations
+     * @return the node-wide counts of pending, scheduled, inflight and dead rows, quarantined rows, row bytes and
+     *     archive obligations
      */
     QueueStats stats();
 

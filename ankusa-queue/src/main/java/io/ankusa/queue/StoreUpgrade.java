@@ -136,7 +136,8 @@ public final class StoreUpgrade {
         Map<String, FamilyKind> held = FamilyCatalog.read(config.directory()).orElseThrow(() -> new StoreException(
                 StoreError.NOT_FOUND, "no store at " + config.directory()));
         List<FamilySpec> families = held.entrySet().stream()
-                .map(e -> e.getValue() == FamilyKind.COUNTER ? FamilySpec.counter(e.getKey()) : FamilySpec.plain(e.getKey()))
+                .map(e -> e.getValue() == FamilyKind.COUNTER ? FamilySpec.counter(e.getKey())
+                        : FamilySpec.plain(e.getKey()))
                 .toList();
         try (Store store = Stores.open(config.backend(), options(config, families, false))) {
             OptionalInt stamp = FormatGuard.stamp(store);
@@ -171,8 +172,9 @@ public final class StoreUpgrade {
         Objects.requireNonNull(listener, "listener");
         List<Step> pending = dryRun(config);
         try (Store store = Stores.open(config.backend(), options(config, StoreLayout.families(), false))) {
-            FormatGuard.prepare(store, Migrations.standard().withListener(p -> listener.progress(new Progress(p.from(), p.to(),
-                    p.steps(), p.rows(), p.elapsed(), p.position(), p.done()))), config);
+            FormatGuard.prepare(store, Migrations.standard().withListener(p -> listener.progress(
+                    new Progress(p.from(), p.to(), p.steps(), p.rows(), p.elapsed(), p.position(), p.done()))),
+                    config);
         }
         return pending;
     }

@@ -22,7 +22,8 @@ public record StoreOptions(Path directory, List<FamilySpec> families, boolean cr
      * Validates and copies.
      *
      * @param directory the store's directory
-     * @param families every family the store holds; opening creates missing ones and refuses a store that holds a family not listed here, or one of another kind
+     * @param families every family the store holds; opening creates missing ones and refuses a store that holds a
+     *     family not listed here, or one of another kind
      * @param createIfMissing create the store when the directory holds none
      * @param settings backend-specific settings (for example {@code lmdb.mapSize}); unknown keys are refused
      */

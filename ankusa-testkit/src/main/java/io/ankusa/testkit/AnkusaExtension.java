@@ -30,7 +30,8 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  */
 public final class AnkusaExtension implements ParameterResolver, AfterEachCallback, AfterAllCallback {
 
-    private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(AnkusaExtension.class);
+    private static final ExtensionContext.Namespace NAMESPACE =
+            ExtensionContext.Namespace.create(AnkusaExtension.class);
     private static final String KEY = "queue";
 
     /** For JUnit. */

@@ -30,7 +30,8 @@ public record AttemptFinished(String tenant, String hookId, int sink, int attemp
      * @param sink the sink (endpoint) index of the delivery
      * @param attempt the attempt number, 1 for the first
      * @param outcome how it ended
-     * @param status the HTTP status the receiver answered, when the sink is the built-in HTTP sink and a response came back; empty otherwise
+     * @param status the HTTP status the receiver answered, when the sink is the built-in HTTP sink and a response came
+     *     back; empty otherwise
      * @param reason the sink's reason, empty when delivered
      * @param latency from handing the delivery to the sink until its outcome (or the sink deadline)
      * @param errorClass the class of the failure, {@link AttemptErrorClass#NONE} when delivered

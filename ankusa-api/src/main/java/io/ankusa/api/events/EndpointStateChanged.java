@@ -14,7 +14,8 @@ import java.util.Objects;
  * @param state    the state now
  * @param reason   why: the reason code and the attempt's reason that changed it
  */
-public record EndpointStateChanged(String tenant, int sink, EndpointState previous, EndpointState state, String reason) {
+public record EndpointStateChanged(String tenant, int sink, EndpointState previous, EndpointState state,
+        String reason) {
 
     /**
      * Validates.

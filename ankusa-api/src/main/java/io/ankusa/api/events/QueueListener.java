@@ -18,8 +18,8 @@ package io.ankusa.api.events;
  * <p><b>Where to register.</b> A listener on {@code QueueConfig} receives the queue's events
  * ({@link #onIngestCommitted}); a listener on {@code Pipeline.builder} receives the pipeline's
  * (every other kind, {@link #onQuarantined} among them: a delivery is quarantined by the claim of
- * the pipeline that found its record undecodable). Register one object on both to see everything; it is not called twice
- * for one event. Events are an observation channel, not a ledger: the counters in the store are the
+ * the pipeline that found its record undecodable). Register one object on both to see everything; it is not called
+ * twice for one event. Events are an observation channel, not a ledger: the counters in the store are the
  * truth, and events published just before a close may be dropped if the listener does not drain
  * within the close's grace period.
  */

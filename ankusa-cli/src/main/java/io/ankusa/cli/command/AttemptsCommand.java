@@ -28,7 +28,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "attempts", mixinStandardHelpOptions = true,
         header = "List a tenant's or a hook's delivery attempts, newest first.",
         description = {
-            "Each attempt's start time, hook, sink, attempt number, outcome, HTTP status, latency, error class and reason,",
+            "Each attempt's start time, hook, sink, attempt number, outcome, HTTP status, latency, error class and "
+                    + "reason,",
             "as recorded when it was settled (at most attempts.per-delivery per delivery, for attempts.retention).",
             "The last line gives the --after cursor of the next page.",
             "With --json, one JSON object on one line: the attempts and the next cursor (null on the last page)."})
@@ -40,7 +41,8 @@ final class AttemptsCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--tenant", paramLabel = "TENANT", required = true, description = "The tenant whose attempts to list.")
+    @Option(names = "--tenant", paramLabel = "TENANT", required = true,
+            description = "The tenant whose attempts to list.")
     String tenant;
 
     @Option(names = "--hook", paramLabel = "ID", description = "Only the attempts of this hook id (every sink).")
@@ -50,7 +52,8 @@ final class AttemptsCommand implements Callable<Integer> {
             description = "Attempts per page, 1..10000 (default: ${DEFAULT-VALUE}).")
     int limit;
 
-    @Option(names = "--after", paramLabel = "CURSOR", description = "Continue after this cursor (from the previous page).")
+    @Option(names = "--after", paramLabel = "CURSOR",
+            description = "Continue after this cursor (from the previous page).")
     String after;
 
     @Option(names = "--json", description = "Print one JSON object instead of the table.")
@@ -73,12 +76,14 @@ final class AttemptsCommand implements Callable<Integer> {
                 out.println("no attempts recorded");
                 return ExitCode.OK.code();
             }
-            Table table = Table.columns("at", "hook", "sink", "attempt", "outcome", "status", "latency", "class", "reason")
+            Table table =
+                    Table.columns("at", "hook", "sink", "attempt", "outcome", "status", "latency", "class", "reason")
                     .leftAligned(0, 1, 4, 7, 8);
             for (DeliveryAttempt a : page.attempts()) {
                 table.row(a.at().toString(), TerminalText.escape(a.hookId()), Integer.toString(a.sink()),
                         Integer.toString(a.attempt()), a.outcome().name().toLowerCase(Locale.ROOT),
-                        a.status().isPresent() ? Integer.toString(a.status().getAsInt()) : "-", Figures.millis(a.latency()),
+                        a.status().isPresent() ? Integer.toString(a.status().getAsInt()) : "-",
+                        Figures.millis(a.latency()),
                         a.errorClass().code(), TerminalText.escape(a.reason()));
             }
             out.print(table.render());
@@ -114,7 +119,8 @@ final class AttemptsCommand implements Callable<Integer> {
 
     private AttemptQuery query() {
         try {
-            AttemptQuery query = (hook == null ? AttemptQuery.tenant(tenant) : AttemptQuery.hook(tenant, hook)).limit(limit);
+            AttemptQuery query = (hook == null ? AttemptQuery.tenant(tenant) : AttemptQuery.hook(tenant, hook))
+                    .limit(limit);
             return after == null ? query : query.after(AttemptCursor.parse(after));
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());

@@ -41,7 +41,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "demo", mixinStandardHelpOptions = true,
         header = "Run a demo: ingest, deliver and show what happened.",
         description = {
-            "Creates a store (replacing a previous demo's), ingests hooks over skewed tenants and delivers them through",
+            "Creates a store (replacing a previous demo's), ingests hooks over skewed tenants and delivers them "
+                    + "through",
             "the pipeline to a simulated receiver that fails some attempts (or to --url).",
             "Progress goes to stderr, the table to stdout."})
 final class DemoCommand implements Callable<Integer> {
@@ -73,7 +74,8 @@ final class DemoCommand implements Callable<Integer> {
     double failRate;
 
     @Option(names = "--permanent-share", paramLabel = "P", defaultValue = "0.2",
-            description = "Share of those failures that are permanent (dead at once), 0..1 (default: ${DEFAULT-VALUE}).")
+            description =
+                    "Share of those failures that are permanent (dead at once), 0..1 (default: ${DEFAULT-VALUE}).")
     double permanentShare;
 
     @Option(names = "--url", paramLabel = "URL",
@@ -90,11 +92,13 @@ final class DemoCommand implements Callable<Integer> {
     int payloadBytes;
 
     @Option(names = "--seed", defaultValue = "42",
-            description = "Seed of the tenant draw, the simulated failures and the retry jitter (default: ${DEFAULT-VALUE}).")
+            description =
+                    "Seed of the tenant draw, the simulated failures and the retry jitter (default: ${DEFAULT-VALUE}).")
     long seed;
 
     @Option(names = "--max-time", paramLabel = "SECONDS", defaultValue = "600",
-            description = "Give up delivering after this long; what is left stays in the store (default: ${DEFAULT-VALUE}).")
+            description =
+                    "Give up delivering after this long; what is left stays in the store (default: ${DEFAULT-VALUE}).")
     long maxSeconds;
 
     @Override
@@ -171,7 +175,8 @@ final class DemoCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--fail-rate and --permanent-share must be within 0..1");
         }
         if (payloadBytes < 0 || payloadBytes > 1 << 20) {
-            throw new ParameterException(spec.commandLine(), "--payload-bytes must be within 0..1048576: " + payloadBytes);
+            throw new ParameterException(spec.commandLine(), "--payload-bytes must be within 0..1048576: "
+                    + payloadBytes);
         }
         if (maxSeconds < 1) {
             throw new ParameterException(spec.commandLine(), "--max-time must be at least 1 second: " + maxSeconds);
@@ -238,7 +243,8 @@ final class DemoCommand implements Callable<Integer> {
                         + Figures.count(gaveUp) + " out of attempts)")
                 .row("left", Figures.count(plan.hooks() - settled))
                 .row("throughput", Figures.count(settled) + " deliveries settled in " + Figures.duration(deliveryTime)
-                        + ", " + Figures.rate(settled, deliveryTime) + " (" + Figures.count(sink.delivered() + sink.retried()
+                        + ", " + Figures.rate(settled, deliveryTime) + " ("
+                        + Figures.count(sink.delivered() + sink.retried()
                         + sink.dead()) + " attempts)")
                 .row("gauge tick", gaugeTime(gaugeTimes))
                 .row("total time", Figures.duration(total));
@@ -249,7 +255,8 @@ final class DemoCommand implements Callable<Integer> {
             return "not measured";
         }
         List<Duration> sorted = times.stream().sorted().toList();
-        return Figures.millis(sorted.get(sorted.size() / 2)) + " median, " + Figures.millis(sorted.get(sorted.size() - 1))
+        return Figures.millis(sorted.get(sorted.size() / 2)) + " median, "
+                + Figures.millis(sorted.get(sorted.size() - 1))
                 + " max over " + sorted.size() + " reads of the gauges (7 counters, oldest due age, tenant count, "
                 + "top tenants by pending)";
     }

@@ -44,7 +44,8 @@ final class DlqCommand implements Callable<Integer> {
             description = "Letters per page, 1..10000 (default: ${DEFAULT-VALUE}).")
     int limit;
 
-    @Option(names = "--after", paramLabel = "CURSOR", description = "Continue after this cursor (from the previous page).")
+    @Option(names = "--after", paramLabel = "CURSOR",
+            description = "Continue after this cursor (from the previous page).")
     String after;
 
     @Option(names = "--json", description = "Print one JSON object instead of the table.")
@@ -57,7 +58,8 @@ final class DlqCommand implements Callable<Integer> {
         try (Queue queue = StoreAccess.openQueue(root)) {
             for (String tenant : tenants) {
                 if (LedgerSource.of(queue).tenantDirectory().ord(tenant).isEmpty()) {
-                    throw new CommandFailure(ExitCode.UNKNOWN_TENANT, "unknown tenant '" + tenant + "' in " + root.store());
+                    throw new CommandFailure(ExitCode.UNKNOWN_TENANT, "unknown tenant '" + tenant + "' in "
+                            + root.store());
                 }
             }
             DeadLetterPage page = queue.deadLetters(query);
@@ -69,9 +71,11 @@ final class DlqCommand implements Callable<Integer> {
                 out.println("no dead letters");
                 return ExitCode.OK.code();
             }
-            Table table = Table.columns("dead at", "tenant", "hook", "sink", "attempts", "last error").leftAligned(1, 2, 5);
+            Table table = Table.columns("dead at", "tenant", "hook", "sink", "attempts", "last error")
+                    .leftAligned(1, 2, 5);
             for (DeadLetter letter : page.letters()) {
-                table.row(letter.deadAt().toString(), letter.tenantId(), letter.hookId(), Integer.toString(letter.sink()),
+                table.row(letter.deadAt().toString(), letter.tenantId(), letter.hookId(),
+                        Integer.toString(letter.sink()),
                         Integer.toString(letter.attempts()), letter.lastError());
             }
             out.print(table.render());
@@ -98,7 +102,8 @@ final class DlqCommand implements Callable<Integer> {
 
     private DeadLetterQuery query() {
         try {
-            DeadLetterQuery query = (tenants.isEmpty() ? DeadLetterQuery.all() : DeadLetterQuery.tenants(tenants)).limit(limit);
+            DeadLetterQuery query = (tenants.isEmpty() ? DeadLetterQuery.all() : DeadLetterQuery.tenants(tenants))
+                    .limit(limit);
             return after == null ? query : query.after(DeadLetterCursor.parse(after));
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());

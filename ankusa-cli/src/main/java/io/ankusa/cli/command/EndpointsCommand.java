@@ -31,7 +31,8 @@ import picocli.CommandLine.Spec;
         description = {
             "list: the endpoints that are disabled or failing (tenant, sink, state, reason, since, failing since).",
             "enable --tenant T --sink N: its waiting deliveries go out on the pipeline's next tick (audited).",
-            "disable --tenant T --sink N: its deliveries wait, or are dead-lettered as endpoint.disabled-policy says (audited)."})
+            "disable --tenant T --sink N: its deliveries wait, or are dead-lettered as endpoint.disabled-policy says "
+            + "(audited)."})
 final class EndpointsCommand implements Callable<Integer> {
 
     @ParentCommand
@@ -43,13 +44,16 @@ final class EndpointsCommand implements Callable<Integer> {
     @picocli.CommandLine.Parameters(index = "0", paramLabel = "ACTION", description = "list, enable or disable.")
     String action;
 
-    @Option(names = "--tenant", paramLabel = "TENANT", description = "The tenant (required by enable and disable; filters list).")
+    @Option(names = "--tenant", paramLabel = "TENANT",
+            description = "The tenant (required by enable and disable; filters list).")
     String tenant;
 
-    @Option(names = "--sink", paramLabel = "N", description = "The sink number, 0..65535 (required by enable and disable).")
+    @Option(names = "--sink", paramLabel = "N",
+            description = "The sink number, 0..65535 (required by enable and disable).")
     Integer sink;
 
-    @Option(names = "--limit", paramLabel = "N", defaultValue = "100", description = "Most endpoints listed (1..10000; default 100).")
+    @Option(names = "--limit", paramLabel = "N", defaultValue = "100",
+            description = "Most endpoints listed (1..10000; default 100).")
     int limit;
 
     @Option(names = "--json", description = "Print one JSON object instead of the table.")
@@ -59,7 +63,8 @@ final class EndpointsCommand implements Callable<Integer> {
     public Integer call() {
         String what = action.toLowerCase(Locale.ROOT);
         if (!List.of("list", "enable", "disable").contains(what)) {
-            throw new ParameterException(spec.commandLine(), "the action is list, enable or disable, not '" + action + "'");
+            throw new ParameterException(spec.commandLine(), "the action is list, enable or disable, not '" + action
+                    + "'");
         }
         if (!what.equals("list") && (tenant == null || sink == null)) {
             throw new ParameterException(spec.commandLine(), what + " needs --tenant and --sink");
@@ -96,7 +101,8 @@ final class EndpointsCommand implements Callable<Integer> {
             out.println("every endpoint is active and none is failing");
             return;
         }
-        Table table = Table.columns("tenant", "sink", "state", "reason", "since", "failing since").leftAligned(0, 2, 3, 4, 5);
+        Table table = Table.columns("tenant", "sink", "state", "reason", "since", "failing since")
+                .leftAligned(0, 2, 3, 4, 5);
         for (EndpointStatus e : rows) {
             table.row(e.tenant(), Integer.toString(e.sink()), state(e), reason(e), time(e.disabledSince()),
                     time(e.failingSince()));
@@ -108,7 +114,8 @@ final class EndpointsCommand implements Callable<Integer> {
     private static Json member(Json j, EndpointStatus e) {
         j.member("tenant", e.tenant()).member("sink", e.sink()).member("state", state(e)).member("reason", reason(e));
         e.disabledSince().ifPresentOrElse(t -> j.member("since", t.toString()), () -> j.name("since").nullValue());
-        e.failingSince().ifPresentOrElse(t -> j.member("failingSince", t.toString()), () -> j.name("failingSince").nullValue());
+        e.failingSince()
+                .ifPresentOrElse(t -> j.member("failingSince", t.toString()), () -> j.name("failingSince").nullValue());
         return j;
     }
 

@@ -20,7 +20,10 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "erase", mixinStandardHelpOptions = true,
         header = "Erase every trace of a tenant: its rows, hooks, keys and counters.",
-        description = "The tenant's ordinal is never reused: the tenant id may come back later as a new tenant. Without --yes, only show what the tenant holds. The erase is recorded in the audit trail and resumes where it stopped when run again.")
+        description =
+                "The tenant's ordinal is never reused: the tenant id may come back later as a new tenant. Without "
+                + "--yes, only show what the tenant holds. The erase is recorded in the audit trail and resumes where "
+                + "it stopped when run again.")
 final class EraseCommand implements Callable<Integer> {
 
     @ParentCommand

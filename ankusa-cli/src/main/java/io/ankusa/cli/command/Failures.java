@@ -39,7 +39,8 @@ final class Failures {
         if (t instanceof AnkusaException ankusa) {
             return new CommandFailure(ExitCode.FAILURE, ankusa.getMessage() + " [" + ankusa.error() + "]", t);
         }
-        String message = t.getMessage() == null ? t.getClass().getName() : t.getClass().getSimpleName() + ": " + t.getMessage();
+        String message = t.getMessage() == null ? t.getClass().getName()
+                : t.getClass().getSimpleName() + ": " + t.getMessage();
         return new CommandFailure(ExitCode.FAILURE, "unexpected failure: " + message, t);
     }
 

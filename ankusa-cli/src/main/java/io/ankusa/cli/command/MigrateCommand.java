@@ -40,7 +40,8 @@ final class MigrateCommand implements Callable<Integer> {
         }
         if (dryRun) {
             out.println("pending migrations of " + root.store() + ":");
-            pending.forEach(step -> out.println("  " + step + (step.resuming() ? " (resumes an interrupted run)" : "")));
+            pending.forEach(step ->
+                    out.println("  " + step + (step.resuming() ? " (resumes an interrupted run)" : "")));
             return ExitCode.OK.code();
         }
         long[] rows = new long[1];
@@ -52,7 +53,8 @@ final class MigrateCommand implements Callable<Integer> {
             err.flush();
         });
         pending.forEach(step -> out.println("migrated " + step));
-        out.println("store " + root.store() + " is at the current format (" + Figures.count(rows[0]) + " rows migrated)");
+        out.println("store " + root.store() + " is at the current format (" + Figures.count(rows[0])
+                + " rows migrated)");
         return ExitCode.OK.code();
     }
 }

@@ -25,7 +25,9 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "purge", mixinStandardHelpOptions = true,
         header = "Remove a tenant's waiting deliveries or dead letters.",
-        description = "--kinds pending, dead or both. Pending means first attempts and retries; inflight deliveries are never touched. The purge is recorded in the audit trail.")
+        description =
+                "--kinds pending, dead or both. Pending means first attempts and retries; inflight deliveries are "
+                + "never touched. The purge is recorded in the audit trail.")
 final class PurgeCommand implements Callable<Integer> {
 
     @ParentCommand
@@ -66,7 +68,8 @@ final class PurgeCommand implements Callable<Integer> {
             try {
                 what.add(PurgeKind.valueOf(kind.trim().toUpperCase(Locale.ROOT)));
             } catch (IllegalArgumentException e) {
-                throw new ParameterException(spec.commandLine(), "--kinds takes pending and/or dead, not '" + kind + "'");
+                throw new ParameterException(spec.commandLine(), "--kinds takes pending and/or dead, not '" + kind
+                        + "'");
             }
         }
         return what;

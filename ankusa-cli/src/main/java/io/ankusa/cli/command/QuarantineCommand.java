@@ -42,10 +42,12 @@ final class QuarantineCommand implements Callable<Integer> {
     @picocli.CommandLine.Parameters(index = "0", paramLabel = "ACTION", description = "list, release or purge.")
     String action;
 
-    @Option(names = "--tenant", paramLabel = "TENANT", description = "The tenant (required by release and purge; filters list).")
+    @Option(names = "--tenant", paramLabel = "TENANT",
+            description = "The tenant (required by release and purge; filters list).")
     String tenant;
 
-    @Option(names = "--limit", paramLabel = "N", defaultValue = "100", description = "Most deliveries listed (1..10000; default 100).")
+    @Option(names = "--limit", paramLabel = "N", defaultValue = "100",
+            description = "Most deliveries listed (1..10000; default 100).")
     int limit;
 
     @Option(names = "--json", description = "Print one JSON object instead of the table.")
@@ -55,7 +57,8 @@ final class QuarantineCommand implements Callable<Integer> {
     public Integer call() {
         String what = action.toLowerCase(Locale.ROOT);
         if (!List.of("list", "release", "purge").contains(what)) {
-            throw new ParameterException(spec.commandLine(), "the action is list, release or purge, not '" + action + "'");
+            throw new ParameterException(spec.commandLine(), "the action is list, release or purge, not '" + action
+                    + "'");
         }
         if (!what.equals("list") && tenant == null) {
             throw new ParameterException(spec.commandLine(), what + " needs --tenant");
@@ -83,7 +86,8 @@ final class QuarantineCommand implements Callable<Integer> {
             Json j = new Json().beginObject().name("quarantined").beginArray();
             for (QuarantinedDelivery d : rows) {
                 j.beginObject().member("tenant", d.tenant()).member("seq", d.seq()).member("sink", d.sink())
-                        .member("bytes", d.bytes()).member("reason", reason(d)).member("quarantinedAt", d.quarantinedAt().toString())
+                        .member("bytes", d.bytes()).member("reason", reason(d))
+                        .member("quarantinedAt", d.quarantinedAt().toString())
                         .endObject();
             }
             out.println(j.endArray().endObject().text());
@@ -93,17 +97,20 @@ final class QuarantineCommand implements Callable<Integer> {
             out.println("nothing quarantined");
             return;
         }
-        Table table = Table.columns("quarantined at", "tenant", "hook seq", "sink", "bytes", "reason").leftAligned(1, 5);
+        Table table = Table.columns("quarantined at", "tenant", "hook seq", "sink", "bytes", "reason")
+                .leftAligned(1, 5);
         for (QuarantinedDelivery d : rows) {
             table.row(d.quarantinedAt().toString(), d.tenant(), Long.toString(d.seq()), Integer.toString(d.sink()),
                     Figures.bytes(d.bytes()), reason(d));
         }
         out.print(table.render());
-        out.println(Figures.count(rows.size()) + " quarantined deliveries shown (the stats' 'quarantined' counts them all)");
+        out.println(Figures.count(rows.size())
+                + " quarantined deliveries shown (the stats' 'quarantined' counts them all)");
     }
 
     private static String reason(QuarantinedDelivery d) {
-        return d.reason() == QuarantinedDelivery.Reason.HOOK_UNDECODABLE ? "hook does not decode" : "delivery row does not decode";
+        return d.reason() == QuarantinedDelivery.Reason.HOOK_UNDECODABLE ? "hook does not decode"
+                : "delivery row does not decode";
     }
 
     private void moved(String verb, QuarantineResult result, PrintWriter out) {

@@ -28,7 +28,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "replay", mixinStandardHelpOptions = true,
         header = "Revive dead letters so that they are delivered again.",
         description = {
-            "All of a tenant's (--tenant), one hook's (--tenant with --hook), or one page of the store's newest (--all).",
+            "All of a tenant's (--tenant), one hook's (--tenant with --hook), or one page of the store's newest "
+                    + "(--all).",
             "They become due at once and go out when a pipeline runs on the store."})
 final class ReplayCommand implements Callable<Integer> {
 
@@ -76,12 +77,14 @@ final class ReplayCommand implements Callable<Integer> {
                 return ExitCode.OK.code();
             }
             if (LedgerSource.of(queue).tenantDirectory().ord(scope.tenant).isEmpty()) {
-                throw new CommandFailure(ExitCode.UNKNOWN_TENANT, "unknown tenant '" + scope.tenant + "' in " + root.store());
+                throw new CommandFailure(ExitCode.UNKNOWN_TENANT, "unknown tenant '" + scope.tenant + "' in "
+                        + root.store());
             }
             ReplayResult result = hookId == null ? replayer.replayTenant(scope.tenant)
                     : replayer.replayHook(scope.tenant, hookId);
             out.println("revived " + Figures.count(result.revived()) + " dead letters of tenant "
-                    + TerminalText.escape(scope.tenant) + (hookId == null ? "" : ", hook " + TerminalText.escape(hookId))
+                    + TerminalText.escape(scope.tenant)
+                    + (hookId == null ? "" : ", hook " + TerminalText.escape(hookId))
                     + (result.skippedNewer() == 0 ? "" : "; skipped " + Figures.count(result.skippedNewer())
                             + " dead-lettered after the replay began")
                     + (result.skippedGone() == 0 ? "" : "; skipped " + Figures.count(result.skippedGone())

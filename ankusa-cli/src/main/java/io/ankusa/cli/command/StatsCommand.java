@@ -124,7 +124,8 @@ final class StatsCommand implements Callable<Integer> {
         TenantStats stats = queue.pendingForTenant(tenant);
         DeadStats dead = queue.deadForTenant(tenant);
         return Table.keyValue()
-                .row("tenant", tenant + " (ordinal " + LedgerSource.of(queue).tenantDirectory().ord(tenant).getAsLong() + ")")
+                .row("tenant", tenant + " (ordinal " + LedgerSource.of(queue).tenantDirectory().ord(tenant).getAsLong()
+                        + ")")
                 .row("pending", Figures.count(stats.pending()))
                 .row("scheduled", Figures.count(stats.scheduled()))
                 .row("inflight", Figures.count(stats.inflight()))

@@ -44,7 +44,8 @@ final class StoreAccess {
         List<StoreUpgrade.Step> pending = StoreUpgrade.dryRun(options.queueConfig());
         if (!pending.isEmpty()) {
             throw new CommandFailure(ExitCode.NEEDS_MIGRATION, "store " + options.store() + " is at format "
-                    + pending.get(0).from() + "; upgrade it with 'ankusa migrate' (after a backup: 'ankusa checkpoint DIR')");
+                    + pending.get(0).from()
+                    + "; upgrade it with 'ankusa migrate' (after a backup: 'ankusa checkpoint DIR')");
         }
         return Queue.open(options.queueConfig());
     }
@@ -59,7 +60,8 @@ final class StoreAccess {
         requireStore(options);
         Map<String, FamilyKind> kinds = FamilyCatalog.read(directory).orElseThrow();
         List<FamilySpec> families = kinds.entrySet().stream()
-                .map(e -> e.getValue() == FamilyKind.COUNTER ? FamilySpec.counter(e.getKey()) : FamilySpec.plain(e.getKey()))
+                .map(e -> e.getValue() == FamilyKind.COUNTER ? FamilySpec.counter(e.getKey())
+                        : FamilySpec.plain(e.getKey()))
                 .toList();
         return Stores.open(options.backend(), StoreOptions.existing(directory, families));
     }
@@ -74,7 +76,8 @@ final class StoreAccess {
         // Checked here too: a backend asked to open another backend's store may first find "no store" in it.
         FamilyCatalog.backend(directory).filter(writer -> !writer.equals(options.backend())).ifPresent(writer -> {
             throw new CommandFailure(ExitCode.BACKEND_MISMATCH, "store " + directory + " was written by the '" + writer
-                    + "' backend; it cannot be opened with '" + options.backend() + "' (pass --backend " + writer + ")");
+                    + "' backend; it cannot be opened with '" + options.backend() + "' (pass --backend " + writer
+                    + ")");
         });
     }
 }

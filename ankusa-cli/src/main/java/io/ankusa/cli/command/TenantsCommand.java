@@ -37,7 +37,9 @@ final class TenantsCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--top", paramLabel = "N", defaultValue = "10",
-            description = "How many of the tenants with the most pending deliveries to list, 0..100 (default: ${DEFAULT-VALUE}).")
+            description =
+                    "How many of the tenants with the most pending deliveries to list, 0..100 (default: "
+                    + "${DEFAULT-VALUE}).")
     int top;
 
     @Option(names = "--json", description = "Print one JSON object instead of the table.")

@@ -52,7 +52,8 @@ public final class Table {
     /** Adds a row; it must have one cell per column. */
     public Table row(String... cells) {
         if (cells.length != rightAligned.length) {
-            throw new IllegalArgumentException("a row of " + rightAligned.length + " cells expected: " + Arrays.toString(cells));
+            throw new IllegalArgumentException("a row of " + rightAligned.length + " cells expected: "
+                    + Arrays.toString(cells));
         }
         rows.add(Arrays.stream(cells).map(TerminalText::escape).toList());
         return this;

@@ -79,10 +79,12 @@ final class ActiveFeed {
             bucket = last.bucket();
             ord = last.ord();
         } else {
-            long reached = page.isEmpty() ? Math.max(bucket, Math.floorDiv(now, 1000)) : page.get(page.size() - 1).bucket();
+            long reached = page.isEmpty() ? Math.max(bucket, Math.floorDiv(now, 1000))
+                    : page.get(page.size() - 1).bucket();
             catchUps++;
             caughtUp = true;
-            bucket = catchUps % FULL_PASS_EVERY == 0 ? 0 : Math.max(0, Math.min(reached, Math.floorDiv(now, 1000)) - REWIND_SECONDS);
+            bucket = catchUps % FULL_PASS_EVERY == 0 ? 0
+                    : Math.max(0, Math.min(reached, Math.floorDiv(now, 1000)) - REWIND_SECONDS);
             ord = 0;
         }
         return byTenant;

@@ -80,14 +80,16 @@ final class Attempts {
      */
     List<CompletableFuture<Settled>> start(List<ClaimedDelivery> claimed) {
         if (!slots.tryAcquire(claimed.size())) {
-            throw new IllegalStateException("claimed " + claimed.size() + " deliveries with " + freeSlots() + " free slots");
+            throw new IllegalStateException("claimed " + claimed.size() + " deliveries with " + freeSlots()
+                    + " free slots");
         }
         Instant attemptedAt = clock.instant();
         List<CompletableFuture<Settled>> settled = new ArrayList<>(claimed.size());
         for (ClaimedDelivery c : claimed) {
             long startNanos = System.nanoTime();
             Optional<SinkOutcome> instead = gate.shortCircuit(c.row().ord(), c.sink());
-            CompletableFuture<SinkOutcome> answer = instead.isPresent() ? CompletableFuture.completedFuture(instead.get())
+            CompletableFuture<SinkOutcome> answer = instead.isPresent()
+                    ? CompletableFuture.completedFuture(instead.get())
                     : outcomeOf(c, attemptedAt);
             CompletableFuture<Settled> done = answer.thenCompose(outcome -> {
                 long nanos = System.nanoTime() - startNanos;
@@ -124,15 +126,19 @@ final class Attempts {
         try {
             stage = sink.deliver(delivery(c, attemptedAt));
         } catch (RuntimeException e) {
-            return CompletableFuture.completedFuture(SinkOutcome.retry(FAILED + ": threw " + e, AttemptErrorClass.SINK_FAILED));
+            return CompletableFuture.completedFuture(SinkOutcome.retry(FAILED + ": threw " + e,
+                    AttemptErrorClass.SINK_FAILED));
         }
         if (stage == null) {
-            return CompletableFuture.completedFuture(SinkOutcome.retry(FAILED + ": returned no stage", AttemptErrorClass.SINK_FAILED));
+            return CompletableFuture.completedFuture(SinkOutcome.retry(FAILED + ": returned no stage",
+                    AttemptErrorClass.SINK_FAILED));
         }
         stage.whenComplete((result, failure) -> {
             if (failure != null) {
-                Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-                outcome.complete(SinkOutcome.retry(FAILED + ": stage failed with " + cause, AttemptErrorClass.SINK_FAILED));
+                Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                        ? failure.getCause() : failure;
+                outcome.complete(SinkOutcome.retry(FAILED + ": stage failed with " + cause,
+                        AttemptErrorClass.SINK_FAILED));
             } else if (result == null) {
                 outcome.complete(SinkOutcome.retry(FAILED + ": stage completed without an outcome",
                         AttemptErrorClass.SINK_FAILED));
@@ -141,7 +147,8 @@ final class Attempts {
             }
         });
         return outcome.orTimeout(deadline.toMillis(), TimeUnit.MILLISECONDS).exceptionally(failure -> {
-            Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+            Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause()
+                    : failure;
             if (cause instanceof TimeoutException) {
                 return SinkOutcome.retry(TIMEOUT + ": no outcome within " + deadline, AttemptErrorClass.SINK_TIMEOUT);
             }

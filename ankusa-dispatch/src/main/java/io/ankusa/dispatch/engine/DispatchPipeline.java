@@ -33,8 +33,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The engine behind {@code io.ankusa.dispatch.Pipeline} (which delegates to it, one method each): wires the tick, the sink attempts, the settler and the gauge reader, and
- * runs the tick loop and the gauge schedule once started.
+ * The engine behind {@code io.ankusa.dispatch.Pipeline} (which delegates to it, one method each): wires the tick, the
+ * sink attempts, the settler and the gauge reader, and runs the tick loop and the gauge schedule once started.
  *
  * <p>Threads: the tick loop ({@code ankusa-dispatch-tick}, or the caller of {@link #tick()}), the
  * settler ({@code ankusa-dispatch-settler}) and its sync ({@code ankusa-dispatch-settle-sync}),

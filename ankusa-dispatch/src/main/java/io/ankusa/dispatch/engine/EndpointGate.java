@@ -73,7 +73,9 @@ interface EndpointGate {
         return Optional.empty();
     }
 
-    /** The sink answered an admitted row of endpoint {@code (ord, sink)}: its slot goes back, and the outcome counts. */
+    /**
+     * The sink answered an admitted row of endpoint {@code (ord, sink)}: its slot goes back, and the outcome counts.
+     */
     default void answered(long ord, int sink, SinkOutcome outcome, long nowNanos) {
     }
 }

@@ -114,7 +114,8 @@ final class EndpointTransitions {
 
     private EndpointRow next(EndpointRow row, SinkOutcome outcome, long now) {
         if (outcome instanceof SinkOutcome.Delivered) {
-            return row.disabled() ? new EndpointRow(row.ord(), row.sink(), row.disabledBy(), row.since(), 0) : row.enable();
+            return row.disabled() ? new EndpointRow(row.ord(), row.sink(), row.disabledBy(), row.since(), 0)
+                    : row.enable();
         }
         if (outcome instanceof SinkOutcome.EndpointGone) {
             return row.disabled() ? row : row.failing(now).disable(EndpointDisableReason.GONE, now);
@@ -149,7 +150,8 @@ final class EndpointTransitions {
                         c.after().sink(), e);
             }
             if (events.active()) {
-                EndpointStateChanged changed = new EndpointStateChanged(c.tenant(), c.after().sink(), EndpointState.ACTIVE,
+                EndpointStateChanged changed =
+                        new EndpointStateChanged(c.tenant(), c.after().sink(), EndpointState.ACTIVE,
                         EndpointState.DISABLED, code + ": " + c.reason());
                 events.publish(l -> l.onEndpointStateChanged(changed));
             }

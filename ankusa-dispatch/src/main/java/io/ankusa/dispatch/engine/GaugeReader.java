@@ -34,8 +34,8 @@ import java.util.function.LongFunction;
  * <p>Top tenants of a pipeline: from its {@link PendingLeaders} (kept from what its scheduler
  * knows; at most {@value PendingLeaders#REFRESH} counters read per measurement), or, while the
  * scheduler knows no tenant yet (before the pipeline's first tick), as a monitor's. Top tenants of a
- * {@link io.ankusa.dispatch.QueueMonitor}, which has no scheduler: a tenant with pending rows has a marker at or before the current second (a
- * first-attempt row is due when it is written), so the candidates are the first
+ * {@link io.ankusa.dispatch.QueueMonitor}, which has no scheduler: a tenant with pending rows has a marker at or before
+ * the current second (a first-attempt row is due when it is written), so the candidates are the first
  * {@value #TOP_CANDIDATES} distinct tenants of the active markers up to now — those that have
  * waited longest — read from at most {@value #TOP_MARKERS_SCANNED} markers; their pending
  * counters are one multi-read; names are read for the {@value #TOP_TENANTS} reported only.
@@ -53,7 +53,10 @@ public final class GaugeReader {
     private final LongFunction<List<TenantPending>> top;
     private final OldestDue oldest;
 
-    /** A reader whose top tenants come from the active index (a {@link io.ankusa.dispatch.QueueMonitor}: no scheduler to ask). */
+    /**
+     * A reader whose top tenants come from the active index (a {@link io.ankusa.dispatch.QueueMonitor}: no scheduler to
+     * ask).
+     */
     GaugeReader(Queue queue, DeliveryLedger ledger, QueueClock clock, IntSupplier lastVisited) {
         this(queue, ledger, clock, lastVisited, null, null);
     }
@@ -100,7 +103,8 @@ public final class GaugeReader {
                 ? Optional.of(Duration.ofMillis(clock.waitedSince(oldestAt.getAsLong(), now)))
                 : Optional.empty();
         return new Gauges(Instant.ofEpochMilli(now), totals.pending(), totals.scheduled(), totals.inflight(),
-                totals.dead(), totals.bytes(), totals.archivePending(), age, queue.tenantCount(), lastVisited.getAsInt(),
+                totals.dead(), totals.bytes(), totals.archivePending(), age, queue.tenantCount(),
+                lastVisited.getAsInt(),
                 top.apply(now));
     }
 
@@ -128,7 +132,8 @@ public final class GaugeReader {
             if (top.size() == TOP_TENANTS) {
                 break;
             }
-            LedgerSource.of(queue).tenantDirectory().name(c.ord()).ifPresent(name -> top.add(new TenantPending(name, c.pending())));
+            LedgerSource.of(queue).tenantDirectory().name(c.ord())
+                    .ifPresent(name -> top.add(new TenantPending(name, c.pending())));
         }
         return top;
     }

@@ -70,7 +70,9 @@ public final class MarkerCleanup {
         default void afterFirstDue(long ord) {
         }
 
-        /** Called after step 2 deleted tenant {@code ord}'s markers of {@code deleted} buckets, before step 3 verifies. */
+        /**
+         * Called after step 2 deleted tenant {@code ord}'s markers of {@code deleted} buckets, before step 3 verifies.
+         */
         default void afterDelete(long ord, Collection<Long> deleted) {
         }
     }

@@ -41,8 +41,8 @@ import java.util.concurrent.ConcurrentSkipListSet;
  * comes); any other count is at most one sweep old ({@code known tenants / }{@value #SWEEP}
  * steps of at least {@value #SWEEP_STEP_MILLIS} ms, and at least a sweep period).
  *
- * <p>The scheduler calls {@link #known}, {@link #forgotten} and {@link #changed} on the tick thread; {@link #top} runs on the gauge thread (or a caller's),
- * one at a time.
+ * <p>The scheduler calls {@link #known}, {@link #forgotten} and {@link #changed} on the tick thread; {@link #top} runs
+ * on the gauge thread (or a caller's), one at a time.
  */
 final class PendingLeaders {
 

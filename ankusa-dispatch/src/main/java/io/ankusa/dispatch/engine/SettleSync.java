@@ -1,12 +1,12 @@
 package io.ankusa.dispatch.engine;
 
 import io.ankusa.queue.ledger.DeliveryLedger;
+import io.ankusa.queue.ledger.GroupCommit;
 import io.ankusa.queue.ledger.QueueFault;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,9 +27,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Every batch handed over is completed or failed exactly once, also when this thread dies of an
  * {@code Error}: it records itself in the queue's {@link QueueFault} as the settler (it is part of
- * it) and fails what it holds and every later batch.
+ * it) and fails what it holds and every later batch. The thread is a {@link GroupCommit}; this
+ * class is its stage.
  */
-final class SettleSync implements AutoCloseable {
+final class SettleSync implements GroupCommit.Stage<SettleSync.Written>, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(SettleSync.class);
 
@@ -48,16 +49,15 @@ final class SettleSync implements AutoCloseable {
     private final DeliveryLedger ledger;
     private final QueueFault fault;
     private final LinkedBlockingQueue<Written> waiting = new LinkedBlockingQueue<>();
-    private final Thread thread;
+    private final GroupCommit<Written> syncs;
     /** Set once this thread takes no more batches (stopped or died), before it fails what waits. */
     private volatile boolean ended;
 
     SettleSync(DeliveryLedger ledger, QueueFault fault) {
         this.ledger = Objects.requireNonNull(ledger, "ledger");
         this.fault = Objects.requireNonNull(fault, "fault");
-        this.thread = new Thread(this::run, "ankusa-dispatch-settle-sync");
-        thread.setDaemon(true);
-        thread.start();
+        this.syncs = new GroupCommit<>("ankusa-dispatch-settle-sync", waiting, STOP, this);
+        syncs.start();
     }
 
     /**
@@ -78,38 +78,25 @@ final class SettleSync implements AutoCloseable {
         return failed != null ? failed : new IllegalStateException("the pipeline is closed");
     }
 
-    private void run() {
-        List<Written> group = new ArrayList<>();
-        try {
-            while (true) {
-                group.clear();
-                group.add(waiting.take());
-                waiting.drainTo(group);
-                boolean stop = group.remove(STOP);
-                if (!group.isEmpty()) {
-                    sync(group);
-                }
-                if (stop) {
-                    return;
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            RuntimeException failed = fault.fail("settler", e);
-            group.forEach(w -> w.fail().accept(failed));
-            failWaiting(failed);
-        } catch (Throwable e) {
-            RuntimeException failed = fault.fail("settler", e);
-            // A batch of the group may already be complete; failing its futures again changes nothing.
-            group.forEach(w -> w.fail().accept(failed));
-            failWaiting(failed);
-        } finally {
-            ended = true;
-            failWaiting(deathFailure());
-        }
+    /** The thread dies (interrupted while it waited, or a sync threw): the queue, the group and what waits fail. */
+    @Override
+    public void died(List<Written> group, Throwable cause) {
+        RuntimeException failed = fault.fail("settler", cause);
+        // A batch of the group may already be complete; failing its futures again changes nothing.
+        group.forEach(w -> w.fail().accept(failed));
+        failWaiting(failed);
     }
 
-    private void sync(List<Written> group) {
+    /** The thread takes no more batches (stopped or died): what is handed over from now on fails. */
+    @Override
+    public void ended() {
+        ended = true;
+        failWaiting(deathFailure());
+    }
+
+    /** Makes {@code group} durable with one sync (when it wrote anything), then completes it in order. */
+    @Override
+    public void commit(List<Written> group) {
         if (group.stream().anyMatch(Written::unsynced)) {
             try {
                 ledger.syncSettled();
@@ -135,7 +122,7 @@ final class SettleSync implements AutoCloseable {
     public void close() {
         waiting.add(STOP);
         try {
-            thread.join(TimeUnit.SECONDS.toMillis(60));
+            syncs.join(Duration.ofSeconds(60));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -65,7 +65,8 @@ final class Settler implements AutoCloseable {
     }
 
     /** An outcome waiting to become a settlement (decided on the settler thread), with its attempt's record. */
-    private record Waiting(ClaimedDelivery delivery, SinkOutcome outcome, InflightRow orphan, CompletableFuture<Settled> done,
+    private record Waiting(ClaimedDelivery delivery, SinkOutcome outcome, InflightRow orphan,
+            CompletableFuture<Settled> done,
             AttemptRecord attempt) {
 
         Waiting(ClaimedDelivery delivery, SinkOutcome outcome, InflightRow orphan, CompletableFuture<Settled> done) {
@@ -105,7 +106,9 @@ final class Settler implements AutoCloseable {
         return enqueue(new Waiting(delivery, outcome, null, new CompletableFuture<>()));
     }
 
-    /** Settles {@code delivery} as {@code outcome} says and records {@code attempt} in the history, in the same batch. */
+    /**
+     * Settles {@code delivery} as {@code outcome} says and records {@code attempt} in the history, in the same batch.
+     */
     CompletableFuture<Settled> settle(ClaimedDelivery delivery, SinkOutcome outcome, AttemptRecord attempt) {
         return enqueue(new Waiting(delivery, outcome, null, new CompletableFuture<>(), attempt));
     }
@@ -189,7 +192,8 @@ final class Settler implements AutoCloseable {
                         return write.endpoints();
                     });
         } catch (RuntimeException e) {
-            LOG.error("settling {} deliveries failed; their rows stay inflight until the queue is reopened", batch.size(), e);
+            LOG.error("settling {} deliveries failed; their rows stay inflight until the queue is reopened",
+                    batch.size(), e);
             batch.forEach(w -> w.done().completeExceptionally(e));
             return;
         }
@@ -215,7 +219,8 @@ final class Settler implements AutoCloseable {
             LOG.atDebug().addKeyValue("seq", o.seq()).addKeyValue("sink", o.sink()).addKeyValue("outcome", p.result())
                     .log("delivery dropped: its hook is gone");
             if (events.active()) {
-                DeliverySettled settled = new DeliverySettled("", "", o.seq(), o.sink(), DeliverySettled.Result.DROPPED);
+                DeliverySettled settled =
+                        new DeliverySettled("", "", o.seq(), o.sink(), DeliverySettled.Result.DROPPED);
                 events.publish(l -> l.onSettled(settled));
             }
             return;

@@ -78,7 +78,10 @@ final class TenantLane {
     long blockedAtBucket;
     /** A settle of the lane happened since {@link #skipAfter} was set (written by the settling thread). */
     volatile boolean settledSinceSkip;
-    /** The due time of the tenant's earliest row as its last cleanup read it; {@link Long#MAX_VALUE} when none (or never cleaned). */
+    /**
+     * The due time of the tenant's earliest row as its last cleanup read it; {@link Long#MAX_VALUE} when none (or never
+     * cleaned).
+     */
     long firstDueAt = Long.MAX_VALUE;
     /** The earliest marker second the feed brought since the last cleanup; {@link Long#MAX_VALUE} when none. */
     long uncleanedBucket = Long.MAX_VALUE;
@@ -99,7 +102,8 @@ final class TenantLane {
 
     /** Whether the rows up to {@link #skipAfter} are still known to be refused. */
     boolean skipValid(long nowNanos, long epoch) {
-        return skipAfter != null && epoch == skipEpoch && skipWake - nowNanos > 0 && !(skipOnSettle && settledSinceSkip);
+        return skipAfter != null && epoch == skipEpoch && skipWake - nowNanos > 0
+                && !(skipOnSettle && settledSinceSkip);
     }
 
     /** Forgets the skip: the next read starts from the lane's floor. */

@@ -93,7 +93,8 @@ final class TenantScheduler {
     private final long quantumBytes;
     private final NavigableMap<Long, TenantLane> lanes = new TreeMap<>();
     private final ArrayDeque<TenantLane> ring = new ArrayDeque<>();
-    private final PriorityQueue<TenantLane> waitingForTokens = new PriorityQueue<>(Comparator.comparingLong(l -> l.wakeNanos));
+    private final PriorityQueue<TenantLane> waitingForTokens =
+            new PriorityQueue<>(Comparator.comparingLong(l -> l.wakeNanos));
     private final ConcurrentLinkedQueue<TenantLane> settledFrom = new ConcurrentLinkedQueue<>();
     /** The policy cache's generation at the last {@link #wake}. */
     private long wokenAtGeneration = -1;
@@ -216,7 +217,8 @@ final class TenantScheduler {
             wokenAtGeneration = generation;
             waitingForTokens.clear();
             for (TenantLane lane : lanes.values()) {
-                if (lane.state == TenantLane.State.AT_INFLIGHT_LIMIT || lane.state == TenantLane.State.WAITING_FOR_TOKENS) {
+                if (lane.state == TenantLane.State.AT_INFLIGHT_LIMIT
+                        || lane.state == TenantLane.State.WAITING_FOR_TOKENS) {
                     ready(lane);
                 }
             }
@@ -254,7 +256,8 @@ final class TenantScheduler {
      * @param floors the due-scan floor of a lane
      * @param due    the plan's due reads go through it (one store reader for the whole plan)
      */
-    Plan plan(long now, long nowNanos, int rowBudget, long byteBudget, ToLongFunction<TenantLane> floors, DueReader due) {
+    Plan plan(long now, long nowNanos, int rowBudget, long byteBudget, ToLongFunction<TenantLane> floors,
+            DueReader due) {
         reader = Objects.requireNonNull(due, "due");
         try {
             return planWith(now, nowNanos, rowBudget, byteBudget, floors);
@@ -335,28 +338,37 @@ final class TenantScheduler {
             left[0] -= admitted.size();
             left[1] -= bytes[0];
             lane.deficit -= admitted.size();
-            if (drained && lane.skipAfter != null) {
-                // All it has left is refused by the endpoint gate: it leaves the ring until a
-                // refusal may have ended (wake) or the feed brings a newer marker.
-                yieldTurn(lane, TenantLane.State.BLOCKED);
-                lane.blockedAtBucket = Math.floorDiv(now, 1000);
-                blocked.add(lane);
-            } else if (drained) {
-                // Fewer due rows than the lane may take: it yields the rest of its turn and leaves
-                // the ring until the feed brings a marker again (or the cleanup finds a row).
-                yieldTurn(lane, TenantLane.State.IDLE);
-            } else if (lane.deficit <= 0 || want == may || byteLimited[0]) {
-                // Its turn is used, or it was stopped by its own in-flight room or tokens (then it
-                // yields the rest): to the back of the ring.
-                lane.inTurn = false;
-                lane.deficit = 0;
-                ring.addLast(lane);
-            } else {
-                // Cut short by the end of the tick: it finishes its turn first next tick.
-                ring.addFirst(lane);
-            }
+            placeAfterRead(lane, now, drained, lane.deficit <= 0 || want == may || byteLimited[0]);
         }
         return progress;
+    }
+
+    /**
+     * Where a lane goes after its read of a pass: blocked or idle when it {@code drained} its due
+     * rows, to the back of the ring when its turn is over, else to the front (cut short by the end
+     * of the tick).
+     */
+    private void placeAfterRead(TenantLane lane, long now, boolean drained, boolean turnOver) {
+        if (drained && lane.skipAfter != null) {
+            // All it has left is refused by the endpoint gate: it leaves the ring until a
+            // refusal may have ended (wake) or the feed brings a newer marker.
+            yieldTurn(lane, TenantLane.State.BLOCKED);
+            lane.blockedAtBucket = Math.floorDiv(now, 1000);
+            blocked.add(lane);
+        } else if (drained) {
+            // Fewer due rows than the lane may take: it yields the rest of its turn and leaves
+            // the ring until the feed brings a marker again (or the cleanup finds a row).
+            yieldTurn(lane, TenantLane.State.IDLE);
+        } else if (turnOver) {
+            // Its turn is used, or it was stopped by its own in-flight room or tokens (then it
+            // yields the rest): to the back of the ring.
+            lane.inTurn = false;
+            lane.deficit = 0;
+            ring.addLast(lane);
+        } else {
+            // Cut short by the end of the tick: it finishes its turn first next tick.
+            ring.addFirst(lane);
+        }
     }
 
     /**
@@ -369,7 +381,8 @@ final class TenantScheduler {
      *
      * @return whether the lane has no more due rows to offer now (it drained)
      */
-    private boolean readAdmitted(TenantLane lane, long now, long nowNanos, List<DueRow> planned, int want, long byteBudget,
+    private boolean readAdmitted(TenantLane lane, long now, long nowNanos, List<DueRow> planned, int want,
+            long byteBudget,
             ToLongFunction<TenantLane> floors, List<DueRow> admitted, long[] bytes, boolean[] byteLimited) {
         long epoch = gate.epoch();
         if (lane.skipAfter != null && !lane.skipValid(nowNanos, epoch)) {
@@ -576,7 +589,8 @@ final class TenantScheduler {
             policy = policy == null ? TenantPolicy.DEFAULT : policy;
         }
         Rate rate = policy.deliveryRate();
-        long tokens = rate.unlimited() ? Long.MAX_VALUE : lane.tokens == null ? rate.burst() : lane.tokens.available(nowNanos);
+        long tokens = rate.unlimited() ? Long.MAX_VALUE : lane.tokens == null ? rate.burst()
+                : lane.tokens.available(nowNanos);
         TenantDispatch.Hold hold = switch (lane.state) {
             case AT_INFLIGHT_LIMIT -> TenantDispatch.Hold.IN_FLIGHT_LIMIT;
             case BLOCKED -> TenantDispatch.Hold.ENDPOINTS;
@@ -602,7 +616,10 @@ final class TenantScheduler {
         return lanes.size();
     }
 
-    /** The earliest time (monotonic nanos) a lane waiting for tokens may be served again; {@link Long#MAX_VALUE} when none waits. */
+    /**
+     * The earliest time (monotonic nanos) a lane waiting for tokens may be served again; {@link Long#MAX_VALUE} when
+     * none waits.
+     */
     long nextTokenNanos() {
         TenantLane first = waitingForTokens.peek();
         return first == null ? Long.MAX_VALUE : first.wakeNanos;

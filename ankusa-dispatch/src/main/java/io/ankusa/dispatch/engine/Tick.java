@@ -43,8 +43,8 @@ import java.util.function.Supplier;
  *       their next delivery token) and plans one deficit round-robin pass: per ready tenant,
  *       {@code dueForTenant} from its scan floor up to now, in due-time order, as many rows as its
  *       turn, its limits and the tick's row limit (never more than the free sink slots) and byte
- *       budget allow. The tenants visited are what {@code dispatchActiveTenants} reports. Every due read of this step and the next
- *       goes through one store reader ({@link DeliveryLedger#dueReader()}: one iterator, or one read
+ *       budget allow. The tenants visited are what {@code dispatchActiveTenants} reports. Every due read of this step
+ *       and the next goes through one store reader ({@link DeliveryLedger#dueReader()}: one iterator, or one read
  *       transaction, re-positioned per tenant), closed before the claim commits.</li>
  *   <li>Marker cleanup's first step for every visited tenant: its earliest due row that this
  *       tick does not claim, and so its stale markers; taken from the scheduler's due read when
@@ -178,12 +178,36 @@ final class Tick {
         Claim claim = ledger.claimAll(plan.rows(), cleaning.stale(), readMark);
         releaseUnsent(plan, claim);
         alarm.quarantined(claim.quarantined());
+        countClaimed(visited, claim, nowNanos);
+        List<CompletableFuture<Settled>> settles = send(visited, claim);
+        finishCleanup(visited, cleaning, horizon, now, nowNanos);
+        lastVisited = visited.size();
+        int tenantsVisited = visited.size();
+        int claimed = claim.claimed().size();
+        if (events.active()) {
+            TickFinished finished = new TickFinished(startedAt, tenantsVisited, claimed + claim.orphans().size(),
+                    Duration.ofNanos(System.nanoTime() - startNanos));
+            events.publish(l -> l.onTick(finished));
+        }
+        return new Run(rowBudget, claimed + claim.orphans().size(),
+                report(settles, startedAt, tenantsVisited, claimed));
+    }
+
+    /** Tells the scheduler how many rows (orphans included) the claim took of each visited tenant. */
+    private void countClaimed(List<TenantLane> visited, Claim claim, long nowNanos) {
         Map<Long, Integer> claimedByTenant = new HashMap<>();
         claim.claimed().forEach(c -> claimedByTenant.merge(c.row().ord(), 1, Integer::sum));
         claim.orphans().forEach(o -> claimedByTenant.merge(o.ord(), 1, Integer::sum));
         for (TenantLane lane : visited) {
             scheduler.claimed(lane, claimedByTenant.getOrDefault(lane.ord, 0), nowNanos);
         }
+    }
+
+    /**
+     * Hands the claimed rows to the sinks and the orphans to the settler: one settle per row, claimed
+     * rows first, in claim order, each giving its tenant's in-flight slot back when it completes.
+     */
+    private List<CompletableFuture<Settled>> send(List<TenantLane> visited, Claim claim) {
         Map<Long, TenantLane> lanes = new HashMap<>();
         visited.forEach(lane -> lanes.put(lane.ord, lane));
         List<CompletableFuture<Settled>> settles = new ArrayList<>(attempts.start(claim.claimed()));
@@ -193,6 +217,16 @@ final class Tick {
         for (InflightRow orphan : claim.orphans()) {
             settles.add(release(settler.drop(orphan), lanes.get(orphan.ord())));
         }
+        return settles;
+    }
+
+    /**
+     * Cleanup step 3: puts back the marker of every deleted bucket that still holds a due row, moves
+     * each tenant's cursor to its earliest due row, and drops each visited lane's markers before
+     * the second it keeps.
+     */
+    private void finishCleanup(List<TenantLane> visited, MarkerCleanup.Cleaning cleaning, long horizon, long now,
+            long nowNanos) {
         Map<Long, Optional<DueRow>> firsts = cleanup.finish(cleaning);
         firsts.forEach((ord, first) -> cursors.update(ord, first, horizon));
         long kept = MarkerCleanup.bucketOf(horizon);
@@ -202,15 +236,12 @@ final class Tick {
             lane.markers.headSet(keepFrom).clear();
             scheduler.cleaned(lane, first, now, nowNanos);
         }
-        lastVisited = visited.size();
-        int tenantsVisited = visited.size();
-        int claimed = claim.claimed().size();
-        if (events.active()) {
-            TickFinished finished = new TickFinished(startedAt, tenantsVisited, claimed + claim.orphans().size(),
-                    Duration.ofNanos(System.nanoTime() - startNanos));
-            events.publish(l -> l.onTick(finished));
-        }
-        CompletionStage<TickReport> report = CompletableFuture.allOf(settles.toArray(CompletableFuture<?>[]::new))
+    }
+
+    /** The tick's report, complete once every settle of it is. */
+    private static CompletionStage<TickReport> report(List<CompletableFuture<Settled>> settles, Instant startedAt,
+            int tenantsVisited, int claimed) {
+        return CompletableFuture.allOf(settles.toArray(CompletableFuture<?>[]::new))
                 .thenApply(ignored -> {
                     Map<Settled, Integer> counts = new EnumMap<>(Settled.class);
                     settles.forEach(s -> counts.merge(s.join(), 1, Integer::sum));
@@ -218,7 +249,6 @@ final class Tick {
                             counts.getOrDefault(Settled.DELIVERED, 0), counts.getOrDefault(Settled.RETRIED, 0),
                             counts.getOrDefault(Settled.DEAD, 0), counts.getOrDefault(Settled.DROPPED, 0));
                 });
-        return new Run(rowBudget, claimed + claim.orphans().size(), report);
     }
 
     /**
@@ -238,7 +268,9 @@ final class Tick {
         return out;
     }
 
-    /** Rows the endpoint gate admitted that will not be sent (gone, quarantined, orphans) give their endpoint slot back. */
+    /**
+     * Rows the endpoint gate admitted that will not be sent (gone, quarantined, orphans) give their endpoint slot back.
+     */
     private void releaseUnsent(TenantScheduler.Plan plan, Claim claim) {
         int planned = 0;
         for (List<DueRow> rows : plan.rows().values()) {

@@ -20,7 +20,8 @@ public interface EndpointResolver {
     /**
      * The endpoint of {@code tenantId}'s hooks for {@code sink}, or empty when there is none.
      *
-     * @return the endpoint to post to, or empty when the tenant has none for this sink (the delivery goes to the dead letters)
+     * @return the endpoint to post to, or empty when the tenant has none for this sink (the delivery goes to the dead
+     *     letters)
      * @param tenantId the hook's tenant ({@code "default"} when the hook named none)
      * @param sink     the sink number, 0 .. 65 535
      */

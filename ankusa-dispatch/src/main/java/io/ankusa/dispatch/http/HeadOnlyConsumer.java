@@ -32,7 +32,8 @@ final class HeadOnlyConsumer implements AsyncResponseConsumer<ResponseHead> {
     @Override
     public void consumeResponse(HttpResponse response, EntityDetails entity, HttpContext context,
             FutureCallback<ResponseHead> result) {
-        result.completed(new ResponseHead(response.getCode(), value(response, "retry-after"), value(response, "location")));
+        result.completed(new ResponseHead(response.getCode(), value(response, "retry-after"),
+                value(response, "location")));
     }
 
     private static Optional<String> value(HttpResponse response, String name) {

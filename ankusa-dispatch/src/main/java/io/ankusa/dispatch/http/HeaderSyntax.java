@@ -39,7 +39,8 @@ final class HeaderSyntax {
 
     private static String printable(String name) {
         StringBuilder text = new StringBuilder();
-        name.chars().forEach(c -> text.append(c >= 0x21 && c < 0x7F ? String.valueOf((char) c) : String.format("\\u%04x", c)));
+        name.chars().forEach(c -> text.append(c >= 0x21 && c < 0x7F
+                ? String.valueOf((char) c) : String.format("\\u%04x", c)));
         return text.toString();
     }
 }

@@ -64,7 +64,8 @@ final class HttpOutcomes {
             return SinkOutcome.dead(cause.getMessage(), AttemptErrorClass.SSRF_REFUSED);
         }
         if (cause instanceof ConnectTimeoutException) {
-            return SinkOutcome.retry("connect timeout: no connection within " + connectTimeout, AttemptErrorClass.CONNECT);
+            return SinkOutcome.retry("connect timeout: no connection within " + connectTimeout,
+                    AttemptErrorClass.CONNECT);
         }
         if (cause instanceof SocketTimeoutException) {
             return SinkOutcome.retry("timeout: no response within " + requestTimeout, AttemptErrorClass.TIMEOUT);

@@ -144,7 +144,8 @@ public final class HttpSink implements Sink, AutoCloseable {
         try {
             return send(delivery);
         } catch (RuntimeException e) {
-            return CompletableFuture.completedStage(SinkOutcome.retry("unexpected failure: " + e, AttemptErrorClass.OTHER));
+            return CompletableFuture.completedStage(SinkOutcome.retry("unexpected failure: " + e,
+                    AttemptErrorClass.OTHER));
         }
     }
 

@@ -94,7 +94,8 @@ public final class WebhookClient implements AutoCloseable {
     }
 
     /** Sends {@code request}; the future completes when {@code answer} has the response's head. */
-    CompletableFuture<ResponseHead> send(AsyncRequestProducer request, HeadOnlyConsumer answer, Duration responseTimeout) {
+    CompletableFuture<ResponseHead> send(AsyncRequestProducer request, HeadOnlyConsumer answer,
+            Duration responseTimeout) {
         CompletableFuture<ResponseHead> result = new CompletableFuture<>();
         var context = org.apache.hc.client5.http.protocol.HttpClientContext.create();
         context.setRequestConfig(RequestConfig.custom()

@@ -18,7 +18,8 @@ public record DueTenants(List<TenantDispatch> tenants, OptionalLong next) {
      * Validates and copies the list.
      *
      * @param tenants the page's tenants
-     * @param next the cursor of the next page (pass it to {@link io.ankusa.dispatch.Pipeline#dueTenants(long, int)}), empty after the last page
+     * @param next the cursor of the next page (pass it to {@link io.ankusa.dispatch.Pipeline#dueTenants(long, int)}),
+     *     empty after the last page
      */
     public DueTenants {
         tenants = List.copyOf(tenants);

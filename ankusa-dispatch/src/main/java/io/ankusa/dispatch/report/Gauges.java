@@ -40,10 +40,12 @@ public record Gauges(Instant measuredAt, long pending, long scheduled, long infl
      * @param dead dead letters
      * @param bytes envelope bytes of every delivery row that exists (due, inflight, dead)
      * @param archivePending archive obligations not yet settled
-     * @param oldestDueAge how long the oldest due row has been due, exact to the second; zero if it is not yet due, empty when nothing is due
+     * @param oldestDueAge how long the oldest due row has been due, exact to the second; zero if it is not yet due,
+     *     empty when nothing is due
      * @param tenants tenants ever seen (ordinals allocated)
      * @param dispatchActiveTenants distinct tenants the last dispatch tick visited
-     * @param topTenantsByPending up to 100 tenants with the most pending rows, most first, among the first 10 000 tenants in active-index order (those waiting longest)
+     * @param topTenantsByPending up to 100 tenants with the most pending rows, most first, among the first 10 000
+     *     tenants in active-index order (those waiting longest)
      */
     public Gauges {
         Objects.requireNonNull(measuredAt, "measuredAt");

@@ -22,7 +22,8 @@ public record TickReport(Instant startedAt, int tenantsVisited, int claimed, int
      * Validates.
      *
      * @param startedAt the tick's "now" (due rows up to this time were eligible)
-     * @param tenantsVisited distinct tenants the tick visited: those with an active marker up to now, in marker order, until the row limit or byte budget was spent
+     * @param tenantsVisited distinct tenants the tick visited: those with an active marker up to now, in marker order,
+     *     until the row limit or byte budget was spent
      * @param claimed deliveries claimed and sent to their sinks
      * @param delivered of those, delivered
      * @param retried of those, due again later as retries

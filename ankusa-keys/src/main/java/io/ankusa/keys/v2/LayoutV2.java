@@ -14,8 +14,8 @@ import java.util.List;
 /**
  * The family table of store format 2, for writing a format-2 fixture and for the migration:
  * format 2 has no {@code tenants} or {@code counters} column family, keeps due and inflight rows
- * under {@code ?d} ({@link DueKeyV2}) and {@code ?f} ({@link InflightKeyV2}), and shares the unchanged families (hooks, deliveries, dead keys,
- * archive keys, cleared markers, audit, meta) with format 3.
+ * under {@code ?d} ({@link DueKeyV2}) and {@code ?f} ({@link InflightKeyV2}), and shares the unchanged families (hooks,
+ * deliveries, dead keys, archive keys, cleared markers, audit, meta) with format 3.
  */
 public final class LayoutV2 {
 

@@ -47,7 +47,8 @@ public final class PolicyCache {
         try {
             policy = source.policyFor(tenant);
         } catch (RuntimeException e) {
-            throw new AnkusaException("tenant_policy", "the tenant policy of '" + tenant + "' could not be read: " + e, e);
+            throw new AnkusaException("tenant_policy", "the tenant policy of '" + tenant + "' could not be read: " + e,
+                    e);
         }
         if (policy == null) {
             throw new AnkusaException("tenant_policy", "the tenant policies answered null for '" + tenant + "'");

@@ -66,11 +66,12 @@ public final class ArchiveObligations {
         List<Long> seqs = List.copyOf(outcomes.keySet());
         List<byte[]> keys = seqs.stream().map(seq -> new ArchiveKey(seq).encode()).toList();
         Set<Long> owners = new HashSet<>();
-        store.multiGet(ColumnFamilies.INDEX, keys).forEach(v -> v.ifPresent(raw -> owners.add(ArchiveKey.decodeValue(raw).ord())));
-        int[] consumed = new int[1];
-        stripes.lockedAll(owners, () -> {
+        store.multiGet(ColumnFamilies.INDEX, keys)
+                .forEach(v -> v.ifPresent(raw -> owners.add(ArchiveKey.decodeValue(raw).ord())));
+        return stripes.lockedAll(owners, () -> {
             List<Optional<byte[]>> again = store.multiGet(ColumnFamilies.INDEX, keys);
             DeliveryBatch batch = new DeliveryBatch();
+            int consumed = 0;
             for (int i = 0; i < seqs.size(); i++) {
                 Optional<byte[]> value = again.get(i);
                 // Only obligations whose owner is locked: one written meanwhile waits for the next round.
@@ -83,13 +84,13 @@ public final class ArchiveObligations {
                 } else {
                     Deliveries.archiveDropOps(batch, seq, ArchiveKey.decodeValue(value.get()));
                 }
-                consumed[0]++;
+                consumed++;
             }
             if (!batch.isEmpty()) {
                 batch.commit(store, Durability.SYNC);
             }
+            return consumed;
         });
-        return consumed[0];
     }
 
     private boolean consume(long seq, boolean settled) {

@@ -210,7 +210,8 @@ public final class AttemptHistory {
      * @param limit  most attempts
      * @return the page
      */
-    public AttemptPage page(long ord, String tenant, Optional<String> hookId, Optional<AttemptCursor> after, int limit) {
+    public AttemptPage page(long ord, String tenant, Optional<String> hookId, Optional<AttemptCursor> after,
+            int limit) {
         Ordinals.requireTenant(ord);
         KeySpan span;
         byte[] hookBytes = null;
@@ -238,7 +239,8 @@ public final class AttemptHistory {
                     more = true;
                     break;
                 }
-                AttemptKey key = hookBytes == null ? AttemptKey.decodeByTenant(kv.key()) : AttemptKey.decodeByHook(kv.key());
+                AttemptKey key = hookBytes == null ? AttemptKey.decodeByTenant(kv.key())
+                        : AttemptKey.decodeByHook(kv.key());
                 out.add(decode(tenant, key, kv.value()));
             }
         }
@@ -351,7 +353,8 @@ public final class AttemptHistory {
             if (latency < 0) {
                 throw in.corrupt("negative latency");
             }
-            return new Entry(outcome, status, latency, slot, AttemptErrorClass.ofCode(code).orElse(AttemptErrorClass.OTHER),
+            return new Entry(outcome, status, latency, slot,
+                    AttemptErrorClass.ofCode(code).orElse(AttemptErrorClass.OTHER),
                     hookId, reason);
         }
     }
@@ -365,7 +368,8 @@ public final class AttemptHistory {
 
     private static DeliveryAttempt decode(String tenant, AttemptKey key, byte[] value) {
         Entry e = Entry.decode(value);
-        return new DeliveryAttempt(tenant, e.hookId(), key.seq(), key.sink(), key.attempt(), Instant.ofEpochMilli(key.at()),
+        return new DeliveryAttempt(tenant, e.hookId(), key.seq(), key.sink(), key.attempt(),
+                Instant.ofEpochMilli(key.at()),
                 e.outcome(), e.status() == 0 ? OptionalInt.empty() : OptionalInt.of(e.status()),
                 Duration.ofNanos(Math.multiplyExact(e.latencyMicros(), 1000L)), e.errorClass(), e.reason());
     }

@@ -58,7 +58,9 @@ final class ClaimReads {
         this.unread = unread;
     }
 
-    /** The hooks of {@code rows}, and the delivery rows of those that are not {@linkplain UnreadAttempts#fresh fresh}. */
+    /**
+     * The hooks of {@code rows}, and the delivery rows of those that are not {@linkplain UnreadAttempts#fresh fresh}.
+     */
     static ClaimReads of(Store store, Collection<DueRow> rows, UnreadAttempts unread) {
         return new ClaimReads(hooks(store, rows), deliveryRows(store, rows, unread), unread);
     }
@@ -132,7 +134,8 @@ final class ClaimReads {
         return out;
     }
 
-    private static Map<DeliveryKey, Optional<byte[]>> deliveryRows(Store store, Collection<DueRow> rows, UnreadAttempts unread) {
+    private static Map<DeliveryKey, Optional<byte[]>> deliveryRows(Store store, Collection<DueRow> rows,
+            UnreadAttempts unread) {
         List<DeliveryKey> keys = new ArrayList<>(new LinkedHashSet<>(rows.stream().filter(r -> !unread.fresh(r))
                 .map(r -> new DeliveryKey(r.seq(), r.sink())).toList()));
         if (keys.isEmpty()) {

@@ -36,7 +36,8 @@ public final class DeadIndex {
 
     /** Tenant {@code ord}'s dead rows strictly older than {@code before} in (at, seq, sink) order, newest first. */
     public DeadRowScan newestFirst(long ord, DeadKey before) {
-        return scan(ord, new DeadByTenantKey(Ordinals.requireTenant(ord), before.at(), before.seq(), before.sink()).encode());
+        return scan(ord,
+                new DeadByTenantKey(Ordinals.requireTenant(ord), before.at(), before.seq(), before.sink()).encode());
     }
 
     private DeadRowScan scan(long ord, byte[] end) {

@@ -39,8 +39,10 @@ import java.util.Optional;
  *
  * <table>
  * <caption>Counter deltas per transition</caption>
- * <tr><th>builder</th><th>pending</th><th>scheduled</th><th>inflight</th><th>dead</th><th>bytes</th><th>archive_pending</th></tr>
- * <tr><td>ingest / expand, per sink</td><td>+1</td><td></td><td></td><td></td><td>+size</td><td>+1 per hook if archiving</td></tr>
+ * <tr><th>builder</th><th>pending</th><th>scheduled</th><th>inflight</th><th>dead</th><th>bytes</th>
+ *     <th>archive_pending</th></tr>
+ * <tr><td>ingest / expand, per sink</td><td>+1</td><td></td><td></td><td></td><td>+size</td><td>+1 per hook if
+ * archiving</td></tr>
  * <tr><td>claim</td><td>−1 (kind 0)</td><td>−1 (kind 1)</td><td>+1</td><td></td><td></td><td></td></tr>
  * <tr><td>delivered, orphan drop</td><td></td><td></td><td>−1</td><td></td><td>−size</td><td></td></tr>
  * <tr><td>retry</td><td></td><td>+1</td><td>−1</td><td></td><td></td><td></td></tr>
@@ -49,11 +51,13 @@ import java.util.Optional;
  * <tr><td>revive</td><td>+1</td><td></td><td></td><td>−1</td><td></td><td></td></tr>
  * <tr><td>purge due</td><td>−1 (kind 0)</td><td>−1 (kind 1)</td><td></td><td></td><td>−size</td><td></td></tr>
  * <tr><td>purge dead</td><td></td><td></td><td></td><td>−1</td><td>−size</td><td></td></tr>
- * <tr><td>quarantine (a due row whose hook or delivery row does not decode)</td><td>−1 (kind 0)</td><td>−1 (kind 1)</td><td></td><td></td><td></td><td></td></tr>
+ * <tr><td>quarantine (a due row whose hook or delivery row does not decode)</td><td>−1 (kind 0)</td><td>−1 (kind
+ * 1)</td><td></td><td></td><td></td><td></td></tr>
  * <tr><td>release from quarantine</td><td>+1</td><td></td><td></td><td></td><td></td><td></td></tr>
  * <tr><td>purge quarantined</td><td></td><td></td><td></td><td></td><td>−size</td><td></td></tr>
  * <tr><td>archive settle / drop</td><td></td><td></td><td></td><td></td><td></td><td>−1</td></tr>
- * <tr><td>migrated due / inflight / dead row</td><td>+1 (kind 0)</td><td>+1 (kind 1)</td><td>+1 (inflight)</td><td>+1 (dead)</td><td>+size</td><td></td></tr>
+ * <tr><td>migrated due / inflight / dead row</td><td>+1 (kind 0)</td><td>+1 (kind 1)</td><td>+1 (inflight)</td><td>+1
+ * (dead)</td><td>+size</td><td></td></tr>
  * <tr><td>migrated archive obligation</td><td></td><td></td><td></td><td></td><td></td><td>+1</td></tr>
  * </table>
  *
@@ -184,7 +188,8 @@ public final class Deliveries {
 
     /** The stored reason code. */
     static int reasonCode(QuarantinedRow.Reason reason) {
-        return reason == QuarantinedRow.Reason.HOOK_UNDECODABLE ? QuarantineKey.REASON_HOOK : QuarantineKey.REASON_DELIVERY_ROW;
+        return reason == QuarantinedRow.Reason.HOOK_UNDECODABLE ? QuarantineKey.REASON_HOOK
+                : QuarantineKey.REASON_DELIVERY_ROW;
     }
 
     /** A quarantined row from its key and value as stored. */
@@ -192,7 +197,8 @@ public final class Deliveries {
         QuarantineKey k = QuarantineKey.decode(key);
         QuarantineKey.Value v = QuarantineKey.decodeValue(value);
         return new QuarantinedRow(k.ord(), k.seq(), k.sink(), v.size(), v.reason() == QuarantineKey.REASON_HOOK
-                ? QuarantinedRow.Reason.HOOK_UNDECODABLE : QuarantinedRow.Reason.DELIVERY_ROW_UNDECODABLE, v.quarantinedAt());
+                ? QuarantinedRow.Reason.HOOK_UNDECODABLE : QuarantinedRow.Reason.DELIVERY_ROW_UNDECODABLE,
+                v.quarantinedAt());
     }
 
     /**
@@ -206,8 +212,10 @@ public final class Deliveries {
             return;
         }
         EndpointKey.Value value = row.disabledBy()
-                .map(r -> new EndpointKey.Value(EndpointKey.STATE_DISABLED, reasonCode(r), row.since(), row.failingSince()))
-                .orElseGet(() -> new EndpointKey.Value(EndpointKey.STATE_ACTIVE, EndpointKey.REASON_NONE, 0, row.failingSince()));
+                .map(r -> new EndpointKey.Value(EndpointKey.STATE_DISABLED, reasonCode(r), row.since(),
+                        row.failingSince()))
+                .orElseGet(() -> new EndpointKey.Value(EndpointKey.STATE_ACTIVE, EndpointKey.REASON_NONE, 0,
+                        row.failingSince()));
         b.putIndex(key, value.encode());
     }
 
@@ -333,8 +341,12 @@ public final class Deliveries {
         b.count(ord, CounterField.BYTES, size);
     }
 
-    /** A format-2 dead row: its {@link io.ankusa.keys.DeadKey ?x} value rewritten with the ordinal, its {@link io.ankusa.keys.DeadByTenantKey ?X} put, dead +1, bytes +size. */
-    public static void migratedDeadOps(DeliveryBatch b, long ord, long at, long seq, int sink, long size, String sourceId,
+    /**
+     * A format-2 dead row: its {@link io.ankusa.keys.DeadKey ?x} value rewritten with the ordinal, its
+     * {@link io.ankusa.keys.DeadByTenantKey ?X} put, dead +1, bytes +size.
+     */
+    public static void migratedDeadOps(DeliveryBatch b, long ord, long at, long seq, int sink, long size,
+            String sourceId,
             String hookId) {
         b.putIndex(new DeadKey(at, seq, sink).encode(), DeadKey.value(ord, sourceId, hookId));
         b.putIndex(new DeadByTenantKey(ord, at, seq, sink).encode(), new byte[0]);

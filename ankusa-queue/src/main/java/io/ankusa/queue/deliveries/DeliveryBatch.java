@@ -127,7 +127,8 @@ public final class DeliveryBatch {
         if (family.equals(ColumnFamilies.INDEX) && key.length > 0) {
             byte p = key[0];
             if (p == Prefixes.DUE || p == Prefixes.INFLIGHT || p == Prefixes.DEAD || p == Prefixes.DEAD_BY_TENANT
-                    || p == Prefixes.ARCHIVE || p == Prefixes.ACTIVE || p == Prefixes.QUARANTINE || p == Prefixes.ENDPOINT) {
+                    || p == Prefixes.ARCHIVE || p == Prefixes.ACTIVE || p == Prefixes.QUARANTINE
+                    || p == Prefixes.ENDPOINT) {
                 throw new IllegalArgumentException("index key with prefix '" + (char) p
                         + "' must be written through the Deliveries op builders (it carries counter deltas)");
             }

@@ -41,7 +41,8 @@ public record DeliveryRow(long size, int attempts, long lastAttemptAt, String la
         StringBuilder out = null;
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
-            boolean pair = Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1));
+            boolean pair = Character.isHighSurrogate(c) && i + 1 < text.length()
+                    && Character.isLowSurrogate(text.charAt(i + 1));
             if (!pair && Character.isSurrogate(c)) {
                 if (out == null) {
                     out = new StringBuilder(text.length()).append(text, 0, i);

@@ -51,7 +51,8 @@ final class HookRelease {
      * marker. The caller holds the tenants' stripes and has added the deletes of the rows in
      * {@code removed} (every row of this batch that leaves the store, {@code delivered} among them).
      */
-    static void appendTo(Store store, DeliveryBatch batch, Collection<InflightRow> delivered, Set<InflightKey> removed) {
+    static void appendTo(Store store, DeliveryBatch batch, Collection<InflightRow> delivered,
+            Set<InflightKey> removed) {
         if (delivered.isEmpty()) {
             return;
         }

@@ -75,7 +75,8 @@ public final class HookRows {
     }
 
     /** Reads the rows of seqs {@code low..high} into {@code found}; false once more than {@code budget} were read. */
-    private static boolean scan(Store store, long low, long high, Set<Long> wanted, int budget, Map<Long, Set<Integer>> found) {
+    private static boolean scan(Store store, long low, long high, Set<Long> wanted, int budget,
+            Map<Long, Set<Integer>> found) {
         KeySpan from = DeliveryKey.hookRange(low);
         KeySpan to = DeliveryKey.hookRange(high);
         int left = budget;

@@ -20,6 +20,7 @@ public record PurgedRows(long pending, long scheduled, long dead, long bytes) {
 
     /** The sum of this and {@code other}. */
     public PurgedRows plus(PurgedRows other) {
-        return new PurgedRows(pending + other.pending, scheduled + other.scheduled, dead + other.dead, bytes + other.bytes);
+        return new PurgedRows(pending + other.pending, scheduled + other.scheduled, dead + other.dead,
+                bytes + other.bytes);
     }
 }

@@ -34,14 +34,20 @@ public final class Quarantine {
     private final TenantStripes stripes;
     private final DueStamps stamps;
 
-    /** The quarantine of {@code store}; released rows are due at a stamp of {@code stamps}, held until their batch is committed. */
+    /**
+     * The quarantine of {@code store}; released rows are due at a stamp of {@code stamps}, held until their batch is
+     * committed.
+     */
     public Quarantine(Store store, TenantStripes stripes, DueStamps stamps) {
         this.store = Objects.requireNonNull(store, "store");
         this.stripes = Objects.requireNonNull(stripes, "stripes");
         this.stamps = Objects.requireNonNull(stamps, "stamps");
     }
 
-    /** Up to {@code limit} quarantined rows of the node after {@code after} (from the first when empty), in (ord, seq, sink) order. */
+    /**
+     * Up to {@code limit} quarantined rows of the node after {@code after} (from the first when empty), in (ord, seq,
+     * sink) order.
+     */
     public List<QuarantinedRow> page(Optional<QuarantinedRow> after, int limit) {
         requireLimit(limit);
         KeySpan family = QuarantineKey.FAMILY.between();

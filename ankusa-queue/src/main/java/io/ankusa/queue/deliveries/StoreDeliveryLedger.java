@@ -134,7 +134,8 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
     public List<ActiveTenant> activeTenantsAfter(long bucket, long ord, long now, int limit) {
         requireLimit(limit);
         List<ActiveTenant> out = new ArrayList<>();
-        try (Scan scan = store.scan(ColumnFamilies.INDEX, Ranges.of(ActiveKey.after(bucket, ord, ActiveKey.bucketOf(now))))) {
+        try (Scan scan = store.scan(ColumnFamilies.INDEX,
+                Ranges.of(ActiveKey.after(bucket, ord, ActiveKey.bucketOf(now))))) {
             while (out.size() < limit && scan.hasNext()) {
                 ActiveKey marker = ActiveKey.decode(scan.next().key());
                 out.add(new ActiveTenant(marker.ord(), marker.bucket()));
@@ -212,7 +213,8 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
         return store.scan(ColumnFamilies.INDEX, range);
     }
 
-    private static List<DueRow> dueForTenant(Function<KeyRange, Scan> reader, long ord, long now, long floorAt, int limit,
+    private static List<DueRow> dueForTenant(Function<KeyRange, Scan> reader, long ord, long now, long floorAt,
+            int limit,
             long byteBudget) {
         Ordinals.requireTenant(ord);
         requireLimit(limit);
@@ -235,7 +237,8 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
         return out;
     }
 
-    private static DueRead dueForTenantAhead(Function<KeyRange, Scan> reader, long ord, long now, long floorAt, int limit,
+    private static DueRead dueForTenantAhead(Function<KeyRange, Scan> reader, long ord, long now, long floorAt,
+            int limit,
             long byteBudget) {
         Ordinals.requireTenant(ord);
         requireLimit(limit);
@@ -255,12 +258,14 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
         return new DueRead(out, Optional.empty());
     }
 
-    private static List<DueRow> dueForTenantAfter(Function<KeyRange, Scan> reader, long ord, long now, DueRow after, int limit,
+    private static List<DueRow> dueForTenantAfter(Function<KeyRange, Scan> reader, long ord, long now, DueRow after,
+            int limit,
             long byteBudget) {
         Ordinals.requireTenant(ord);
         requireLimit(limit);
         if (after.ord() != ord) {
-            throw new IllegalArgumentException("row of tenant " + after.ord() + " as the start of tenant " + ord + "'s rows");
+            throw new IllegalArgumentException("row of tenant " + after.ord() + " as the start of tenant " + ord
+                    + "'s rows");
         }
         if (now < after.at()) {
             return List.of();
@@ -318,7 +323,8 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
     public List<DeadRow> deadRows(long ord, int limit) {
         requireLimit(limit);
         List<DeadRow> out = new ArrayList<>();
-        try (Scan scan = store.scan(ColumnFamilies.INDEX, Ranges.of(DeadByTenantKey.tenantRange(Ordinals.requireTenant(ord))))) {
+        try (Scan scan = store.scan(ColumnFamilies.INDEX,
+                Ranges.of(DeadByTenantKey.tenantRange(Ordinals.requireTenant(ord))))) {
             while (out.size() < limit && scan.hasNext()) {
                 DeadByTenantKey k = DeadByTenantKey.decode(scan.next().key());
                 out.add(new DeadRow(k.ord(), k.at(), k.seq(), k.sink()));
@@ -333,7 +339,8 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
         KeySpan range = DeadByTenantKey.tenantRange(Ordinals.requireTenant(ord));
         List<DeadByTenantKey> keys = new ArrayList<>();
         Optional<byte[]> start = after.map(d -> new DeadByTenantKey(ord, d.at(), d.seq(), d.sink()).encode());
-        try (Scan scan = store.scan(ColumnFamilies.INDEX, start.map(k -> Ranges.after(k, range)).orElse(Ranges.of(range)))) {
+        try (Scan scan = store.scan(ColumnFamilies.INDEX,
+                start.map(k -> Ranges.after(k, range)).orElse(Ranges.of(range)))) {
             while (keys.size() < limit && scan.hasNext()) {
                 keys.add(DeadByTenantKey.decode(scan.next().key()));
             }
@@ -341,7 +348,8 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
         if (keys.isEmpty()) {
             return List.of();
         }
-        List<Optional<byte[]>> values = store.multiGet(ColumnFamilies.INDEX, keys.stream().map(k -> k.deadKey().encode()).toList());
+        List<Optional<byte[]>> values =
+                store.multiGet(ColumnFamilies.INDEX, keys.stream().map(k -> k.deadKey().encode()).toList());
         List<DeadEntry> out = new ArrayList<>(keys.size());
         for (int i = 0; i < keys.size(); i++) {
             DeadByTenantKey k = keys.get(i);
@@ -363,7 +371,8 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
             return List.of();
         }
         List<DeadEntry> out = new ArrayList<>();
-        try (Scan scan = store.scan(ColumnFamilies.INDEX, Ranges.of(new KeySpan(family.from(), end)), Direction.REVERSE)) {
+        try (Scan scan = store.scan(ColumnFamilies.INDEX, Ranges.of(new KeySpan(family.from(), end)),
+                Direction.REVERSE)) {
             while (out.size() < limit && scan.hasNext()) {
                 KeyValue kv = scan.next();
                 DeadKey k = DeadKey.decode(kv.key());
@@ -390,7 +399,8 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
             return new long[0];
         }
         return store.counters(ColumnFamilies.COUNTERS, ords.stream()
-                .map(ord -> new CounterKey(Ordinals.requireTenant(ord), CounterField.PENDING.number()).encode()).toList());
+                .map(ord -> new CounterKey(Ordinals.requireTenant(ord), CounterField.PENDING.number()).encode())
+                .toList());
     }
 
     @Override
@@ -415,7 +425,8 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
         if (unique.isEmpty()) {
             return Claim.empty();
         }
-        // The hooks before the stripe (the delivery rows are read under it: a claim without a mark reads its rows again).
+        // The hooks before the stripe (the delivery rows are read under it: a claim without a mark reads its rows
+        // again).
         ClaimReads before = ClaimReads.hooksOf(store, unique.values(), unread);
         return stripes.locked(ord, () -> {
             try {
@@ -465,18 +476,16 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
         }
         // The hooks and delivery rows before the stripes: they are held for the check and the commit only.
         ClaimReads before = ClaimReads.of(store, unique.values(), unread);
-        Claim[] result = new Claim[1];
-        stripes.lockedAll(rowsByTenant.keySet(), () -> {
+        return stripes.lockedAll(rowsByTenant.keySet(), () -> {
             // Unchanged since the rows were read: nothing removed a due row meanwhile (a claim, a
             // purge), so every row read is still stored, with the value read.
             boolean asRead = readMark == stripes.dueRemovals();
             try {
-                result[0] = claimLocked(unique, batch, asRead, before);
+                return claimLocked(unique, batch, asRead, before);
             } finally {
                 stripes.removedDue();
             }
         });
-        return result[0];
     }
 
     /** One entry per key: the caller's size and kind are not trusted unless the rows are as read since the mark. */
@@ -526,7 +535,8 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
             }
             OptionalInt attempts = reads.attempts(due);
             if (attempts.isEmpty()) {
-                quarantined.add(Deliveries.quarantineOps(batch, due, QuarantinedRow.Reason.DELIVERY_ROW_UNDECODABLE, now));
+                quarantined.add(Deliveries.quarantineOps(batch, due, QuarantinedRow.Reason.DELIVERY_ROW_UNDECODABLE,
+                        now));
                 continue;
             }
             InflightRow inflight = Deliveries.claimOps(batch, due);
@@ -575,7 +585,8 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
     }
 
     @Override
-    public List<EndpointRow> settle(List<Settlement> settlements, List<AttemptRecord> attempts, List<EndpointRow> endpoints) {
+    public List<EndpointRow> settle(List<Settlement> settlements, List<AttemptRecord> attempts,
+            List<EndpointRow> endpoints) {
         SettleWrite write = settleWritten(settlements, attempts, endpoints);
         if (write.unsynced()) {
             syncSettled();
@@ -609,11 +620,10 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
         Set<Long> ords = new HashSet<>();
         settlements.forEach(s -> ords.add(Ordinals.requireTenant(s.row().ord())));
         List<EndpointRow> written = new ArrayList<>();
-        boolean[] wrote = new boolean[1];
         // The attempt history's slot reads and encoding before the stripes, which a tick's claim of
         // the same tenants waits for; the entries of the rows settled join the batch under them.
         AttemptHistory.Prepared historyOps = history.prepare(attempts);
-        stripes.lockedAll(ords, () -> {
+        boolean wrote = stripes.lockedAll(ords, () -> {
             List<byte[]> keys = settlements.stream()
                     .map(s -> new InflightKey(s.row().ord(), s.row().seq(), s.row().sink()).encode()).toList();
             List<Optional<byte[]>> values = store.multiGet(ColumnFamilies.INDEX, keys);
@@ -631,7 +641,8 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
                         LOG.debug("settlement of a row no longer inflight skipped: {}", s.row());
                         continue;
                     }
-                    InflightRow row = new InflightRow(key.ord(), key.seq(), key.sink(), InflightKey.decodeValue(values.get(i).get()));
+                    InflightRow row = new InflightRow(key.ord(), key.seq(), key.sink(),
+                            InflightKey.decodeValue(values.get(i).get()));
                     if (s instanceof Settlement.Delivered) {
                         Deliveries.deliveredOps(batch, row);
                         removed.add(key);
@@ -640,10 +651,12 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
                         Deliveries.orphanDropOps(batch, row);
                         removed.add(key);
                     } else if (s instanceof Settlement.Retry r) {
-                        Deliveries.retryOps(batch, row, new DeliveryRow(row.size(), r.delivery().attempt(), now, r.error()),
+                        Deliveries.retryOps(batch, row,
+                                new DeliveryRow(row.size(), r.delivery().attempt(), now, r.error()),
                                 held.atLeast(r.nextAt()));
                     } else if (s instanceof Settlement.Dead d) {
-                        Deliveries.deadOps(batch, row, new DeliveryRow(row.size(), d.delivery().attempt(), now, d.reason()),
+                        Deliveries.deadOps(batch, row,
+                                new DeliveryRow(row.size(), d.delivery().attempt(), now, d.reason()),
                                 now, d.delivery().sourceId(), d.delivery().hookId());
                     }
                 }
@@ -659,14 +672,15 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
                         written.add(endpoint);
                     }
                 }
-                if (!batch.isEmpty()) {
-                    // Unsynced under the stripes; the caller syncs outside them (see above).
-                    batch.commit(store, Durability.ASYNC);
-                    wrote[0] = true;
+                if (batch.isEmpty()) {
+                    return false;
                 }
+                // Unsynced under the stripes; the caller syncs outside them (see above).
+                batch.commit(store, Durability.ASYNC);
+                return true;
             }
         });
-        return new SettleWrite(written, wrote[0]);
+        return new SettleWrite(written, wrote);
     }
 
     @Override
@@ -675,7 +689,8 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
         List<DeadRow> unique = List.copyOf(new LinkedHashSet<>(rows));
         for (DeadRow row : unique) {
             if (row.ord() != ord) {
-                throw new IllegalArgumentException("dead row of tenant " + row.ord() + " in a revival for tenant " + ord);
+                throw new IllegalArgumentException("dead row of tenant " + row.ord() + " in a revival for tenant "
+                        + ord);
             }
         }
         if (unique.isEmpty()) {
@@ -721,7 +736,8 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
             List<InflightRow> chunk = new ArrayList<>();
             byte[] last = null;
             boolean end = false;
-            try (Scan scan = store.scan(ColumnFamilies.INDEX, after == null ? Ranges.of(family) : Ranges.after(after, family))) {
+            try (Scan scan = store.scan(ColumnFamilies.INDEX,
+                    after == null ? Ranges.of(family) : Ranges.after(after, family))) {
                 while (chunk.size() < RECOVER_CHUNK) {
                     if (!scan.hasNext()) {
                         throw new StoreCorruptionException("the inflight family ended without its hi sentinel"
@@ -773,7 +789,10 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
         }
     }
 
-    /** Adds the deletes of each tenant's markers of its buckets to {@code batch}; never a bucket of the current second or later. */
+    /**
+     * Adds the deletes of each tenant's markers of its buckets to {@code batch}; never a bucket of the current second
+     * or later.
+     */
     private void deleteMarkerOps(DeliveryBatch batch, Map<Long, ? extends Collection<Long>> bucketsByTenant) {
         long current = ActiveKey.bucketOf(clock.millis());
         bucketsByTenant.forEach((ord, buckets) -> {

@@ -43,9 +43,9 @@ import java.util.Optional;
  *
  * <ol>
  * <li>{@link Step#DUE due} rows, {@link Step#INFLIGHT inflight} rows and {@link Step#DEAD dead}
- *     rows (and, in the dead step, quarantined rows), from the tenant's own ranges, with the ops and counter deltas of purge (inflight rows
- *     as an orphan drop), each leaving a {@link io.ankusa.keys.ClearedKey ?c} marker (a quarantined row's hook,
- *     which may not decode, goes with its last row instead);</li>
+ *     rows (and, in the dead step, quarantined rows), from the tenant's own ranges, with the ops and counter deltas of
+ *     purge (inflight rows as an orphan drop), each leaving a {@link io.ankusa.keys.ClearedKey ?c} marker (a
+ *     quarantined row's hook, which may not decode, goes with its last row instead);</li>
  * <li>{@link Step#ARCHIVE archive obligations} and {@link Step#ACTIVE active markers}: these
  *     families are not keyed by tenant, so they are walked whole, chunk by chunk, from a cursor;</li>
  * <li>{@link Step#DEDUPE dedupe keys and their expiry keys}: erased by the {@link DedupeEraser} the
@@ -219,7 +219,8 @@ public final class TenantErasure {
     }
 
     /** An eraser over {@code store} that purges the tenant's quarantined rows through {@code quarantine}. */
-    public TenantErasure(Store store, TenantStripes stripes, TenantPurge purge, Quarantine quarantine, DedupeEraser dedupe) {
+    public TenantErasure(Store store, TenantStripes stripes, TenantPurge purge, Quarantine quarantine,
+            DedupeEraser dedupe) {
         this.store = Objects.requireNonNull(store, "store");
         this.stripes = Objects.requireNonNull(stripes, "stripes");
         this.purge = Objects.requireNonNull(purge, "purge");
@@ -318,13 +319,15 @@ public final class TenantErasure {
                     // A row came back since its step (a retry settled, a dead row revived, a
                     // quarantined row released while the erase ran): erase from the first step again.
                     at = at.at(Step.DUE, new byte[0]);
-                    new DeliveryBatch().put(ColumnFamilies.DEFAULT, markerKey(ord), at.encode()).commit(store, Durability.SYNC);
+                    new DeliveryBatch().put(ColumnFamilies.DEFAULT, markerKey(ord), at.encode())
+                            .commit(store, Durability.SYNC);
                     continue;
                 }
                 default -> throw new IllegalStateException("unknown step " + at.step());
             }
             Progress next = at.at(Step.values()[at.step().ordinal() + 1], new byte[0]);
-            new DeliveryBatch().put(ColumnFamilies.DEFAULT, markerKey(ord), next.encode()).commit(store, Durability.SYNC);
+            new DeliveryBatch().put(ColumnFamilies.DEFAULT, markerKey(ord), next.encode())
+                    .commit(store, Durability.SYNC);
             at = next;
         }
     }
@@ -343,7 +346,8 @@ public final class TenantErasure {
         long quarantined;
 
         Erased erased() {
-            return new Erased(pending, scheduled, inflight, dead, bytes, archive, markers, dedupeKeys, hooks, quarantined);
+            return new Erased(pending, scheduled, inflight, dead, bytes, archive, markers, dedupeKeys, hooks,
+                    quarantined);
         }
     }
 
@@ -391,7 +395,8 @@ public final class TenantErasure {
                 tally.bytes += q.size();
             }
             rowsOfSeq.forEach((seq, purged) -> {
-                if (deliveryRows(seq) == purged && store.get(ColumnFamilies.HOOKS, new HookKey(seq).encode()).isPresent()) {
+                if (deliveryRows(seq) == purged
+                        && store.get(ColumnFamilies.HOOKS, new HookKey(seq).encode()).isPresent()) {
                     // Its archive obligation too (an undecodable hook cannot be archived): the archive
                     // step would otherwise leave a ?c marker for a hook that is already gone.
                     Optional<byte[]> obligation = store.get(ColumnFamilies.INDEX, new ArchiveKey(seq).encode());
@@ -524,7 +529,10 @@ public final class TenantErasure {
         }
     }
 
-    /** The last batch: counters off the aggregate and deleted, {@link io.ankusa.keys.OrdByTenantKey ?n} deleted, {@link io.ankusa.keys.TenantByOrdKey ?t} tombstoned, marker gone. */
+    /**
+     * The last batch: counters off the aggregate and deleted, {@link io.ankusa.keys.OrdByTenantKey ?n} deleted,
+     * {@link io.ankusa.keys.TenantByOrdKey ?t} tombstoned, marker gone.
+     */
     private boolean finish(Progress at) {
         long ord = at.ord();
         return stripes.locked(ord, () -> {
@@ -537,7 +545,8 @@ public final class TenantErasure {
             for (CounterField field : CounterField.values()) {
                 long value = left.get(field);
                 if (value != 0) {
-                    batch.merge(ColumnFamilies.COUNTERS, new CounterKey(Ordinals.AGGREGATE, field.number()).encode(), -value);
+                    batch.merge(ColumnFamilies.COUNTERS, new CounterKey(Ordinals.AGGREGATE, field.number()).encode(),
+                            -value);
                 }
                 batch.delete(ColumnFamilies.COUNTERS, new CounterKey(ord, field.number()).encode());
             }

@@ -47,8 +47,11 @@ public final class TenantStripes {
         }
     }
 
-    /** Runs {@code body} holding the stripes of every ordinal, taken in stripe order (so two callers cannot deadlock). */
-    public void lockedAll(Collection<Long> ords, Runnable body) {
+    /**
+     * Runs {@code body} holding the stripes of every ordinal, taken in stripe order (so two callers cannot deadlock),
+     * and returns its result.
+     */
+    public <T> T lockedAll(Collection<Long> ords, Supplier<T> body) {
         int[] indexes = ords.stream().mapToInt(this::index).distinct().sorted().toArray();
         int taken = 0;
         try {
@@ -56,7 +59,7 @@ public final class TenantStripes {
                 locks[index].lock();
                 taken++;
             }
-            body.run();
+            return body.get();
         } finally {
             for (int i = taken - 1; i >= 0; i--) {
                 locks[indexes[i]].unlock();
@@ -64,7 +67,10 @@ public final class TenantStripes {
         }
     }
 
-    /** Counts a transition that removed due rows; called under the stripe of each tenant whose rows it removed, after its commit. */
+    /**
+     * Counts a transition that removed due rows; called under the stripe of each tenant whose rows it removed, after
+     * its commit.
+     */
     public void removedDue() {
         dueRemovals.incrementAndGet();
     }

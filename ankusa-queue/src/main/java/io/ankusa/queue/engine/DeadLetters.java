@@ -76,7 +76,8 @@ final class DeadLetters {
 
     private DeadLetterPage allTenants(DeadLetterQuery query) {
         // The node's dead index is ordered by (at, seq, sink) alone: the position's ordinal plays no part.
-        List<DeadEntry> entries = ledger.deadPage(query.cursor().map(c -> new DeadRow(Ordinals.FIRST, c.at(), c.seq(), c.sink())),
+        List<DeadEntry> entries =
+                ledger.deadPage(query.cursor().map(c -> new DeadRow(Ordinals.FIRST, c.at(), c.seq(), c.sink())),
                 query.limit() + 1);
         List<DeadRow> rows = entries.stream().map(DeadEntry::row).toList();
         List<DeadKey.Value> values = entries.stream()
@@ -169,14 +170,16 @@ final class DeadLetters {
                     attempts = delivery.attempts();
                     lastError = delivery.lastError();
                 } catch (StoreCorruptionException e) {
-                    LOG.error("store corruption: the delivery row of dead letter {} does not decode: {}", row, e.getMessage());
+                    LOG.error("store corruption: the delivery row of dead letter {} does not decode: {}", row,
+                            e.getMessage());
                     lastError = "store corruption: the delivery row does not decode (" + e.getMessage() + ")";
                 }
             } else {
                 LOG.error("store corruption: dead letter {} has no delivery row", row);
                 lastError = "store corruption: the delivery row is missing";
             }
-            letters.add(new DeadLetter(names.getOrDefault(value.ord(), "#" + value.ord()), value.sourceId(), value.hookId(),
+            letters.add(new DeadLetter(names.getOrDefault(value.ord(), "#" + value.ord()), value.sourceId(),
+                    value.hookId(),
                     row.seq(), row.sink(), Instant.ofEpochMilli(row.at()), attempts, lastError));
         }
         return new DeadLetterPage(letters, more);

@@ -209,9 +209,11 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
         this.auditedQuarantine = new AuditedQuarantine(ordinals, quarantine, audit);
         this.endpointBook = new EndpointBook(store, stripes);
         this.auditedEndpoints = new AuditedEndpoints(ordinals, endpointBook, audit, events, clock);
-        this.writer = IngestWriter.start(store, ordinals, ledger.dueStamps(), new IngestWriter.Limits(config.batchMaxHooks(),
+        this.writer =
+                IngestWriter.start(store, ordinals, ledger.dueStamps(), new IngestWriter.Limits(config.batchMaxHooks(),
                 config.batchMaxBytes(), config.ingestQueueCapacity(), config.archive()), idempotencyKeys, fault,
-                lastSeqAtOpen, new IngestWriter.Admission(tenantPolicies, monotonicNanos, config.nodeMaxBytes()), events);
+                lastSeqAtOpen, new IngestWriter.Admission(tenantPolicies, monotonicNanos, config.nodeMaxBytes()),
+                events);
         this.receipts = ReceiptRelay.on(config.completionExecutor());
         this.auditedErasure = new AuditedErasure(ordinals, writer, new TenantErasure(store, stripes, purge, quarantine,
                 tenant -> writer.submitChore(() -> idempotencyKeys.eraseTenant(tenant)).join()), audit);
@@ -395,7 +397,8 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
 
     /** See {@code Queue}. */
     public List<QuarantinedDelivery> quarantine(int limit) {
-        return quarantine.page(Optional.empty(), requireListLimit(limit)).stream().map(this::quarantinedDelivery).toList();
+        return quarantine.page(Optional.empty(), requireListLimit(limit)).stream().map(this::quarantinedDelivery)
+                .toList();
     }
 
     /** See {@code Queue}. */
@@ -617,7 +620,10 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
         }
     }
 
-    /** The queue's events hand-off (listeners from {@link QueueConfig#listeners()}): the quarantine publishes through it. */
+    /**
+     * The queue's events hand-off (listeners from {@link QueueConfig#listeners()}): the quarantine publishes through
+     * it.
+     */
     public EventHub events() {
         return events;
     }

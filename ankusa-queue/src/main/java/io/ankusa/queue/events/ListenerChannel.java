@@ -21,8 +21,8 @@ import org.slf4j.LoggerFactory;
  * wake-ups cost less per event the busier the queue is.
  *
  * <p>The queue is a lock-free linked queue bounded by a count of the events it holds: an
- * {@code offer} is three atomic updates (the count, the queue, the tally) and never takes a lock the listener thread may hold, and
- * the listener's progress is announced with a lock only while someone waits for it. An event taken
+ * {@code offer} is three atomic updates (the count, the queue, the tally) and never takes a lock the listener thread
+ * may hold, and the listener's progress is announced with a lock only while someone waits for it. An event taken
  * for the listener leaves the count before the listener is called, so a listener blocked in a call
  * holds that event and at most {@code capacity} more.
  */

@@ -4,6 +4,7 @@ import io.ankusa.api.QueueFailedException;
 import io.ankusa.api.Receipt;
 import io.ankusa.api.events.IngestCommitted;
 import io.ankusa.queue.events.EventHub;
+import io.ankusa.queue.ledger.GroupCommit;
 import io.ankusa.queue.ledger.QueueFault;
 import io.ankusa.store.Durability;
 import io.ankusa.store.Store;
@@ -37,8 +38,9 @@ import org.slf4j.LoggerFactory;
  * already gone on from them.
  *
  * <p>At most {@value #MAX_WAITING} batches wait here; the writer blocks when they are all taken.
+ * The thread is a {@link GroupCommit} ({@code ankusa-ingest-sync}); this class is its stage.
  */
-final class DurableReceipts implements AutoCloseable {
+final class DurableReceipts implements GroupCommit.Stage<DurableReceipts.Written>, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(DurableReceipts.class);
 
@@ -59,20 +61,19 @@ final class DurableReceipts implements AutoCloseable {
     private final EventHub events;
     private final QueueFault fault;
     private final BlockingQueue<Written> waiting = new ArrayBlockingQueue<>(MAX_WAITING);
-    private final Thread thread;
+    private final GroupCommit<Written> syncs;
 
     DurableReceipts(Store store, EventHub events, QueueFault fault) {
         this.store = store;
         this.events = events;
         this.fault = fault;
-        this.thread = new Thread(this::run, "ankusa-ingest-sync");
-        this.thread.setDaemon(true);
-        this.thread.start();
+        this.syncs = new GroupCommit<>("ankusa-ingest-sync", waiting, STOP, this);
+        this.syncs.start();
     }
 
     /** Hands over a written batch (writer thread); waits while {@value #MAX_WAITING} batches wait. */
     void written(Written batch) {
-        if (!thread.isAlive()) {
+        if (!syncs.isAlive()) {
             fail(List.of(batch), fault.failure() != null ? fault.failure()
                     : new QueueFailedException("ingest sync", new IllegalStateException("the sync thread stopped")));
             return;
@@ -85,34 +86,27 @@ final class DurableReceipts implements AutoCloseable {
         }
     }
 
-    private void run() {
-        List<Written> group = new ArrayList<>();
-        try {
-            while (true) {
-                group.clear();
-                group.add(waiting.take());
-                waiting.drainTo(group);
-                boolean stop = group.remove(STOP);
-                if (!group.isEmpty()) {
-                    sync(group);
-                }
-                if (stop) {
-                    return;
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            fail(group, new QueueFailedException("ingest sync", e));
-        } catch (Throwable e) {
-            QueueFailedException failed = fault.fail("ingest sync", e);
-            fail(group, failed);
-            List<Written> rest = new ArrayList<>();
-            waiting.drainTo(rest);
-            fail(rest, failed);
+    /**
+     * The thread dies. Interrupted while it waits for a batch (the group is then empty), it records
+     * no queue failure: the writer finds the thread gone at its next hand-off. Anything else fails
+     * the queue, the group and every batch waiting.
+     */
+    @Override
+    public void died(List<Written> group, Throwable cause) {
+        if (cause instanceof InterruptedException) {
+            fail(group, new QueueFailedException("ingest sync", cause));
+            return;
         }
+        QueueFailedException failed = fault.fail("ingest sync", cause);
+        fail(group, failed);
+        List<Written> rest = new ArrayList<>();
+        waiting.drainTo(rest);
+        fail(rest, failed);
     }
 
-    private void sync(List<Written> group) {
+    /** Makes {@code group} durable with one synced commit, then completes its receipts in order. */
+    @Override
+    public void commit(List<Written> group) {
         QueueFailedException failed = fault.failure();
         if (failed != null) {
             fail(group, failed);
@@ -160,10 +154,10 @@ final class DurableReceipts implements AutoCloseable {
     @Override
     public void close() {
         try {
-            if (thread.isAlive()) {
+            if (syncs.isAlive()) {
                 waiting.put(STOP);
             }
-            thread.join();
+            syncs.join();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

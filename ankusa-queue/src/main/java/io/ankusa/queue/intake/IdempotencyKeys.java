@@ -129,7 +129,8 @@ public final class IdempotencyKeys {
             }
         }
         if (!toRead.isEmpty()) {
-            List<Optional<byte[]>> stored = store.multiGet(ColumnFamilies.INDEX, toRead.stream().map(DedupeKey::encode).toList());
+            List<Optional<byte[]>> stored =
+                    store.multiGet(ColumnFamilies.INDEX, toRead.stream().map(DedupeKey::encode).toList());
             for (int i = 0; i < toRead.size(); i++) {
                 int at = i;
                 stored.get(i).ifPresent(v -> entries.put(toRead.get(at), DedupeKey.decodeValue(v)));
@@ -158,7 +159,8 @@ public final class IdempotencyKeys {
      */
     public DedupeKey.Value writeTo(DeliveryBatch batch, Fresh fresh, long seq, String hookId, long now) {
         long expiresAt = now + windowMillis;
-        fresh.replaces().ifPresent(old -> batch.delete(ColumnFamilies.INDEX, DedupeExpiryKey.of(old, fresh.key()).encode()));
+        fresh.replaces()
+                .ifPresent(old -> batch.delete(ColumnFamilies.INDEX, DedupeExpiryKey.of(old, fresh.key()).encode()));
         batch.put(ColumnFamilies.INDEX, fresh.key().encode(), DedupeKey.value(seq, expiresAt, hookId));
         batch.put(ColumnFamilies.INDEX, DedupeExpiryKey.of(expiresAt, fresh.key()).encode(), new byte[0]);
         return new DedupeKey.Value(seq, expiresAt, hookId);
@@ -212,7 +214,8 @@ public final class IdempotencyKeys {
      */
     public long eraseTenant(String tenant) {
         Objects.requireNonNull(tenant, "tenant");
-        long deleted = eraseWhere(DedupeExpiryKey.FAMILY.between(), key -> DedupeExpiryKey.decode(key).tenant().equals(tenant));
+        long deleted = eraseWhere(DedupeExpiryKey.FAMILY.between(),
+                key -> DedupeExpiryKey.decode(key).tenant().equals(tenant));
         return deleted + eraseWhere(DedupeKey.tenantRange(tenant), key -> true);
     }
 

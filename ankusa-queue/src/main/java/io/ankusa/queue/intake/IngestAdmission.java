@@ -59,7 +59,8 @@ final class IngestAdmission {
 
     /**
      * @param policies     the tenants' policies
-     * @param counters     the counters of a tenant ordinal (zeros for one not yet committed); called on the writer thread
+     * @param counters     the counters of a tenant ordinal (zeros for one not yet committed); called on the writer
+     *     thread
      * @param nodeRowBytes the aggregate's {@code bytes} counter; called on the writer thread
      * @param nanos        a monotonic nanosecond clock for the rate buckets
      * @param nodeMaxBytes the node-wide limit on row bytes ({@link Long#MAX_VALUE}: none)
@@ -107,7 +108,8 @@ final class IngestAdmission {
                 }
             }
         }
-        boolean pendingLimited = policy.maxPendingRows() != Long.MAX_VALUE || policy.maxPendingBytes() != Long.MAX_VALUE;
+        boolean pendingLimited = policy.maxPendingRows() != Long.MAX_VALUE
+                || policy.maxPendingBytes() != Long.MAX_VALUE;
         if (pendingLimited) {
             page.needEstimates();
             if (page.rows[slot] < 0) {

@@ -5,6 +5,7 @@ import io.ankusa.api.events.IngestCommitted;
 import io.ankusa.keys.DedupeKey;
 import io.ankusa.queue.events.EventHub;
 import io.ankusa.queue.ledger.DueStamps;
+import io.ankusa.queue.ledger.GroupCommit;
 import io.ankusa.queue.ledger.QueueFault;
 import io.ankusa.store.Durability;
 import io.ankusa.store.Store;
@@ -46,8 +47,10 @@ import org.slf4j.LoggerFactory;
  *     thread dies (it records itself in the queue's {@link QueueFault} as the ingest writer, which
  *     it is part of), so the writer can wait for the batches in flight before a chore or a stop.</li>
  * </ul>
+ *
+ * <p>The thread is a {@link GroupCommit} ({@code ankusa-ingest-committer}); this class is its stage.
  */
-final class IngestCommitter implements AutoCloseable {
+final class IngestCommitter implements GroupCommit.Stage<IngestCommitter.Assembled>, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(IngestCommitter.class);
 
@@ -90,12 +93,13 @@ final class IngestCommitter implements AutoCloseable {
     private final QueueFault fault;
     private final BlockingQueue<Assembled> waiting = new ArrayBlockingQueue<>(MAX_AHEAD);
     private final BlockingQueue<Outcome> outcomes = new LinkedBlockingQueue<>();
-    private final Thread thread;
+    private final GroupCommit<Assembled> commits;
     /** The highest generation a failed commit ended, and that failure; this thread only. */
     private long failedGeneration = -1;
     private RuntimeException failedCommit;
     /** The batches of the group being written that have their outcome (the writer may fail batches too). */
-    private final Set<Assembled> reported = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
+    private final Set<Assembled> reported =
+            Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
     private volatile Throwable death;
 
     IngestCommitter(Store store, TenantOrdinals ordinals, DurableReceipts receipts, EventHub events, QueueFault fault) {
@@ -104,9 +108,8 @@ final class IngestCommitter implements AutoCloseable {
         this.receipts = receipts;
         this.events = events;
         this.fault = fault;
-        this.thread = new Thread(this::run, "ankusa-ingest-committer");
-        this.thread.setDaemon(true);
-        this.thread.start();
+        this.commits = new GroupCommit<>("ankusa-ingest-committer", waiting, STOP, this);
+        this.commits.start();
     }
 
     /** The outcomes, in the order the batches were handed over (the writer takes them). */
@@ -147,36 +150,15 @@ final class IngestCommitter implements AutoCloseable {
         return failed != null ? failed : new QueueFailedException("ingest writer", death);
     }
 
-    private void run() {
-        List<Assembled> group = new ArrayList<>();
-        try {
-            while (true) {
-                group.clear();
-                reported.clear();
-                group.add(waiting.take());
-                waiting.drainTo(group);
-                boolean stop = group.remove(STOP);
-                if (!group.isEmpty()) {
-                    write(group);
-                }
-                if (stop) {
-                    return;
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            death = e;
-            QueueFailedException failed = fault.fail("ingest writer", e);
-            group.forEach(b -> fail(b, failed));
-            failWaiting(failed);
-        } catch (Throwable e) {
-            death = e;
-            QueueFailedException failed = fault.fail("ingest writer", e);
-            // A batch of the group may already have its outcome; failing it again changes nothing
-            // it reported (its futures are complete), but it must not report twice.
-            group.stream().filter(b -> !reported.contains(b)).forEach(b -> fail(b, failed));
-            failWaiting(failed);
-        }
+    /** The thread dies (interrupted while it waited, or a commit threw): everything not reported fails. */
+    @Override
+    public void died(List<Assembled> group, Throwable cause) {
+        death = cause;
+        QueueFailedException failed = fault.fail("ingest writer", cause);
+        // A batch of the group may already have its outcome; failing it again changes nothing
+        // it reported (its futures are complete), but it must not report twice.
+        group.stream().filter(b -> !reported.contains(b)).forEach(b -> fail(b, failed));
+        failWaiting(failed);
     }
 
     private void failWaiting(RuntimeException why) {
@@ -189,7 +171,9 @@ final class IngestCommitter implements AutoCloseable {
     }
 
     /** Writes {@code group} in one commit; batches of a failed generation fail unwritten. */
-    private void write(List<Assembled> group) {
+    @Override
+    public void commit(List<Assembled> group) {
+        reported.clear();
         QueueFailedException failed = fault.failure();
         if (failed != null) {
             group.forEach(b -> fail(b, failed));
@@ -280,10 +264,10 @@ final class IngestCommitter implements AutoCloseable {
     @Override
     public void close() {
         try {
-            if (thread.isAlive()) {
+            if (commits.isAlive()) {
                 waiting.put(STOP);
             }
-            thread.join();
+            commits.join();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -430,7 +430,8 @@ public final class IngestWriter implements AutoCloseable {
         }
         if (taken != STOP && taken != WAKE) {
             QueueFailedException failed = fault.failure();
-            taken.future().completeExceptionally(failed != null ? failed : new QueueFailedException("ingest writer", died));
+            taken.future()
+                    .completeExceptionally(failed != null ? failed : new QueueFailedException("ingest writer", died));
         }
         throw new IllegalStateException("the ingest committer died", died);
     }
@@ -527,46 +528,10 @@ public final class IngestWriter implements AutoCloseable {
             return null;
         }
         List<DurableReceipts.Due> due = new ArrayList<>();
-        List<IdempotencyKeys.Verdict> verdicts = idempotencyKeys.screen(all.stream().map(Pending::hook).toList(), now,
-                unwrittenKeys);
         List<Pending> batch = new ArrayList<>(all.size());
         List<IdempotencyKeys.Verdict> kept = new ArrayList<>(all.size());
-        for (int i = 0; i < all.size(); i++) {
-            Pending p = all.get(i);
-            IdempotencyKeys.Verdict verdict = verdicts.get(i);
-            if (verdict instanceof IdempotencyKeys.Repeat repeat) {
-                due.add(new DurableReceipts.Due(p.future(), repeat.receipt()));
-                tally.duplicate();
-            } else if (verdict instanceof IdempotencyKeys.Follows follows) {
-                tally.duplicate();
-                all.get(follows.leader()).future().whenComplete((receipt, failure) -> {
-                    if (failure != null) {
-                        p.future().completeExceptionally(failure);
-                    } else {
-                        p.future().complete(receipt);
-                    }
-                });
-            } else {
-                batch.add(p);
-                kept.add(verdict);
-            }
-        }
-        Set<String> tenants = new LinkedHashSet<>();
-        batch.forEach(p -> tenants.add(p.hook().tenant()));
-        Resolution resolution = ordinals.resolve(tenants);
-        admit(batch, kept, tally, resolution);
-        Set<String> admitted = new LinkedHashSet<>();
-        batch.forEach(p -> admitted.add(p.hook().tenant()));
-        if (!admitted.containsAll(resolution.allocated().keySet())) {
-            // A new tenant's every hook was refused: its ordinal must not be written. Forget what
-            // admission holds under the ordinals handed out (the next batch hands them out again,
-            // maybe to other tenants) and resolve again without it (nothing was committed, so the
-            // same ordinals are handed out from the same next one).
-            resolution.allocated().values().forEach(admission::forget);
-            if (!batch.isEmpty()) {
-                resolution = ordinals.resolve(admitted);
-            }
-        }
+        screen(all, now, tally, due, batch, kept);
+        Resolution resolution = resolveAdmitted(batch, kept, tally);
         if (batch.isEmpty()) {
             return repeatsOnly(due, tally);
         }
@@ -587,7 +552,8 @@ public final class IngestWriter implements AutoCloseable {
             }
             long seq = ++lastSeq;
             ops.put(ColumnFamilies.HOOKS, new HookKey(seq).encode(), p.envelope());
-            Deliveries.ingestOps(ops, ord.getAsLong(), seq, p.hook().sinks(), p.envelope().length, now, limits.archive());
+            Deliveries.ingestOps(ops, ord.getAsLong(), seq, p.hook().sinks(), p.envelope().length, now,
+                    limits.archive());
             if (kept.get(i) instanceof IdempotencyKeys.Fresh fresh) {
                 keys.put(fresh.key(), idempotencyKeys.writeTo(ops, fresh, seq, p.hook().id(), now));
             }
@@ -613,6 +579,62 @@ public final class IngestWriter implements AutoCloseable {
         unwrittenKeys.putAll(keys);
         return new IngestCommitter.Assembled(generation, ops.toWriteBatch(), receiptsOfAccepted, due, tally,
                 resolution, keys, clockWritten, held);
+    }
+
+    /**
+     * Sorts {@code all} by its idempotency verdicts, in order: a repeat of a stored hook gets that
+     * hook's receipt (added to {@code due}), a repeat of a hook earlier in the batch completes with
+     * that hook, and every other hook goes to {@code batch}, its verdict to {@code kept}.
+     */
+    private void screen(List<Pending> all, long now, BatchTally tally, List<DurableReceipts.Due> due,
+            List<Pending> batch, List<IdempotencyKeys.Verdict> kept) {
+        List<IdempotencyKeys.Verdict> verdicts = idempotencyKeys.screen(all.stream().map(Pending::hook).toList(), now,
+                unwrittenKeys);
+        for (int i = 0; i < all.size(); i++) {
+            Pending p = all.get(i);
+            IdempotencyKeys.Verdict verdict = verdicts.get(i);
+            if (verdict instanceof IdempotencyKeys.Repeat repeat) {
+                due.add(new DurableReceipts.Due(p.future(), repeat.receipt()));
+                tally.duplicate();
+            } else if (verdict instanceof IdempotencyKeys.Follows follows) {
+                tally.duplicate();
+                all.get(follows.leader()).future().whenComplete((receipt, failure) -> {
+                    if (failure != null) {
+                        p.future().completeExceptionally(failure);
+                    } else {
+                        p.future().complete(receipt);
+                    }
+                });
+            } else {
+                batch.add(p);
+                kept.add(verdict);
+            }
+        }
+    }
+
+    /**
+     * Resolves the ordinals of {@code batch}'s tenants and drops the hooks admission refuses
+     * ({@link #admit}); returns the ordinals of the tenants left. While any hook is left, no
+     * ordinal is allocated for a new tenant whose every hook was refused.
+     */
+    private Resolution resolveAdmitted(List<Pending> batch, List<IdempotencyKeys.Verdict> kept, BatchTally tally) {
+        Set<String> tenants = new LinkedHashSet<>();
+        batch.forEach(p -> tenants.add(p.hook().tenant()));
+        Resolution resolution = ordinals.resolve(tenants);
+        admit(batch, kept, tally, resolution);
+        Set<String> admitted = new LinkedHashSet<>();
+        batch.forEach(p -> admitted.add(p.hook().tenant()));
+        if (!admitted.containsAll(resolution.allocated().keySet())) {
+            // A new tenant's every hook was refused: its ordinal must not be written. Forget what
+            // admission holds under the ordinals handed out (the next batch hands them out again,
+            // maybe to other tenants) and resolve again without it (nothing was committed, so the
+            // same ordinals are handed out from the same next one).
+            resolution.allocated().values().forEach(admission::forget);
+            if (!batch.isEmpty()) {
+                resolution = ordinals.resolve(admitted);
+            }
+        }
+        return resolution;
     }
 
     /** A batch that writes nothing: its repeats complete after the batches before it are synced (null: none). */

@@ -27,7 +27,8 @@ public final class IntakePositions {
     /** Puts the batch's positions into {@code ops}. */
     void writeTo(DeliveryBatch ops) {
         for (IntakePosition position : last.values()) {
-            ops.put(ColumnFamilies.DEFAULT, MetaKeys.intake(position.sourceBytes()), MetaKeys.u64Value(position.offset()));
+            ops.put(ColumnFamilies.DEFAULT, MetaKeys.intake(position.sourceBytes()),
+                    MetaKeys.u64Value(position.offset()));
         }
     }
 

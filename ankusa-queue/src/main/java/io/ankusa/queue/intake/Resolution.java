@@ -35,7 +35,10 @@ public record Resolution(Map<String, Long> ords, Map<String, Long> found, Map<St
         return ord == null ? OptionalLong.empty() : OptionalLong.of(ord);
     }
 
-    /** Adds the {@link io.ankusa.keys.TenantByOrdKey ?t}, {@link io.ankusa.keys.OrdByTenantKey ?n} and {@code m:next_ord} puts of the allocations (none if nothing was allocated). */
+    /**
+     * Adds the {@link io.ankusa.keys.TenantByOrdKey ?t}, {@link io.ankusa.keys.OrdByTenantKey ?n} and
+     * {@code m:next_ord} puts of the allocations (none if nothing was allocated).
+     */
     public void writeTo(DeliveryBatch batch) {
         if (allocated.isEmpty()) {
             return;

@@ -34,8 +34,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>The cache (tenant → ord, {@value #CACHE_CAPACITY} entries, cleared whole when full) is
  * written only after the commit of the batch that resolved it succeeded ({@link #committed}, on the
- * thread that committed it); any thread may read it. After a failed commit the in-memory next ordinal stays advanced (an
- * ordinal is never handed out twice, even if the failed commit did land) and nothing is cached.
+ * thread that committed it); any thread may read it. After a failed commit the in-memory next ordinal stays advanced
+ * (an ordinal is never handed out twice, even if the failed commit did land) and nothing is cached.
  *
  * <p><b>Batches in flight.</b> The writer assembles the next batch while the previous one is
  * being written ({@link IngestCommitter}): {@link #handedOff} advances the next ordinal and keeps

@@ -15,7 +15,8 @@ import java.util.Optional;
  * @param since        when it was disabled, epoch ms (0 when active)
  * @param failingSince the first failure after the last success, epoch ms (0 when none)
  */
-public record EndpointRow(long ord, int sink, Optional<EndpointDisableReason> disabledBy, long since, long failingSince) {
+public record EndpointRow(long ord, int sink, Optional<EndpointDisableReason> disabledBy, long since,
+        long failingSince) {
 
     /** Checks the fields. */
     public EndpointRow {

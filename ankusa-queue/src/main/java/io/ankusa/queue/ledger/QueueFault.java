@@ -22,7 +22,9 @@ public final class QueueFault {
     private final AtomicReference<Death> death = new AtomicReference<>();
 
 
-    /** Records that {@code component} died of {@code cause} (the first death wins); returns the failure calls now get. */
+    /**
+     * Records that {@code component} died of {@code cause} (the first death wins); returns the failure calls now get.
+     */
     public QueueFailedException fail(String component, Throwable cause) {
         if (death.compareAndSet(null, new Death(component, cause))) {
             LOG.error("the queue failed: its {} died; every call fails until the queue is reopened", component, cause);

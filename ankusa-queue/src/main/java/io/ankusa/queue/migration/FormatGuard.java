@@ -60,13 +60,16 @@ public final class FormatGuard {
         }
     }
 
-    /** Checks, creates or upgrades; returns the format the store is at afterwards (always {@link StoreFormat#CURRENT}). */
+    /**
+     * Checks, creates or upgrades; returns the format the store is at afterwards (always {@link StoreFormat#CURRENT}).
+     */
     public static int prepare(Store store, Migrations migrations, QueueConfig config) {
         requireNotNewer(store, StoreFormat.CURRENT);
         OptionalInt stamp = stamp(store);
         if (stamp.isEmpty()) {
             if (holdsData(store)) {
-                throw new StoreCorruptionException("store " + store.directory() + " holds data but has no format stamp");
+                throw new StoreCorruptionException("store " + store.directory()
+                        + " holds data but has no format stamp");
             }
             WriteBatch batch = sentinels();
             batch.put(ColumnFamilies.DEFAULT, MetaKeys.FORMAT, MetaKeys.u32Value(StoreFormat.CURRENT));
@@ -96,7 +99,8 @@ public final class FormatGuard {
     private static void addFamilies(Store store) {
         WriteBatch batch = new WriteBatch();
         for (KeyFamily family : ADDED) {
-            if (store.get(family.columnFamily(), family.lo()).isEmpty() || store.get(family.columnFamily(), family.hi()).isEmpty()) {
+            if (store.get(family.columnFamily(), family.lo()).isEmpty()
+                    || store.get(family.columnFamily(), family.hi()).isEmpty()) {
                 batch.put(family.columnFamily(), family.lo(), new byte[0]);
                 batch.put(family.columnFamily(), family.hi(), new byte[0]);
             }

@@ -85,7 +85,9 @@ public final class FormatTwoWriter implements AutoCloseable {
         return rawHook(bytes);
     }
 
-    /** Takes the next seq without storing its hook (rows may still refer to it); {@code size} is what its rows carry. */
+    /**
+     * Takes the next seq without storing its hook (rows may still refer to it); {@code size} is what its rows carry.
+     */
     public long missingHook(int size) {
         long seq = ++lastSeq;
         sizes.put(seq, size);
@@ -117,7 +119,8 @@ public final class FormatTwoWriter implements AutoCloseable {
     /** A dead row of hook {@code seq} for {@code sink}, dead-lettered at {@code at}. */
     public void dead(long seq, int sink, long at, String sourceId, String hookId) {
         deliveryRow(seq, sink, 5);
-        add().put(ColumnFamilies.INDEX, new DeadKey(at, seq, sink).encode(), new DeadValueV2(sourceId, hookId).encode());
+        add().put(ColumnFamilies.INDEX, new DeadKey(at, seq, sink).encode(),
+                new DeadValueV2(sourceId, hookId).encode());
         rows++;
     }
 

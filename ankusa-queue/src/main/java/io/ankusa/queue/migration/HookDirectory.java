@@ -62,7 +62,8 @@ final class HookDirectory {
         List<String> tenants = new ArrayList<>();
         int n = 0;
         byte[] hi = HookKey.FAMILY.hi();
-        try (Scan scan = store.scan(ColumnFamilies.HOOKS, KeyRange.of(HookKey.FAMILY.lo(), Arrays.copyOf(hi, hi.length + 1)))) {
+        try (Scan scan = store.scan(ColumnFamilies.HOOKS,
+                KeyRange.of(HookKey.FAMILY.lo(), Arrays.copyOf(hi, hi.length + 1)))) {
             while (true) {
                 if (!scan.hasNext()) {
                     throw new StoreCorruptionException("the hooks family ended without its hi sentinel (a scan ended "

@@ -15,7 +15,8 @@ import java.util.Objects;
  * @param position where the last step stopped (for example {@code "phase 2 (inflight)"})
  * @param done     whether the store is now at format {@code to}
  */
-public record MigrationProgress(int from, int to, long steps, long rows, Duration elapsed, String position, boolean done) {
+public record MigrationProgress(int from, int to, long steps, long rows, Duration elapsed, String position,
+        boolean done) {
 
     /** Checks the fields. */
     public MigrationProgress {

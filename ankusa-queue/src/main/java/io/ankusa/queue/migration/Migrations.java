@@ -110,11 +110,13 @@ public final class Migrations {
     /** This registry plus {@code migration}; refuses a second migration from the same format. */
     public Migrations with(Migration migration) {
         if (migration.to() <= migration.from()) {
-            throw new IllegalArgumentException("a migration goes forward: " + migration.from() + " -> " + migration.to());
+            throw new IllegalArgumentException("a migration goes forward: " + migration.from() + " -> "
+                    + migration.to());
         }
         Map<Integer, Migration> copy = new TreeMap<>(byFrom);
         if (copy.putIfAbsent(migration.from(), migration) != null) {
-            throw new IllegalArgumentException("a migration from format " + migration.from() + " is already registered");
+            throw new IllegalArgumentException("a migration from format " + migration.from()
+                    + " is already registered");
         }
         return new Migrations(copy, listener);
     }
@@ -200,7 +202,8 @@ public final class Migrations {
                     batch.delete(ColumnFamilies.DEFAULT, cursorKey);
                 } else {
                     if (Arrays.equals(step.cursor(), cursor) && step.rows() == 0) {
-                        throw new IllegalStateException("migration " + name + " made no progress at " + step.position());
+                        throw new IllegalStateException("migration " + name + " made no progress at "
+                                + step.position());
                     }
                     batch.put(ColumnFamilies.DEFAULT, cursorKey, new RunnerCursor(startedAt, step.cursor()).encode());
                 }
@@ -265,8 +268,10 @@ public final class Migrations {
                     if (cause instanceof Error error) {
                         throw error;
                     }
-                    // What the commit threw, as if it had run on this thread (a checked one cannot: commit declares none).
-                    throw cause instanceof RuntimeException r ? r : new IllegalStateException("a migration step's commit failed", cause);
+                    // What the commit threw, as if it had run on this thread (a checked one cannot: commit declares
+                    // none).
+                    throw cause instanceof RuntimeException r ? r
+                            : new IllegalStateException("a migration step's commit failed", cause);
                 }
             }
         } finally {

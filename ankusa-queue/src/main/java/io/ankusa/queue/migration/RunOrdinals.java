@@ -140,7 +140,10 @@ final class RunOrdinals {
         return allocated.size();
     }
 
-    /** Adds the {@code ?t}, {@code ?n} and {@code m:next_ord} puts of this step's allocations (none if it allocated none). */
+    /**
+     * Adds the {@code ?t}, {@code ?n} and {@code m:next_ord} puts of this step's allocations (none if it allocated
+     * none).
+     */
     void writeTo(DeliveryBatch batch) {
         if (allocated.isEmpty()) {
             return;

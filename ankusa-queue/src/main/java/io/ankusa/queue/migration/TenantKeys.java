@@ -37,7 +37,8 @@ import org.slf4j.LoggerFactory;
  * <tr><th>phase</th><th>reads</th><th>writes per row</th></tr>
  * <tr><td>1 due {@link io.ankusa.keys.v2.DueKeyV2 ?d}</td><td>key, value, the hook</td><td>put
  *     {@link io.ankusa.keys.DueKey ?D} (kind 1 if
- *     {@code at} is later than the migration's start, else 0) and its marker; pending or scheduled +1, bytes +size</td></tr>
+ *     {@code at} is later than the migration's start, else 0) and its marker; pending or scheduled +1, bytes
+ *     +size</td></tr>
  * <tr><td>2 inflight {@link io.ankusa.keys.v2.InflightKeyV2 ?f}</td><td>key, value, the hook</td><td>put
  *     {@link io.ankusa.keys.InflightKey ?F};
  *     inflight +1, bytes +size</td></tr>
@@ -262,7 +263,8 @@ final class TenantKeys implements Migration {
      * same step again); read again otherwise. The first two read nothing from the store, so they
      * hold while the runner is still committing the step before.
      */
-    private synchronized RunOrdinals ordinals(MigrationContext context, byte[] cursor, Optional<HookDirectory> directory) {
+    private synchronized RunOrdinals ordinals(MigrationContext context, byte[] cursor,
+            Optional<HookDirectory> directory) {
         if (ordinalsFor == context && returnedCursor != null && Arrays.equals(returnedCursor, cursor)) {
             runOrdinals.stepCommitted();
         } else if (ordinalsFor == context && askedCursor != null && Arrays.equals(askedCursor, cursor)) {
@@ -276,14 +278,17 @@ final class TenantKeys implements Migration {
         return runOrdinals;
     }
 
-    /** The run's delivery sizes, scanned at its first step with dead rows; empty past {@code maxDirectoryHooks} rows. */
+    /**
+     * The run's delivery sizes, scanned at its first step with dead rows; empty past {@code maxDirectoryHooks} rows.
+     */
     private synchronized Optional<DeliverySizes> deliverySizes(MigrationContext context) {
         if (sizesScannedFor != context) {
             long start = System.nanoTime();
             deliverySizes = maxDirectoryHooks == 0 ? Optional.empty()
                     : DeliverySizes.scan(context.store(), maxDirectoryHooks);
             sizesScannedFor = context;
-            deliverySizes.ifPresent(d -> LOG.info("2 -> 3 migration: read {} delivery rows' sizes in key order in {} ms",
+            deliverySizes.ifPresent(d -> LOG.info(
+                    "2 -> 3 migration: read {} delivery rows' sizes in key order in {} ms",
                     d.size(), (System.nanoTime() - start) / 1_000_000));
         }
         return deliverySizes;
@@ -303,7 +308,8 @@ final class TenantKeys implements Migration {
         long max = context.config().tenantsMax();
         if (after > max && before <= max) {
             LOG.warn("2 -> 3 migration: the store holds more tenants than tenants.max = {}; the migration keeps every "
-                    + "row, and ingest will refuse new tenants with tenant_limit until the count is under the cap", max);
+                    + "row, and ingest will refuse new tenants with tenant_limit until the count is under the cap",
+                    max);
         }
     }
 

@@ -33,7 +33,10 @@ enum TenantKeysPhase {
     DEAD(3, "dead", DeadKey.FAMILY),
     /** Archive obligations {@link io.ankusa.keys.ArchiveKey ?a} (key kept, value gains the ordinal). */
     ARCHIVE(4, "archive", ArchiveKey.FAMILY),
-    /** Range-delete what is left of {@link io.ankusa.keys.v2.DueKeyV2 ?d} and {@link io.ankusa.keys.v2.InflightKeyV2 ?f}; the runner stamps the format. */
+    /**
+     * Range-delete what is left of {@link io.ankusa.keys.v2.DueKeyV2 ?d} and
+     * {@link io.ankusa.keys.v2.InflightKeyV2 ?f}; the runner stamps the format.
+     */
     FINISH(5, "finish", null);
 
     private final int number;

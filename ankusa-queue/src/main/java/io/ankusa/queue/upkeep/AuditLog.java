@@ -128,7 +128,8 @@ public final class AuditLog {
     }
 
     private static AuditEntry entry(AuditKey key, AuditRecord record) {
-        return new AuditEntry(key.seq(), Instant.ofEpochMilli(key.at()), record.action(), record.tenantId(), record.counts());
+        return new AuditEntry(key.seq(), Instant.ofEpochMilli(key.at()), record.action(), record.tenantId(),
+                record.counts());
     }
 
     private static void requireLimit(int limit) {

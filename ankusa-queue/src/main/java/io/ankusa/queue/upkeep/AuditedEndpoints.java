@@ -30,7 +30,8 @@ public final class AuditedEndpoints {
     private final InstantSource clock;
 
     /** Over the queue's parts. */
-    public AuditedEndpoints(TenantOrdinals ordinals, EndpointBook book, AuditLog audit, EventHub events, InstantSource clock) {
+    public AuditedEndpoints(TenantOrdinals ordinals, EndpointBook book, AuditLog audit, EventHub events,
+            InstantSource clock) {
         this.ordinals = Objects.requireNonNull(ordinals, "ordinals");
         this.book = Objects.requireNonNull(book, "book");
         this.audit = Objects.requireNonNull(audit, "audit");
@@ -38,7 +39,10 @@ public final class AuditedEndpoints {
         this.clock = Objects.requireNonNull(clock, "clock");
     }
 
-    /** Enables endpoint {@code (tenant, sink)}; its failure history is cleared. An unknown tenant's endpoints are all active. */
+    /**
+     * Enables endpoint {@code (tenant, sink)}; its failure history is cleared. An unknown tenant's endpoints are all
+     * active.
+     */
     public EndpointRow enable(String tenant, int sink) {
         requireSink(sink);
         OptionalLong ord = ordinals.ord(Objects.requireNonNull(tenant, "tenant"));

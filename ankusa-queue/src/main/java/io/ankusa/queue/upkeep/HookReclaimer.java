@@ -104,7 +104,8 @@ public final class HookReclaimer {
         if (seqs.isEmpty()) {
             return new Round(0, 0);
         }
-        List<Optional<byte[]>> hooks = store.multiGet(ColumnFamilies.HOOKS, seqs.stream().map(s -> new HookKey(s).encode()).toList());
+        List<Optional<byte[]>> hooks =
+                store.multiGet(ColumnFamilies.HOOKS, seqs.stream().map(s -> new HookKey(s).encode()).toList());
         List<Candidate> candidates = new ArrayList<>(seqs.size());
         for (int i = 0; i < seqs.size(); i++) {
             candidates.add(candidate(seqs.get(i), hooks.get(i)));
@@ -120,9 +121,7 @@ public final class HookReclaimer {
     private int settleChunk(List<Candidate> chunk) {
         Set<Long> ords = new HashSet<>();
         chunk.forEach(c -> c.ord().ifPresent(ords::add));
-        int[] removed = new int[1];
-        stripes.lockedAll(ords, () -> removed[0] = settle(chunk));
-        return removed[0];
+        return stripes.lockedAll(ords, () -> settle(chunk));
     }
 
     private record Candidate(long seq, boolean hookPresent, OptionalLong ord) {
@@ -166,7 +165,8 @@ public final class HookReclaimer {
     private int settle(List<Candidate> candidates) {
         List<Optional<byte[]>> obligations = store.multiGet(ColumnFamilies.INDEX,
                 candidates.stream().map(c -> new ArchiveKey(c.seq()).encode()).toList());
-        Set<Long> rowsLeft = HookRows.sinksOf(store, candidates.stream().map(Candidate::seq).toList(), SCAN_BUDGET).keySet();
+        Set<Long> rowsLeft = HookRows.sinksOf(store, candidates.stream().map(Candidate::seq).toList(), SCAN_BUDGET)
+                .keySet();
         DeliveryBatch batch = new DeliveryBatch();
         int removed = 0;
         for (int i = 0; i < candidates.size(); i++) {

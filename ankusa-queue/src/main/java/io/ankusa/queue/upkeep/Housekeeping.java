@@ -18,8 +18,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What keeps the store from growing forever: reclaim of hooks nobody owes, the sweep of expired
- * dedupe keys, the pruning of audit entries past their retention and of attempt history past its own. Each runs in batches
- * (reclaim {@value #RECLAIM_BATCH} markers, the others {@value #BATCH} keys), repeated while
+ * dedupe keys, the pruning of audit entries past their retention and of attempt history past its own. Each runs in
+ * batches (reclaim {@value #RECLAIM_BATCH} markers, the others {@value #BATCH} keys), repeated while
  * batches come back full, at most {@value #MAX_BATCHES} per task per round, so a round is bounded
  * and a backlog drains over a few rounds. Reclaim's batch is smaller because it holds the stripes
  * of its hooks' tenants while it checks them.
@@ -108,7 +108,8 @@ public final class Housekeeping implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        thread.scheduleWithFixedDelay(this::scheduledRound, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+        thread.scheduleWithFixedDelay(this::scheduledRound, interval.toMillis(), interval.toMillis(),
+                TimeUnit.MILLISECONDS);
     }
 
     private void scheduledRound() {

@@ -23,9 +23,9 @@ import org.springframework.core.env.Environment;
  * {@link io.ankusa.dispatch.http.HttpSink} that {@link AnkusaHttpSinkAutoConfiguration} builds from
  * an {@link io.ankusa.dispatch.http.EndpointResolver}) with the {@code ankusa.pipeline.*}
  * settings and its {@link RetryPolicy} bean if it has one (every {@link QueueListener} bean, the
- * Micrometer binder of {@link AnkusaMetricsAutoConfiguration} included, is registered on both); and their {@link QueueLifecycle} and
- * {@link PipelineLifecycle}, which stop the pipeline before the queue closes. Each bean backs off
- * when the application defines its own.
+ * Micrometer binder of {@link AnkusaMetricsAutoConfiguration} included, is registered on both); and their
+ * {@link QueueLifecycle} and {@link PipelineLifecycle}, which stop the pipeline before the queue closes. Each bean
+ * backs off when the application defines its own.
  */
 @AutoConfiguration(after = AnkusaHttpSinkAutoConfiguration.class)
 @EnableConfigurationProperties(AnkusaPipelineProperties.class)

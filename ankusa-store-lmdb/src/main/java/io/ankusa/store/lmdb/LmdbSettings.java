@@ -41,7 +41,8 @@ record LmdbSettings(long mapSize, int maxReaders, Duration resizeWait) {
         BackendSettings.requireKnown(settings, KEYS, "lmdb");
         long mapSize = BackendSettings.number(settings, MAP_SIZE, DEFAULT_MAP_SIZE, MIN_MAP_SIZE, MAX_MAP_SIZE);
         long maxReaders = BackendSettings.number(settings, MAX_READERS, DEFAULT_MAX_READERS, 1, 1 << 20);
-        long waitMillis = BackendSettings.number(settings, RESIZE_WAIT_MILLIS, DEFAULT_RESIZE_WAIT_MILLIS, 0, Long.MAX_VALUE / 1_000_000);
+        long waitMillis = BackendSettings.number(settings, RESIZE_WAIT_MILLIS, DEFAULT_RESIZE_WAIT_MILLIS, 0,
+                Long.MAX_VALUE / 1_000_000);
         return new LmdbSettings(mapSize, (int) maxReaders, Duration.ofMillis(waitMillis));
     }
 }

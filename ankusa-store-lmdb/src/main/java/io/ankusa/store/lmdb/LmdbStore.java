@@ -125,7 +125,9 @@ final class LmdbStore implements Store {
     private final ReentrantLock syncLock = new ReentrantLock();
     /** Batches waiting for the next write transaction ({@link #write}). */
     private final ConcurrentLinkedQueue<PendingWrite> waiting = new ConcurrentLinkedQueue<>();
-    /** Number of the last write transaction committed (its meta page written, maybe not synced); under the commit lock. */
+    /**
+     * Number of the last write transaction committed (its meta page written, maybe not synced); under the commit lock.
+     */
     private final AtomicLong committed = new AtomicLong();
     /** Every write transaction up to this number is on disk; -1 until the first sync (a previous process's writes). */
     private volatile long synced = -1;
@@ -500,7 +502,10 @@ final class LmdbStore implements Store {
         }
     }
 
-    /** One write transaction for {@code group}; on {@code MDB_MAP_FULL} it is aborted, the map doubled, the group replayed. */
+    /**
+     * One write transaction for {@code group}; on {@code MDB_MAP_FULL} it is aborted, the map doubled, the group
+     * replayed.
+     */
     private void writeGrowingMap(List<PendingWrite> group) {
         while (true) {
             try (Txn<byte[]> txn = env.txnWrite()) {

@@ -37,11 +37,11 @@ import org.rocksdb.WriteOptions;
  * soon folds the operands), no compression, and {@code max_successive_merges}. A plain family gets
  * its declared write buffer and LZ4 when its compression hint is on. A write-buffer hint of 0
  * keeps RocksDB's default (64 MiB). Every family shares one LRU block cache and a 10-bit Bloom
- * filter, with index and filter partitioned into small blocks ({@link #tableConfig}). RocksDB's own {@code default} family is always opened (RocksDB requires it); it is
- * reachable only when declared (with a 1 MiB write buffer when it is not). The live write-ahead log is capped by
- * {@link RocksSettings#maxTotalWalBytes()}, which bounds the replay at the next open. The memtables of
- * all families together are bounded by {@link RocksSettings#memtableBytes()} through a write buffer
- * manager charged to the block cache (so memtables and cached blocks share its capacity). RocksDB's
+ * filter, with index and filter partitioned into small blocks ({@link #tableConfig}). RocksDB's own {@code default}
+ * family is always opened (RocksDB requires it); it is reachable only when declared (with a 1 MiB write buffer when it
+ * is not). The live write-ahead log is capped by {@link RocksSettings#maxTotalWalBytes()}, which bounds the replay at
+ * the next open. The memtables of all families together are bounded by {@link RocksSettings#memtableBytes()} through a
+ * write buffer manager charged to the block cache (so memtables and cached blocks share its capacity). RocksDB's
  * info log is bounded by {@link RocksSettings#infoLogBytes()}.
  */
 final class NativeOptions implements AutoCloseable {
@@ -193,7 +193,9 @@ final class NativeOptions implements AutoCloseable {
         return asyncWrite;
     }
 
-    /** RocksDB's default read options (the latest state, checksums verified); never changed, so shared by every thread. */
+    /**
+     * RocksDB's default read options (the latest state, checksums verified); never changed, so shared by every thread.
+     */
     ReadOptions defaultRead() {
         return defaultRead;
     }

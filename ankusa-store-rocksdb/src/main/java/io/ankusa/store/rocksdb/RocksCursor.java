@@ -68,7 +68,8 @@ final class RocksCursor implements Cursor {
         }
     }
 
-    RocksCursor(RocksDB db, ColumnFamilyHandle family, String familyName, CloseGate gate, Consumer<RocksCursor> onRelease) {
+    RocksCursor(RocksDB db, ColumnFamilyHandle family, String familyName, CloseGate gate,
+            Consumer<RocksCursor> onRelease) {
         this.db = db;
         this.family = family;
         this.description = "cursor over family '" + familyName + "'";

@@ -34,7 +34,8 @@ final class RocksFailures {
         }
         if (isNoSpace(status, e.getMessage())) {
             return new StoreException(StoreError.NO_SPACE, action
-                    + " failed: no space left on the device of the store (free space, then retry): " + e.getMessage(), e);
+                    + " failed: no space left on the device of the store (free space, then retry): " + e.getMessage(),
+                    e);
         }
         return new StoreException(StoreError.IO, message, e);
     }

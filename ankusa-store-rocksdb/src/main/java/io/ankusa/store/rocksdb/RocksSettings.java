@@ -85,7 +85,8 @@ record RocksSettings(long blockCacheBytes, long counterMaxSuccessiveMerges, int 
     /** The defaults. */
     static RocksSettings defaults() {
         return new RocksSettings(DEFAULT_BLOCK_CACHE_BYTES, DEFAULT_COUNTER_MAX_SUCCESSIVE_MERGES,
-                DEFAULT_MAX_BACKGROUND_JOBS, DEFAULT_MAX_TOTAL_WAL_BYTES, DEFAULT_MEMTABLE_BYTES, DEFAULT_INFO_LOG_BYTES);
+                DEFAULT_MAX_BACKGROUND_JOBS, DEFAULT_MAX_TOTAL_WAL_BYTES, DEFAULT_MEMTABLE_BYTES,
+                DEFAULT_INFO_LOG_BYTES);
     }
 
     /** Reads {@code settings}, refusing unknown keys and malformed values with {@link StoreError#INVALID_ARGUMENT}. */
@@ -93,8 +94,8 @@ record RocksSettings(long blockCacheBytes, long counterMaxSuccessiveMerges, int 
         BackendSettings.requireKnown(settings, KNOWN, "rocksdb");
         return new RocksSettings(
                 BackendSettings.number(settings, BLOCK_CACHE_BYTES, DEFAULT_BLOCK_CACHE_BYTES, 0, Long.MAX_VALUE),
-                BackendSettings.number(settings, COUNTER_MAX_SUCCESSIVE_MERGES, DEFAULT_COUNTER_MAX_SUCCESSIVE_MERGES, 0,
-                        1_000_000),
+                BackendSettings.number(settings, COUNTER_MAX_SUCCESSIVE_MERGES, DEFAULT_COUNTER_MAX_SUCCESSIVE_MERGES,
+                        0, 1_000_000),
                 (int) BackendSettings.number(settings, MAX_BACKGROUND_JOBS, DEFAULT_MAX_BACKGROUND_JOBS, 1, 256),
                 BackendSettings.number(settings, MAX_TOTAL_WAL_BYTES, DEFAULT_MAX_TOTAL_WAL_BYTES,
                         MIN_MAX_TOTAL_WAL_BYTES, Long.MAX_VALUE),

@@ -118,7 +118,10 @@ final class RocksStore implements Store {
     /** Bytes set aside per value in a plain {@link #multiGet}: a hook of a small payload fits. */
     static final int VALUE_SLOT_BYTES = 1024;
 
-    /** Keys from which a {@link #multiGet} walks an iterator over them ({@link RocksWalkRead}) rather than one {@code MultiGet}. */
+    /**
+     * Keys from which a {@link #multiGet} walks an iterator over them ({@link RocksWalkRead}) rather than one
+     * {@code MultiGet}.
+     */
     static final int WALK_FROM_KEYS = 8;
 
     private RocksStore(Path directory, List<FamilySpec> families, List<ColumnFamilyHandle> allHandles,
@@ -497,7 +500,10 @@ final class RocksStore implements Store {
         void read(ReadOptions readOptions) throws RocksDBException;
     }
 
-    /** Runs {@code read} under a snapshot when it reads more than one key, with {@code upper} (if any) as the iterate upper bound. */
+    /**
+     * Runs {@code read} under a snapshot when it reads more than one key, with {@code upper} (if any) as the iterate
+     * upper bound.
+     */
     private void readFromOneSnapshot(int keys, Slice upper, SnapshotRead read) throws RocksDBException {
         if (keys <= 1) {
             read.read(natives.defaultRead());

@@ -107,7 +107,10 @@ final class RocksWalkRead {
         return Arrays.asList(values);
     }
 
-    /** The iterator's key, or the empty array (never a stored key) when it is past the last key; a failed iterator throws. */
+    /**
+     * The iterator's key, or the empty array (never a stored key) when it is past the last key; a failed iterator
+     * throws.
+     */
     private static byte[] keyAt(RocksIterator it) throws RocksDBException {
         if (it.isValid()) {
             return it.key();

@@ -181,7 +181,8 @@ public final class ActionSequenceCheck<S> {
                 .append(" of seed ").append(config.seed())
                 .append(" (replay: -Dankusa.seed=").append(config.seed()).append(")\n")
                 .append("shrunk from ").append(drawn).append(" to ").append(minimal.size()).append(" actions")
-                .append(failure.step() < 0 ? ", failing before the first action" : ", failing at step " + failure.step())
+                .append(failure.step() < 0 ? ", failing before the first action"
+                        : ", failing at step " + failure.step())
                 .append(":\n");
         for (int i = 0; i < minimal.size(); i++) {
             text.append("  ").append(i).append(": ").append(minimal.get(i).describe()).append('\n');

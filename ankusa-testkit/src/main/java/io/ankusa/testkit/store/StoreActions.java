@@ -45,7 +45,8 @@ final class StoreActions {
                 })
                 .action(1, StoreActions::refusedBatch)
                 .action(1, r -> Action.of("close and reopen", ModelledStore::reopen))
-                .action(1, r -> Action.of("checkpoint and compare the copy", ModelledStore::assertCheckpointMatchesModel))
+                .action(1,
+                        r -> Action.of("checkpoint and compare the copy", ModelledStore::assertCheckpointMatchesModel))
                 .action(2, r -> {
                     String family = anyFamily(r);
                     KeyRange range = range(r);

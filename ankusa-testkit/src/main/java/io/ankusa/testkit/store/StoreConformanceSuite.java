@@ -237,7 +237,8 @@ public abstract class StoreConformanceSuite {
         assertThat(scanAll(store, PLAIN, KeyRange.all(), Direction.FORWARD))
                 .containsExactly(new KeyValue(b(0x01), b(0xAA, 0xBB)), new KeyValue(b(0x02), new byte[0]));
         assertThat(scanAll(store, COUNTS, KeyRange.all(), Direction.FORWARD)).as("8-byte little-endian sums")
-                .containsExactly(new KeyValue(b(0x01), CounterCodec.encode(-7)), new KeyValue(b(0x02), CounterCodec.encode(0)));
+                .containsExactly(new KeyValue(b(0x01), CounterCodec.encode(-7)),
+                        new KeyValue(b(0x02), CounterCodec.encode(0)));
     }
 
     /** A scan sees one consistent view. */
@@ -508,11 +509,13 @@ public abstract class StoreConformanceSuite {
                 List<Optional<byte[]>> values = store.multiGet(PLAIN, keys);
                 assertThat(values.stream().map(v -> v.map(Bytes::hex).orElse("absent")).distinct())
                         .as("multiGet sees one batch whole").hasSize(1);
-                List<KeyValue> rows = scanAll(store, PLAIN, KeyRange.all(), i % 2 == 0 ? Direction.FORWARD : Direction.REVERSE);
+                List<KeyValue> rows =
+                        scanAll(store, PLAIN, KeyRange.all(), i % 2 == 0 ? Direction.FORWARD : Direction.REVERSE);
                 assertThat(rows).as("scan sees one batch whole").hasSize(keys.size());
                 assertThat(rows.stream().map(kv -> Bytes.hex(kv.value())).distinct()).hasSize(1);
                 long[] counters = store.counters(COUNTS, List.of(b(0x01), b(0x02)));
-                assertThat(counters[0] + counters[1]).as("counters from one view: %s", Arrays.toString(counters)).isZero();
+                assertThat(counters[0] + counters[1]).as("counters from one view: %s", Arrays.toString(counters))
+                        .isZero();
                 readsDone.incrementAndGet();
             }
             int generations = writes.get(5, TimeUnit.MINUTES);
@@ -646,7 +649,8 @@ public abstract class StoreConformanceSuite {
     @Test
     public void putIntoCounterFamilyAndMergeIntoPlainFamilyAreRefused() {
         Store store = openStore();
-        assertRefused(() -> store.commit(new WriteBatch().put(COUNTS, b(0x01), CounterCodec.encode(3)), Durability.SYNC),
+        assertRefused(() ->
+                store.commit(new WriteBatch().put(COUNTS, b(0x01), CounterCodec.encode(3)), Durability.SYNC),
                 StoreError.INVALID_ARGUMENT);
         assertRefused(() -> store.commit(new WriteBatch().merge(PLAIN, b(0x01), 3), Durability.ASYNC),
                 StoreError.INVALID_ARGUMENT);
@@ -706,7 +710,8 @@ public abstract class StoreConformanceSuite {
                     for (int done = 0; done < merges; ) {
                         WriteBatch batch = new WriteBatch();
                         for (int n = 1 + random.nextInt(32); n > 0 && done < merges; n--, done++) {
-                            long delta = done % 100 == 0 ? random.nextLong(-(1L << 34), 1L << 34) : random.nextLong(-1000, 1001);
+                            long delta = done % 100 == 0 ? random.nextLong(-(1L << 34), 1L << 34)
+                                    : random.nextLong(-1000, 1001);
                             batch.merge(COUNTS, key, delta);
                             sum += delta;
                         }
@@ -1063,8 +1068,10 @@ public abstract class StoreConformanceSuite {
         store.commit(new WriteBatch().merge(COUNTS, b(0x01), 5).merge(COUNTS, b(0x01), 6).put(PLAIN, b(0x01), b(1)),
                 Durability.SYNC);
         store.close();
-        List<FamilySpec> counterAsPlain = List.of(FamilySpec.plain(PLAIN), FamilySpec.plain(OTHER), FamilySpec.plain(COUNTS));
-        List<FamilySpec> plainAsCounter = List.of(FamilySpec.counter(PLAIN), FamilySpec.plain(OTHER), FamilySpec.counter(COUNTS));
+        List<FamilySpec> counterAsPlain =
+                List.of(FamilySpec.plain(PLAIN), FamilySpec.plain(OTHER), FamilySpec.plain(COUNTS));
+        List<FamilySpec> plainAsCounter =
+                List.of(FamilySpec.counter(PLAIN), FamilySpec.plain(OTHER), FamilySpec.counter(COUNTS));
         assertRefused(() -> openAt(dir, counterAsPlain, false), StoreError.FAMILY_MISMATCH);
         assertRefused(() -> openAt(dir, plainAsCounter, true), StoreError.FAMILY_MISMATCH);
         Store reopened = openAt(dir, FAMILIES, false);

@@ -76,7 +76,8 @@ final class StoreModel {
     /** The rows of {@code range} in {@code direction}, counters encoded as a store returns them. */
     List<KeyValue> scan(String family, KeyRange range, Direction direction) {
         SortedMap<byte[], ?> rows = rows(family);
-        SortedMap<byte[], ?> part = range.bounded() ? rows.subMap(range.from(), range.to()) : rows.tailMap(range.from());
+        SortedMap<byte[], ?> part = range.bounded() ? rows.subMap(range.from(), range.to())
+                : rows.tailMap(range.from());
         List<KeyValue> out = new ArrayList<>(part.size());
         part.forEach((k, v) -> out.add(new KeyValue(k.clone(),
                 v instanceof Long sum ? CounterCodec.encode(sum) : ((byte[]) v).clone())));

@@ -31,6 +31,7 @@ public final class ChatSink implements Sink {
             return CompletableFuture.completedFuture(SinkOutcome.dead("nothing to post"));
         }
         boolean posted = room.post(delivery.tenantId() + ": " + text);
-        return CompletableFuture.completedFuture(posted ? SinkOutcome.delivered() : SinkOutcome.retry("chat room busy"));
+        return CompletableFuture.completedFuture(
+                posted ? SinkOutcome.delivered() : SinkOutcome.retry("chat room busy"));
     }
 }
