@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Set-up of the PostgreSQL outbox bench (io.ankusa.bench.outbox.PostgresOutboxBench), run by
 # the bench profile before the benches: makes sure PostgreSQL's server binaries (initdb, pg_ctl)
-# are on this machine, installing the distribution's package when they are not. The bench itself
+# are installed, installing the distribution's package when they are not. The bench itself
 # creates, starts and deletes its private cluster. CI does not run benches, so CI never runs this.
 set -euo pipefail
 

@@ -33,7 +33,7 @@ import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
- * The fair-dispatch bench (issue 13), on rocksdb and lmdb, each cell on a fresh queue with a
+ * The fair-dispatch bench, on rocksdb and lmdb, each cell on a fresh queue with a
  * started pipeline on the wall clock unless said otherwise:
  *
  * <ul>
@@ -57,7 +57,7 @@ import java.util.stream.Stream;
  *       and each cell runs on a copy; the cells run in interleaved rounds
  *       ({@code ankusa.bench.tickRounds}, default 3). Goal: the median of the rounds' p50 within
  *       1.5× of the cell of 8 tenants with due work, and the gauges with 10 000 tenants with due
- *       work at most 2 ms (issue 14).</li>
+ *       work at most 2 ms.</li>
  *   <li><b>Cost of fairness</b> ({@link CostOfFairness}): 100 000 no-op deliveries over 10 000
  *       tenants with the scheduler's fairness against the same scheduler with a turn larger than
  *       a tick (no sharing), in alternating rounds; goal: at least 0.9× its throughput.</li>
@@ -70,8 +70,9 @@ import java.util.stream.Stream;
  * System properties: {@code ankusa.bench.backends}, {@code ankusa.bench.dir},
  * {@code ankusa.bench.cells} (comma-separated, default {@code hol,share,rate,tick,cost}),
  * {@code ankusa.bench.floods} (comma-separated flood sizes, default {@code 100000,1000000}; the
- * million-row flood's ingest took about a minute on a loaded machine), {@code ankusa.bench.shareSeconds}
- * (default 10), {@code ankusa.bench.rateSeconds} (default 10), {@code ankusa.bench.ticks} (measured ticks per tick-cost cell, default 200),
+ * million-row flood's ingest takes about a minute on 2 loaded cores), {@code ankusa.bench.shareSeconds}
+ * (default 10), {@code ankusa.bench.rateSeconds} (default 10), {@code ankusa.bench.ticks} (measured
+ * ticks per tick-cost cell, default 200),
  * {@code ankusa.bench.tickRounds} (default 3), {@code ankusa.bench.costRounds} (default 3),
  * {@code ankusa.bench.costEndpointConcurrency} (default unlimited).
  * Prints Markdown tables with the load average; exits non-zero when a goal is missed.
@@ -347,7 +348,7 @@ public final class FairnessBench {
         int rounds = Integer.getInteger("ankusa.bench.tickRounds", 3);
         // Cell 1 is the baseline of the rule: 8 tenants with due work (two rows each, one held in
         // flight), the same 8 tenants as the hour cell with 2 seconds of backlog instead of 3 600.
-        // Cell 0 (nothing due behind the quiet tenants) was the baseline until session 6.
+        // Cell 0 (nothing due behind the quiet tenants) is shown beside it, outside the rule.
         String[] labels = {"nothing (8 quiet tenants only)", "8 tenants with due work (2 s)", "8 tenants' backlog over an hour",
             "10 000 tenants, one row each, in flight", "10 000 tenants with due work (2 rows each)"};
         int[][] shape = {{0, 0}, {8, 2}, {8, 3_600}, {10_000, 1}, {10_000, 2}};

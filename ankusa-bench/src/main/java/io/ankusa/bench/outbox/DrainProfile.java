@@ -18,7 +18,7 @@ import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
- * Where a drain cell of the outbox bench spends its time (issue 14's profile): the Ankusa side of
+ * Where a drain cell of the outbox bench spends its time: the Ankusa side of
  * {@link PostgresOutboxBench}'s drain alone, the same workload and queue, with each thread's CPU
  * time and its commits timed by thread ({@link CommitTimes}). No PostgreSQL, no rules: it prints,
  * per round, the rate and one row per thread of the queue:

@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.stream.Stream;
 
 /**
- * The PostgreSQL outbox bench (issue 14): Ankusa against the outbox a team would write on
+ * The PostgreSQL outbox bench: Ankusa against the outbox a team would write on
  * PostgreSQL ({@link PostgresOutbox}), on the same machine, in one run, every acknowledgement
  * after a durable commit on both sides.
  *
@@ -31,9 +31,9 @@ import java.util.stream.Stream;
  * <p>Rounds are interleaved (Ankusa, PostgreSQL, Ankusa, … within each round), {@code
  * ankusa.bench.pgRounds} of them (default 3) after one unreported warm-up round of a fifth of the
  * hooks; each cell is the median of its rounds, and the table gives Ankusa / PostgreSQL per
- * backend. The goals of issue 14 are printed as rules with PASS or FAIL; for this round they do not
- * change the exit code (the drain path is being rebuilt). The exit code is non-zero only when an
- * answer is wrong: a hook refused, lost, delivered twice, or a counter not back to 0.
+ * backend. The goals (Ankusa at least {@value #GOAL}× PostgreSQL) are printed as rules with PASS or
+ * FAIL and are reported, not enforced: the exit code is non-zero only when an answer is wrong (a
+ * hook refused, lost, delivered twice, or a counter not back to 0).
  *
  * <pre>
  * ./mvnw -B -Pbench verify -pl ankusa-bench -am -DskipTests -Dankusa.bench.only=PostgresOutboxBench
@@ -86,7 +86,7 @@ public final class PostgresOutboxBench {
         System.out.println();
         verdicts.forEach(System.out::println);
         System.out.println();
-        System.out.println("The rules are reported, not enforced, this round (docs/testing.md).");
+        System.out.println("The rules are reported, not enforced (docs/testing.md).");
         if (!failures.isEmpty()) {
             System.out.println();
             failures.forEach(f -> System.out.println("FAIL " + f));
