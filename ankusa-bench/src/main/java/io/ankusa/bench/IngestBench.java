@@ -110,7 +110,7 @@ public final class IngestBench {
         List<List<Cell>> byRound = new ArrayList<>();
         for (int round = 1; round <= rounds; round++) {
             List<Cell> ran = new ArrayList<>();
-            List<Boolean> order = round % 2 == 1 || admissions.size() == 1 ? admissions : List.of(true, false);
+            List<Boolean> order = round % 2 != 0 || admissions.size() == 1 ? admissions : List.of(true, false);
             for (String backend : Stream.of("rocksdb", "lmdb").filter(b -> Stores.provider(b).isPresent()).toList()) {
                 for (int tenants : tenantCounts) {
                     for (boolean admission : order) {

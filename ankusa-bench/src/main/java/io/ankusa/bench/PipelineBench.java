@@ -91,7 +91,7 @@ public final class PipelineBench {
                     // Off and on alternate which goes first, so a drift in the machine's load over a run
                     // falls on both sides of the comparison.
                     List<String> modes = new ArrayList<>(List.of(System.getProperty("ankusa.bench.metrics", "off").split(",")));
-                    if (round % 2 == 1) {
+                    if (round % 2 != 0) {
                         Collections.reverse(modes);
                     }
                     for (String metrics : modes) {

@@ -165,7 +165,8 @@ final class PostgresCluster implements AutoCloseable {
 
     private static int majorVersion(Path bin) {
         try {
-            return Integer.parseInt(bin.getParent().getFileName().toString());
+            Path version = bin.getParent() == null ? null : bin.getParent().getFileName();
+            return version == null ? 0 : Integer.parseInt(version.toString());
         } catch (NumberFormatException e) {
             return 0;
         }

@@ -120,7 +120,8 @@ final class ProcessProbe {
             Files.walkFileTree(directory, new SimpleFileVisitor<>() {
                 @Override
                 public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
-                    if (attributes.isRegularFile() && named.test(file.getFileName().toString())) {
+                    Path name = file.getFileName();
+                    if (attributes.isRegularFile() && name != null && named.test(name.toString())) {
                         countAndBytes[0]++;
                         countAndBytes[1] += attributes.size();
                     }
