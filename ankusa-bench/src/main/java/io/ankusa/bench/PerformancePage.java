@@ -80,8 +80,10 @@ public final class PerformancePage {
      * @param memoryBytes the physical memory, or 0 when unknown
      * @param os the operating system's name, version and architecture
      * @param java the Java runtime's version and VM
+     * @param loadAverage the system's load average over the last minute when the page is written, or
+     *     negative when unknown (the benches share the machine with whatever else runs on it)
      */
-    record Machine(int cores, long memoryBytes, String os, String java) {
+    record Machine(int cores, long memoryBytes, String os, String java, double loadAverage) {
 
         /** Returns this JVM's machine. */
         static Machine current() {
@@ -93,14 +95,17 @@ public final class PerformancePage {
                     System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
                             + System.getProperty("os.arch"),
                     System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + ", "
-                            + System.getProperty("java.vendor") + ")");
+                            + System.getProperty("java.vendor") + ")",
+                    ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
         }
 
         String describe() {
             String memory = memoryBytes > 0
                     ? String.format(Locale.ROOT, "%.1f GiB memory", memoryBytes / (double) (1L << 30))
                     : "memory unknown";
-            return String.format(Locale.ROOT, "%d cores, %s, %s, Java %s", cores, memory, os, java);
+            String load = loadAverage >= 0
+                    ? String.format(Locale.ROOT, "; load average %.1f when written", loadAverage) : "";
+            return String.format(Locale.ROOT, "%d cores, %s, %s, Java %s%s", cores, memory, os, java, load);
         }
     }
 

@@ -19,7 +19,7 @@ class PerformancePageTest {
 
     private static final Instant WHEN = Instant.parse("2026-12-02T03:40:00Z");
     private static final PerformancePage.Machine MACHINE = new PerformancePage.Machine(2, 8L << 30,
-            "Linux 6.1.0 amd64", "17.0.15 (OpenJDK 64-Bit Server VM, Debian)");
+            "Linux 6.1.0 amd64", "17.0.15 (OpenJDK 64-Bit Server VM, Debian)", 1.5);
     private static final List<String> BENCHES = List.of("StoreBench", "IngestBench", "TickBench");
 
     @TempDir
@@ -62,7 +62,7 @@ class PerformancePageTest {
         assertThat(page).contains("| date (UTC) | 2026-12-02 03:40 |\n")
                 .contains("| commit | abc1234 |\n")
                 .contains("| machine | 2 cores, 8.0 GiB memory, Linux 6.1.0 amd64, Java 17.0.15 (OpenJDK 64-Bit Server "
-                        + "VM, Debian) |\n")
+                        + "VM, Debian); load average 1.5 when written |\n")
                 .contains("| options | `-Dankusa.bench.backends=rocksdb,lmdb` "
                         + "`-Dankusa.bench.only=StoreBench,TickBench` |")
                 .contains("| benches run | StoreBench, TickBench |");

@@ -165,7 +165,8 @@ final class PostgresCluster implements AutoCloseable {
 
     private static int majorVersion(Path bin) {
         try {
-            Path version = bin.getParent() == null ? null : bin.getParent().getFileName();
+            Path parent = bin.getParent();
+            Path version = parent == null ? null : parent.getFileName();
             return version == null ? 0 : Integer.parseInt(version.toString());
         } catch (NumberFormatException e) {
             return 0;
