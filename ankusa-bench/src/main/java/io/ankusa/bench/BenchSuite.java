@@ -89,6 +89,8 @@ public final class BenchSuite {
         Map<String, String> options = new LinkedHashMap<>();
         System.getProperties().stringPropertyNames().stream().filter(p -> p.startsWith("ankusa."))
                 .filter(p -> !PLUMBING.contains(p)).sorted().forEach(p -> options.put(p, System.getProperty(p)));
+        Path docsFile = Path.of(System.getProperty("ankusa.bench.docsFile", "../docs/performance.md"));
+        String commit = PerformancePage.commit(PerformancePage.directory(docsFile));
         List<PerformancePage.Run> runs = new ArrayList<>();
         for (String bench : BENCHES) {
             String name = simpleName(bench);
@@ -103,14 +105,13 @@ public final class BenchSuite {
             List<String> printed = new String(Files.readAllBytes(out), StandardCharsets.UTF_8).lines().toList();
             BenchTables.writeTsv(BenchTables.parse(printed), dir.resolve(name + ".tsv"));
             runs.add(new PerformancePage.Run(name, exit, (System.nanoTime() - start) / 1e9));
-            new PerformancePage.Suite(runs, options).write(dir.resolve(PerformancePage.SUITE_FILE));
+            new PerformancePage.Suite(commit, runs, options).write(dir.resolve(PerformancePage.SUITE_FILE));
         }
-        new PerformancePage.Suite(runs, options).write(dir.resolve(PerformancePage.SUITE_FILE));
+        new PerformancePage.Suite(commit, runs, options).write(dir.resolve(PerformancePage.SUITE_FILE));
         System.out.printf(Locale.ROOT, "%n=== Bench summary ===%n%n| bench | verdict |%n|---|---|%n");
         runs.forEach(run -> System.out.printf(Locale.ROOT, "| %s | %s |%n", run.bench(), run.verdict()));
         if (Boolean.getBoolean("ankusa.bench.writeDocs")) {
-            Path page = PerformancePage.write(dir,
-                    Path.of(System.getProperty("ankusa.bench.docsFile", "../docs/performance.md")),
+            Path page = PerformancePage.write(dir, docsFile,
                     Path.of(System.getProperty("ankusa.bench.resultsDir", "results")), names());
             System.out.printf(Locale.ROOT, "%nWrote %s%n", page);
         }

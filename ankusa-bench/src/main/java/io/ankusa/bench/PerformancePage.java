@@ -23,8 +23,9 @@ import java.util.concurrent.TimeUnit;
  * Writes {@code docs/performance.md}, the one page of the current performance figures, from the
  * output {@link BenchSuite} keeps of its last run ({@code suite.tsv}, and per bench
  * {@code <Bench>.out} and {@code <Bench>.tsv}, see {@link BenchTables}): a header that says the page
- * is generated and by which command, the date (UTC), the commit, the machine and the run's options,
- * a verdict per bench, then each bench's tables as it printed them, one row per backend and cell. A
+ * is generated and by which command, the date (UTC), the commit the run measured, the machine and
+ * the run's options, a verdict per bench, then each bench's tables as it printed them, one row per
+ * backend and cell, and a failed bench's {@code FAIL} lines. A
  * bench the run left out says so ("not run in the last write"). Each bench's raw output is copied
  * into the results archive as {@code <date>-<Bench>.txt}, never overwritten, and the page links it.
  *
@@ -110,13 +111,15 @@ public final class PerformancePage {
     }
 
     /**
-     * The summary of a run as {@link BenchSuite} writes it: one line {@code bench <name> <exit>
-     * <seconds>} per bench run, and one line {@code option <name> <value>} per option, tab-separated.
+     * The summary of a run as {@link BenchSuite} writes it, tab-separated: one line {@code commit
+     * <commit>}, one line {@code option <name> <value>} per option and one line {@code bench <name>
+     * <exit> <seconds>} per bench run.
      *
+     * @param commit the checkout's commit when the run started (see {@link #commit(Path)})
      * @param runs the benches run, in order
      * @param options the run's {@code ankusa.*} options
      */
-    record Suite(List<Run> runs, Map<String, String> options) {
+    record Suite(String commit, List<Run> runs, Map<String, String> options) {
 
         Suite {
             runs = List.copyOf(runs);
@@ -124,6 +127,7 @@ public final class PerformancePage {
         }
 
         static Suite read(Path file) throws IOException {
+            String commit = "unknown";
             List<Run> runs = new ArrayList<>();
             Map<String, String> options = new LinkedHashMap<>();
             for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
@@ -132,13 +136,16 @@ public final class PerformancePage {
                     runs.add(new Run(cells[1], Integer.parseInt(cells[2]), Double.parseDouble(cells[3])));
                 } else if (cells.length == 3 && cells[0].equals("option")) {
                     options.put(cells[1], cells[2]);
+                } else if (cells.length == 2 && cells[0].equals("commit")) {
+                    commit = cells[1];
                 }
             }
-            return new Suite(runs, options);
+            return new Suite(commit, runs, options);
         }
 
         void write(Path file) throws IOException {
             List<String> lines = new ArrayList<>();
+            lines.add("commit\t" + commit);
             options.forEach((name, value) -> lines.add("option\t" + name + "\t" + value));
             runs.forEach(run -> lines.add(String.format(Locale.ROOT, "bench\t%s\t%d\t%.1f", run.bench(), run.exit(),
                     run.seconds())));
@@ -157,7 +164,7 @@ public final class PerformancePage {
 
     /**
      * Copies each bench's output of the run in {@code benchDir} into {@code resultsDir} and writes
-     * the page, stamped now, with this checkout's commit and this JVM's machine.
+     * the page, stamped now, with the run's commit and this JVM's machine.
      *
      * @param benchDir where the run left {@code suite.tsv} and the benches' files
      * @param docsFile the page to write
@@ -167,34 +174,36 @@ public final class PerformancePage {
      * @throws IOException when a file cannot be read or written
      */
     public static Path write(Path benchDir, Path docsFile, Path resultsDir, List<String> benches) throws IOException {
-        return write(benchDir, docsFile, resultsDir, benches, Instant.now(), commit(directory(docsFile)),
-                Machine.current());
+        return write(benchDir, docsFile, resultsDir, benches, Instant.now(), Machine.current());
     }
 
-    static Path write(Path benchDir, Path docsFile, Path resultsDir, List<String> benches, Instant now, String commit,
+    static Path write(Path benchDir, Path docsFile, Path resultsDir, List<String> benches, Instant now,
             Machine machine) throws IOException {
         Suite suite = Suite.read(benchDir.resolve(SUITE_FILE));
         Files.createDirectories(resultsDir);
         Path docsDir = directory(docsFile);
         Map<String, List<BenchTables.Table>> tables = new LinkedHashMap<>();
         Map<String, String> raw = new LinkedHashMap<>();
+        Map<String, List<String>> failed = new LinkedHashMap<>();
         for (Run run : suite.runs()) {
             Path tsv = benchDir.resolve(run.bench() + ".tsv");
             tables.put(run.bench(), Files.exists(tsv) ? BenchTables.readTsv(tsv) : List.of());
             Path out = benchDir.resolve(run.bench() + ".out");
             if (Files.exists(out)) {
                 Path kept = archive(out, resultsDir, DAY.format(now) + "-" + run.bench());
+                failed.put(run.bench(), new String(Files.readAllBytes(out), StandardCharsets.UTF_8).lines()
+                        .map(String::trim).filter(line -> line.startsWith("FAIL")).toList());
                 raw.put(run.bench(), docsDir.relativize(kept.toAbsolutePath()).toString().replace('\\', '/'));
             }
         }
         Files.createDirectories(docsDir);
-        Files.writeString(docsFile, page(benches, suite, tables, raw, now, commit, machine), StandardCharsets.UTF_8);
+        Files.writeString(docsFile, page(benches, suite, tables, raw, failed, now, machine), StandardCharsets.UTF_8);
         return docsFile;
     }
 
     /** The page's Markdown. */
     static String page(List<String> benches, Suite suite, Map<String, List<BenchTables.Table>> tables,
-            Map<String, String> raw, Instant now, String commit, Machine machine) {
+            Map<String, String> raw, Map<String, List<String>> failed, Instant now, Machine machine) {
         Map<String, Run> runs = new LinkedHashMap<>();
         suite.runs().forEach(run -> runs.put(run.bench(), run));
         List<String> order = new ArrayList<>(benches);
@@ -213,7 +222,7 @@ public final class PerformancePage {
         out.append("## The last write\n\n")
                 .append("| | |\n|---|---|\n")
                 .append("| date (UTC) | ").append(MINUTE.format(now)).append(" |\n")
-                .append("| commit | ").append(commit).append(" |\n")
+                .append("| commit | ").append(suite.commit()).append(" |\n")
                 .append("| machine | ").append(machine.describe()).append(" |\n")
                 .append("| options | ").append(options(suite.options())).append(" |\n")
                 .append("| benches run | ").append(runs.isEmpty() ? "none" : String.join(", ", runs.keySet()))
@@ -235,7 +244,6 @@ public final class PerformancePage {
             List<BenchTables.Table> printed = tables.getOrDefault(bench, List.of());
             if (printed.isEmpty()) {
                 out.append("No table in its output (").append(run.verdict()).append(").\n");
-                continue;
             }
             boolean first = true;
             for (BenchTables.Table table : printed) {
@@ -248,11 +256,17 @@ public final class PerformancePage {
                 }
                 out.append(table.markdown());
             }
+            List<String> failures = run.exit() == 0 ? List.of() : failed.getOrDefault(bench, List.of());
+            if (!failures.isEmpty()) {
+                out.append("\n").append(run.verdict()).append(":\n\n");
+                failures.forEach(line -> out.append("- `").append(line.replace('`', '\'')).append("`\n"));
+            }
         }
         return out.toString();
     }
 
-    private static Path directory(Path file) {
+    /** The directory {@code file} is in. */
+    static Path directory(Path file) {
         return Objects.requireNonNull(file.toAbsolutePath().getParent(), "no directory above " + file);
     }
 

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** docs/performance.md written from a fabricated run of two benches, one of them failed. */
+/** docs/performance.md written from a fabricated run of two benches of three, one of them failed. */
 class PerformancePageTest {
 
     private static final Instant WHEN = Instant.parse("2026-12-02T03:40:00Z");
@@ -44,12 +44,12 @@ class PerformancePageTest {
         options.put("ankusa.bench.backends", "rocksdb,lmdb");
         options.put("ankusa.bench.only", "StoreBench,TickBench");
         options.put("ankusa.bench.pgHooks", "");
-        new PerformancePage.Suite(List.of(new PerformancePage.Run("StoreBench", 0, 12.3),
+        new PerformancePage.Suite("abc1234", List.of(new PerformancePage.Run("StoreBench", 0, 12.3),
                 new PerformancePage.Run("TickBench", 1, 200.0)), options).write(benchDir.resolve("suite.tsv"));
     }
 
     private String write() throws IOException {
-        PerformancePage.write(benchDir, docs, results, BENCHES, WHEN, "abc1234", MACHINE);
+        PerformancePage.write(benchDir, docs, results, BENCHES, WHEN, MACHINE);
         return Files.readString(docs, StandardCharsets.UTF_8);
     }
 
@@ -90,7 +90,8 @@ class PerformancePageTest {
                 + "| rocksdb | 1,200 | 35.0 |\n| lmdb | 900 | 12.5 |\n\n"
                 + "| cell | rows/s |\n|---|---|\n| purge | 40,000 |\n");
         assertThat(page).contains("## TickBench\n\nTick bench on 2 cores\n\n| backend | cell | tick p50 ms |\n"
-                + "|---|---|---:|\n| rocksdb | 10 000 tenants | 1.9 |\n| lmdb | 10 000 tenants | 2.4 |\n");
+                + "|---|---|---:|\n| rocksdb | 10 000 tenants | 1.9 |\n| lmdb | 10 000 tenants | 2.4 |\n"
+                + "\nFAIL, exit 1 (200 s):\n\n- `FAILED: lmdb: p50 above 2 ms`\n");
     }
 
     @Test
