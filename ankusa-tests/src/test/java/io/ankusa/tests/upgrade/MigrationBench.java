@@ -54,7 +54,7 @@ import java.util.Map;
  * of them.
  *
  * <pre>
- * ./mvnw -B -Pbench verify -pl ankusa-tests -am -DskipTests
+ * ./mvnw -B -Pbench verify -pl ankusa-bench -am -DskipTests
  * </pre>
  *
  * System properties: {@code ankusa.bench.migrationRows} (the larger backlog, default 1 000 000;

@@ -20,8 +20,8 @@ import org.rocksdb.RocksDBException;
  * <p>The migration bench runs it on the format-2 store it has just written: that writer fills
  * level 0 faster than RocksDB compacts it and closes the store with compactions pending, which the
  * next open would run inside the migration's timed window. RocksDB's handle is read from the store
- * by reflection, as {@code NativeMemoryProbe} does: the backend exports nothing, and this is a test
- * program on the class path, not an API. On another backend it waits for nothing.
+ * by reflection, as ankusa-bench's {@code io.ankusa.bench.soak.NativeMemoryProbe} does: the backend
+ * exports nothing, and this is a test program on the class path, not an API. On another backend it waits for nothing.
  */
 final class SettledCompactions {
 
