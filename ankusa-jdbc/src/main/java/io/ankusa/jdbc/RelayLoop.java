@@ -44,7 +44,8 @@ import org.slf4j.LoggerFactory;
  * <p><b>Why no committed row is skipped.</b> Ids are taken at insert and become visible at commit,
  * so a pass can see id <i>n+2</i> while <i>n+1</i> is still open — or rolled back, and never to be
  * seen. A pass relays rows in id order up to the first missing id and stops there; once the same
- * missing range has been waited on for {@code gapWait}, the pass records it in the gap table
+ * missing range has been waited on for {@code gapWait} (on PostgreSQL, or once every transaction
+ * open when it was first seen has ended: see {@link #gapLeft}), the pass records it in the gap table
  * (committed before any higher row is ingested) and goes on. A row that commits inside a recorded
  * gap after the position passed it is at or below <i>P</i> and in a gap: it was never ingested, and
  * moving it to the refused table ({@code late_commit}) is the only move that is neither a loss nor
@@ -71,6 +72,9 @@ final class RelayLoop {
 
     /** How long a passed gap is remembered: a row that commits later than this is deleted as relayed. */
     static final Duration GAP_RETENTION = Duration.ofDays(1);
+
+    /** The least time a gap is waited on before the PostgreSQL snapshot test may pass it. */
+    private static final long GAP_SETTLE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
     /** How long a relay waits before it reconnects after its session failed. */
     private static final long RECONNECT_NANOS = TimeUnit.SECONDS.toNanos(1);
@@ -106,6 +110,7 @@ final class RelayLoop {
     // The relay thread's own state.
     private long gapStart = -1;
     private long gapSeenNanos;
+    private String gapXmax;
     private long lastStatementNanos;
     private long lastPruneNanos;
 
@@ -165,6 +170,7 @@ final class RelayLoop {
     private void run() {
         while (!closing && failure == null) {
             Connection session = null;
+            boolean reconnect = false;
             try {
                 session = dataSource.getConnection();
                 session.setAutoCommit(true);
@@ -174,7 +180,7 @@ final class RelayLoop {
                 relay(session);
             } catch (SQLException | OutboxException e) {
                 LOG.warn("outbox relay {}: its database session failed; reconnecting: {}", table, e.toString());
-                pause(RECONNECT_NANOS);
+                reconnect = true;
             } catch (QueueClosedException | QueueFailedException e) {
                 LOG.error("outbox relay {}: the queue stopped; the relay stops: {}", table, e.toString());
                 failure = e;
@@ -185,6 +191,9 @@ final class RelayLoop {
                 } else if (!closing) {
                     state = RelayStats.State.WAITING;
                 }
+            }
+            if (reconnect) {
+                pause(RECONNECT_NANOS);
             }
         }
     }
@@ -243,7 +252,7 @@ final class RelayLoop {
         long gapWaitLeft = 0;
         for (OutboxRow row : rows) {
             if (row.id > expected) {
-                long left = gapLeft(expected);
+                long left = gapLeft(session, expected);
                 if (left > 0) {
                     gapWaitLeft = left;
                     break;
@@ -298,14 +307,49 @@ final class RelayLoop {
         return true;
     }
 
-    /** How much longer the gap starting at {@code start} is waited on; 0 once it may be passed. */
-    private long gapLeft(long start) {
+    /**
+     * How much longer the gap starting at {@code start} is waited on; 0 once it may be passed. On
+     * PostgreSQL a gap is also passed once every transaction that was open when the gap was first
+     * seen has ended (the server's oldest running transaction id has moved past the first
+     * snapshot's xmax), and at least {@link #GAP_SETTLE_NANOS} went by: a transaction that took a
+     * missing id took it before the later id was committed and seen, so it held an xid below that
+     * xmax — unless it had taken the id and not yet its xid (the microseconds between a row's id
+     * and its heap insert), which the settle time covers.
+     */
+    private long gapLeft(Connection session, long start) throws SQLException {
         long now = System.nanoTime();
         if (gapStart != start) {
             gapStart = start;
             gapSeenNanos = now;
+            gapXmax = dialect == OutboxDialect.POSTGRESQL ? snapshotXmax(session) : null;
         }
-        return Math.max(0, gapWaitNanos - (now - gapSeenNanos));
+        long waited = now - gapSeenNanos;
+        long left = Math.max(0, gapWaitNanos - waited);
+        if (left == 0 || gapXmax == null) {
+            return left;
+        }
+        if (waited >= GAP_SETTLE_NANOS && openedBeforeHaveEnded(session, gapXmax)) {
+            return 0;
+        }
+        return Math.min(left, GAP_SETTLE_NANOS);
+    }
+
+    private static String snapshotXmax(Connection session) throws SQLException {
+        try (PreparedStatement select = session.prepareStatement("SELECT pg_snapshot_xmax(pg_current_snapshot())::text");
+                ResultSet result = select.executeQuery()) {
+            result.next();
+            return result.getString(1);
+        }
+    }
+
+    private static boolean openedBeforeHaveEnded(Connection session, String xmax) throws SQLException {
+        try (PreparedStatement select = session.prepareStatement(
+                "SELECT pg_snapshot_xmin(pg_current_snapshot()) >= CAST(? AS xid8)")) {
+            select.setString(1, xmax);
+            try (ResultSet result = select.executeQuery()) {
+                return result.next() && result.getBoolean(1);
+            }
+        }
     }
 
     /** Records a passed gap; committed before any row above it is ingested. */

@@ -335,7 +335,8 @@ class OutboxRelayTest {
                     // rows a ingested but could not delete any more are deleted by b as relayed before
                     assertThat(relayA.stats().relayed() + relayB.stats().relayed() + relayB.stats().skipped())
                             .isEqualTo(80);
-                    assertThat(relayA.stats().state()).isEqualTo(RelayStats.State.WAITING);
+                    assertThat(relayA.stats().state()).as("a: " + relayA.stats() + ", b: " + relayB.stats())
+                            .isEqualTo(RelayStats.State.WAITING);
                 }
             }
             assertThat(ingests).hasSize(80);
