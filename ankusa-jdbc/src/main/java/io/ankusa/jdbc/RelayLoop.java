@@ -19,7 +19,9 @@ import java.sql.Timestamp;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.NavigableMap;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -108,9 +110,8 @@ final class RelayLoop {
     private volatile Throwable failure;
 
     // The relay thread's own state.
-    private long gapStart = -1;
-    private long gapSeenNanos;
-    private String gapXmax;
+    /** The gaps seen and not passed yet, by first missing id: each waits from when it was first seen. */
+    private final NavigableMap<Long, GapWatch> gapWatches = new TreeMap<>();
     private long lastStatementNanos;
     private long lastPruneNanos;
 
@@ -248,18 +249,27 @@ final class RelayLoop {
         List<OutboxRow> rows = select(session, "id > ?", position);
         lastStatementNanos = System.nanoTime();
         List<OutboxRow> take = new ArrayList<>(rows.size());
+        gapWatches.headMap(position, true).clear(); // filled or passed
         long expected = position + 1;
         long gapWaitLeft = 0;
+        long[] snapshot = null;
         for (OutboxRow row : rows) {
             if (row.id > expected) {
-                long left = gapLeft(session, expected);
-                if (left > 0) {
-                    gapWaitLeft = left;
-                    break;
+                if (snapshot == null) {
+                    snapshot = snapshot(session);
+                }
+                // every gap in the rows read is watched from now, not once the gaps before it are passed
+                long left = gapLeft(expected, snapshot);
+                if (gapWaitLeft > 0 || left > 0) {
+                    gapWaitLeft = gapWaitLeft > 0 ? gapWaitLeft : left;
+                    expected = row.id + 1;
+                    continue;
                 }
                 recordGap(session, expected, row.id - 1);
             }
-            take.add(row);
+            if (gapWaitLeft == 0) {
+                take.add(row);
+            }
             expected = row.id + 1;
         }
         if (take.isEmpty()) {
@@ -307,48 +317,47 @@ final class RelayLoop {
         return true;
     }
 
+    /** When a gap was first seen, and (PostgreSQL) the xmax of the server's snapshot then, else -1. */
+    private record GapWatch(long seenNanos, long xmax) {
+    }
+
     /**
      * How much longer the gap starting at {@code start} is waited on; 0 once it may be passed. On
      * PostgreSQL a gap is also passed once every transaction that was open when the gap was first
-     * seen has ended (the server's oldest running transaction id has moved past the first
-     * snapshot's xmax), and at least {@link #GAP_SETTLE_NANOS} went by: a transaction that took a
-     * missing id took it before the later id was committed and seen, so it held an xid below that
-     * xmax — unless it had taken the id and not yet its xid (the microseconds between a row's id
-     * and its heap insert), which the settle time covers.
+     * seen has ended (the server's oldest running transaction id has reached the xmax of the
+     * snapshot taken then), and at least {@link #GAP_SETTLE_NANOS} went by: a transaction that
+     * took a missing id took it before the later id was committed and seen, so it held an xid
+     * below that xmax — unless it had taken the id and not yet its xid (the microseconds between
+     * a row's id and its heap insert), which the settle time covers.
+     *
+     * @param snapshot {xmin, xmax} of the server's current snapshot, taken in this pass, or
+     *        {-1, -1} where the dialect has none
      */
-    private long gapLeft(Connection session, long start) throws SQLException {
+    private long gapLeft(long start, long[] snapshot) {
         long now = System.nanoTime();
-        if (gapStart != start) {
-            gapStart = start;
-            gapSeenNanos = now;
-            gapXmax = dialect == OutboxDialect.POSTGRESQL ? snapshotXmax(session) : null;
-        }
-        long waited = now - gapSeenNanos;
+        GapWatch watch = gapWatches.computeIfAbsent(start, s -> new GapWatch(now, snapshot[1]));
+        long waited = now - watch.seenNanos();
         long left = Math.max(0, gapWaitNanos - waited);
-        if (left == 0 || gapXmax == null) {
+        if (left == 0 || watch.xmax() < 0) {
             return left;
         }
-        if (waited >= GAP_SETTLE_NANOS && openedBeforeHaveEnded(session, gapXmax)) {
+        if (waited >= GAP_SETTLE_NANOS && snapshot[0] >= watch.xmax()) {
             return 0;
         }
         return Math.min(left, GAP_SETTLE_NANOS);
     }
 
-    private static String snapshotXmax(Connection session) throws SQLException {
-        try (PreparedStatement select = session.prepareStatement("SELECT pg_snapshot_xmax(pg_current_snapshot())::text");
+    /** {xmin, xmax} of the server's current snapshot on PostgreSQL; {-1, -1} elsewhere. */
+    private long[] snapshot(Connection session) throws SQLException {
+        if (dialect != OutboxDialect.POSTGRESQL) {
+            return new long[] {-1, -1};
+        }
+        try (PreparedStatement select = session.prepareStatement("SELECT pg_snapshot_xmin(s)::text, "
+                + "pg_snapshot_xmax(s)::text FROM pg_current_snapshot() AS s");
                 ResultSet result = select.executeQuery()) {
             result.next();
-            return result.getString(1);
-        }
-    }
-
-    private static boolean openedBeforeHaveEnded(Connection session, String xmax) throws SQLException {
-        try (PreparedStatement select = session.prepareStatement(
-                "SELECT pg_snapshot_xmin(pg_current_snapshot()) >= CAST(? AS xid8)")) {
-            select.setString(1, xmax);
-            try (ResultSet result = select.executeQuery()) {
-                return result.next() && result.getBoolean(1);
-            }
+            // xid8 is unsigned 64-bit and starts near 0; a server does not reach 2^63 transactions
+            return new long[] {Long.parseLong(result.getString(1)), Long.parseLong(result.getString(2))};
         }
     }
 
@@ -366,7 +375,7 @@ final class RelayLoop {
             }
         });
         gapsPassed.incrementAndGet();
-        gapStart = -1;
+        gapWatches.remove(from);
         LOG.info("outbox relay {}: passed missing ids {}..{} after the gap wait", table, from, to);
     }
 
