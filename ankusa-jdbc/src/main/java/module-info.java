@@ -4,7 +4,8 @@
  * {@link io.ankusa.jdbc.OutboxRelay} moves committed rows into a {@code Queue} exactly once, with
  * the row id as the intake position. docs/outbox.md describes the tables and the guarantees.
  */
-@SuppressWarnings("requires-automatic") // pgjdbc ships no descriptor (Automatic-Module-Name org.postgresql.jdbc); optional, for LISTEN only
+// pgjdbc ships no descriptor (Automatic-Module-Name org.postgresql.jdbc); optional, for LISTEN only
+@SuppressWarnings("requires-automatic")
 module io.ankusa.jdbc {
     requires org.slf4j;
     requires transitive io.ankusa.api;

@@ -22,7 +22,7 @@ import java.util.List;
  */
 public enum OutboxDialect {
 
-    /** PostgreSQL 12 and later. */
+    /** PostgreSQL 13 and later (the relay reads {@code pg_current_snapshot()}). */
     POSTGRESQL("postgresql.sql", "SELECT pg_try_advisory_lock(?)", "SELECT pg_advisory_unlock(?)"),
 
     /** MySQL 8 and MariaDB 10.6 and later, InnoDB. */
@@ -56,7 +56,8 @@ public enum OutboxDialect {
             text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new OutboxException(OutboxException.Reason.SCHEMA_UNREADABLE,
-                    "schema resource io/ankusa/jdbc/" + schemaResource + " could not be read", new UncheckedIOException(e));
+                    "schema resource io/ankusa/jdbc/" + schemaResource + " could not be read",
+                    new UncheckedIOException(e));
         }
         List<String> statements = new ArrayList<>();
         StringBuilder current = new StringBuilder();

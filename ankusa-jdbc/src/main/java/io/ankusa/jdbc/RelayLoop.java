@@ -364,7 +364,8 @@ final class RelayLoop {
     /** Records a passed gap; committed before any row above it is ingested. */
     private void recordGap(Connection session, long from, long to) throws SQLException {
         transaction(session, () -> {
-            try (PreparedStatement delete = session.prepareStatement("DELETE FROM " + table + "_gaps WHERE from_id = ?");
+            try (PreparedStatement delete = session.prepareStatement(
+                    "DELETE FROM " + table + "_gaps WHERE from_id = ?");
                     PreparedStatement insert = session.prepareStatement(
                             "INSERT INTO " + table + "_gaps (from_id, to_id) VALUES (?, ?)")) {
                 delete.setLong(1, from);

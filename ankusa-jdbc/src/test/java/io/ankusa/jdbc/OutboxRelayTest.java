@@ -86,7 +86,8 @@ class OutboxRelayTest {
     }
 
     private long addOrder(Connection c, String id) throws SQLException {
-        try (PreparedStatement insert = c.prepareStatement("INSERT INTO " + table + "_orders (id, amount) VALUES (?, 42)")) {
+        try (PreparedStatement insert = c.prepareStatement(
+                "INSERT INTO " + table + "_orders (id, amount) VALUES (?, 42)")) {
             insert.setString(1, id);
             insert.executeUpdate();
         }
@@ -170,9 +171,9 @@ class OutboxRelayTest {
 
             await(WAIT, "both hooks ingested", () -> ingested.size() == 2);
             assertThat(ingested).containsExactly("ord_slow", "ord_fast");
+            await(WAIT, "both rows deleted", () -> relay.stats().relayed() == 2);
             assertThat(store.intakePosition(table)).isEqualTo(OptionalLong.of(second));
             assertThat(store.stats().pending()).isEqualTo(2);
-            await(WAIT, "both rows deleted", () -> relay.stats().relayed() == 2);
             assertThat(relay.stats().gapsPassed()).isZero();
             assertThat(relay.stats().late()).isZero();
         }
@@ -292,7 +293,8 @@ class OutboxRelayTest {
                         assertThat(r.getString(4)).isNotBlank();
                     }
                 }
-                assertThat(refused).containsExactly(pastTheLimit + " ord_b tenant_limit", broken + " bad id invalid_hook");
+                assertThat(refused).containsExactly(pastTheLimit + " ord_b tenant_limit",
+                        broken + " bad id invalid_hook");
             }
         }
     }
@@ -322,8 +324,8 @@ class OutboxRelayTest {
 
                     // a's session ends (a server restart, a network cut, an operator): b takes over
                     try (Connection c = cluster.connect()) {
-                        execute(c, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'relay-a-"
-                                + table + "'");
+                        execute(c, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                                + " WHERE application_name = 'relay-a-" + table + "'");
                     }
                     for (int i = 40; i < 80; i++) {
                         commitOrder("ord_" + i);
@@ -354,6 +356,53 @@ class OutboxRelayTest {
             try (Connection c = cluster.connect()) {
                 assertOutboxEmpty(c, table);
             }
+        }
+    }
+
+    @Test
+    void gapsSeenTogetherAreWaitedOnTogether() throws Exception {
+        Duration gapWait = Duration.ofSeconds(2);
+        try (Queue store = OutboxFixture.queue(dir.resolve("store"));
+                Connection holder = cluster.connect()) {
+            // an unrelated open transaction holds the server's xmin back: only the gap wait passes gaps
+            holder.setAutoCommit(false);
+            execute(holder, "SELECT pg_current_xact_id()");
+            try (Connection c = cluster.connect()) {
+                c.setAutoCommit(false);
+                for (int i = 0; i < 3; i++) {
+                    addOrder(c, "ord_rolled_back_" + i);
+                    c.rollback();
+                    addOrder(c, "ord_" + i);
+                    c.commit();
+                }
+            }
+            long start = System.nanoTime();
+            try (OutboxRelay relay = relay(store).gapWait(gapWait).build().start()) {
+                await(WAIT, "three rows past three gaps", () -> relay.stats().relayed() == 3);
+                Duration took = Duration.ofNanos(System.nanoTime() - start);
+                assertThat(relay.stats().gapsPassed()).isEqualTo(3);
+                // three gaps waited on one after another would take three gap waits
+                assertThat(took).isLessThan(gapWait.multipliedBy(2));
+            }
+            holder.rollback();
+        }
+    }
+
+    @Test
+    void closeEndsTheRelaysOwnNamedThreadAndReleasesTheLock() throws Exception {
+        try (Queue store = OutboxFixture.queue(dir.resolve("store"))) {
+            OutboxRelay relay = relay(store).build().start();
+            await(WAIT, "the relay holds the lock", () -> relay.stats().state() == RelayStats.State.RELAYING);
+            Thread thread = Thread.getAllStackTraces().keySet().stream()
+                    .filter(t -> t.getName().equals("ankusa-outbox-relay-" + table)).findFirst().orElseThrow();
+            assertThat(thread.isDaemon()).isFalse();
+            relay.close();
+            assertThat(thread.isAlive()).isFalse();
+            assertThat(relay.stats().state()).isEqualTo(RelayStats.State.CLOSED);
+            try (OutboxRelay next = relay(store).build().start()) {
+                await(WAIT, "the next relay takes the lock", () -> next.stats().state() == RelayStats.State.RELAYING);
+            }
+            relay.close(); // idempotent
         }
     }
 }

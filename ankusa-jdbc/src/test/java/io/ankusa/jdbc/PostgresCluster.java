@@ -63,7 +63,8 @@ final class PostgresCluster implements AutoCloseable {
             String options = String.join(" ", "-c listen_addresses=127.0.0.1", "-c port=" + cluster.port,
                     "-c unix_socket_directories=" + home, "-c fsync=on", "-c synchronous_commit=on",
                     "-c max_connections=50");
-            cluster.server(List.of("pg_ctl", "-D", cluster.data().toString(), "-l", home.resolve("server.log").toString(),
+            cluster.server(List.of("pg_ctl", "-D", cluster.data().toString(),
+                    "-l", home.resolve("server.log").toString(),
                     "-w", "-t", "120", "-o", options, "start"));
         } catch (IOException | RuntimeException | InterruptedException e) {
             cluster.close();
@@ -143,7 +144,8 @@ final class PostgresCluster implements AutoCloseable {
         Path versions = Path.of("/usr/lib/postgresql");
         if (Files.isDirectory(versions)) {
             try (Stream<Path> dirs = Files.list(versions)) {
-                Optional<Path> newest = dirs.map(d -> d.resolve("bin")).filter(d -> Files.isExecutable(d.resolve("initdb")))
+                Optional<Path> newest = dirs.map(d -> d.resolve("bin"))
+                        .filter(d -> Files.isExecutable(d.resolve("initdb")))
                         .max(Comparator.comparingInt(PostgresCluster::majorVersion));
                 if (newest.isPresent()) {
                     return newest;

@@ -51,7 +51,8 @@ class RelayBench {
             System.out.printf("  direct Queue.ingest with positions: %,.0f hooks/s%n", direct);
             System.out.printf("  relay from a backlog in the table:   %,.0f hooks/s (%.0f %% of direct)%n", relayed,
                     100 * relayed / direct);
-            System.out.printf("  commit -> receipt over %d single-row transactions: p50 %.1f ms, p99 %.1f ms, max %.1f ms%n",
+            System.out.printf("  commit -> receipt over %d single-row transactions:"
+                    + " p50 %.1f ms, p99 %.1f ms, max %.1f ms%n",
                     COMMITS, ms(latencies, 0.50), ms(latencies, 0.99), latencies[latencies.length - 1] / 1e6);
         }
     }
