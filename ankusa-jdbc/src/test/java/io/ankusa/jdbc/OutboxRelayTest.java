@@ -9,10 +9,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ankusa.api.Hook;
+import io.ankusa.api.IntakePosition;
 import io.ankusa.api.InvalidHookException;
 import io.ankusa.dispatch.Delivery;
 import io.ankusa.dispatch.Pipeline;
 import io.ankusa.queue.Queue;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -23,6 +26,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
@@ -215,8 +219,8 @@ class OutboxRelayTest {
             long first = commitOrder("ord_1");
             long second = commitOrder("ord_2");
             // what a relay that died between its ingest and its delete leaves behind
-            store.ingest(hook("ord_1"), new io.ankusa.api.IntakePosition(table, first), Duration.ZERO).join();
-            store.ingest(hook("ord_2"), new io.ankusa.api.IntakePosition(table, second), Duration.ZERO).join();
+            store.ingest(hook("ord_1"), new IntakePosition(table, first), Duration.ZERO).join();
+            store.ingest(hook("ord_2"), new IntakePosition(table, second), Duration.ZERO).join();
             long third = commitOrder("ord_3");
 
             List<String> ingested = new CopyOnWriteArrayList<>();
@@ -334,9 +338,10 @@ class OutboxRelayTest {
                     Thread.sleep(200);
                     assertThat(relayB.stats().relayed()).isPositive();
                     assertThat(relayB.stats().lockAcquisitions()).isOne();
-                    // rows a ingested but could not delete any more are deleted by b as relayed before
+                    // rows a ingested but could not delete any more are deleted by b as relayed before;
+                    // a's last delete may also have committed with its reply lost (one pass, 5 rows)
                     assertThat(relayA.stats().relayed() + relayB.stats().relayed() + relayB.stats().skipped())
-                            .isEqualTo(80);
+                            .isBetween(75L, 80L);
                     assertThat(relayA.stats().state()).as("a: " + relayA.stats() + ", b: " + relayB.stats())
                             .isEqualTo(RelayStats.State.WAITING);
                 }
@@ -403,6 +408,63 @@ class OutboxRelayTest {
                 await(WAIT, "the next relay takes the lock", () -> next.stats().state() == RelayStats.State.RELAYING);
             }
             relay.close(); // idempotent
+        }
+    }
+
+    /** {@code queue}, whose ingest of {@code hookId} fails once as a store commit would, without reaching it. */
+    private static Queue failingOnce(Queue queue, String hookId, List<String> ingested) {
+        AtomicInteger failures = new AtomicInteger();
+        return (Queue) Proxy.newProxyInstance(Queue.class.getClassLoader(),
+                new Class<?>[] {Queue.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("ingest") && args != null && args.length == 3) {
+                        String id = ((Hook) args[0]).id();
+                        ingested.add(id);
+                        if (id.equals(hookId) && failures.getAndIncrement() == 0) {
+                            return CompletableFuture.failedFuture(
+                                    new IllegalStateException("store commit failed"));
+                        }
+                    }
+                    try {
+                        return method.invoke(queue, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+    }
+
+    @Test
+    void aRowWhoseIngestFailedAfterALaterRowLandedIsWrittenAgainUnderANewId() throws Exception {
+        long third;
+        commitOrder("ord_1");
+        commitOrder("ord_2");
+        third = commitOrder("ord_3");
+        List<String> ingested = new CopyOnWriteArrayList<>();
+        try (Queue store = OutboxFixture.queue(dir.resolve("store"));
+                OutboxRelay relay = relay(failingOnce(store, "ord_2", ingested)).build().start()) {
+            await(WAIT, "three rows relayed", () -> relay.stats().relayed() == 3);
+            assertThat(relay.stats().requeued()).isOne();
+            assertThat(ingested).containsExactly("ord_1", "ord_2", "ord_3", "ord_2");
+            assertThat(store.stats().pending()).isEqualTo(3);
+            assertThat(store.intakePosition(table).orElseThrow()).isGreaterThan(third);
+            try (Connection c = cluster.connect()) {
+                assertOutboxEmpty(c, table);
+                assertThat(count(c, "SELECT count(*) FROM " + table + "_refused")).isZero();
+            }
+        }
+    }
+
+    @Test
+    void aRowWhoseIngestFailedWithNothingLaterLandedIsReadAgainUnderItsId() throws Exception {
+        commitOrder("ord_1");
+        long second = commitOrder("ord_2");
+        List<String> ingested = new CopyOnWriteArrayList<>();
+        try (Queue store = OutboxFixture.queue(dir.resolve("store"));
+                OutboxRelay relay = relay(failingOnce(store, "ord_2", ingested)).build().start()) {
+            await(WAIT, "two rows relayed", () -> relay.stats().relayed() == 2);
+            assertThat(relay.stats().requeued()).isZero();
+            assertThat(ingested).containsExactly("ord_1", "ord_2", "ord_2");
+            assertThat(store.stats().pending()).isEqualTo(2);
+            assertThat(store.intakePosition(table)).isEqualTo(OptionalLong.of(second));
         }
     }
 }
