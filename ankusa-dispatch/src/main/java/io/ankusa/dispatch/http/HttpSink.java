@@ -27,8 +27,8 @@ import org.apache.hc.core5.http.nio.support.AsyncRequestBuilder;
  * <p><b>Endpoint.</b> An {@link EndpointResolver} names it per (tenant, sink); answers are cached
  * until {@link #invalidate(String)} or {@link #invalidateAll()};
  * {@link #builder(URI, WebhookSecret, WebhookSecret...)} is the one-URL case. No endpoint: dead, reason
- * {@value #UNKNOWN_ENDPOINT}. A disabled endpoint: {@link SinkOutcome.EndpointDisabled}, nothing sent. A URL or address the {@link AddressGuard}
- * refuses: dead, reason {@value AddressGuard#SSRF_REFUSED}, before any connection.
+ * {@value #UNKNOWN_ENDPOINT}. A disabled endpoint: {@link SinkOutcome.EndpointDisabled}, nothing sent. A URL
+ * or address the {@link AddressGuard} refuses: dead, reason {@value AddressGuard#SSRF_REFUSED}, before any connection.
  *
  * <p><b>Request.</b> The hook's headers, in their order, then the endpoint's extra headers, except
  * those a stored hook must not set: {@code webhook-*} and {@code svix-*} (signature headers a
