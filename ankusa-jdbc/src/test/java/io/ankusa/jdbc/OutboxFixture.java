@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.api.Hook;
 import io.ankusa.api.QueueConfig;
-import io.ankusa.dispatch.Delivery;
 import io.ankusa.dispatch.Pipeline;
-import io.ankusa.dispatch.SinkOutcome;
+import io.ankusa.dispatch.sink.Delivery;
+import io.ankusa.dispatch.sink.SinkOutcome;
 import io.ankusa.queue.Queue;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
@@ -79,7 +79,7 @@ final class OutboxFixture {
         return Pipeline.builder(queue, d -> {
             deliveries.add(d);
             return CompletableFuture.completedFuture(SinkOutcome.delivered());
-        }).tickInterval(Duration.ofMillis(5)).build().start();
+        }).tickInterval(Duration.ofMillis(5)).start();
     }
 
     static List<Delivery> deliveries() {

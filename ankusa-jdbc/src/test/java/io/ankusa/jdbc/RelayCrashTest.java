@@ -7,8 +7,8 @@ import static io.ankusa.jdbc.OutboxFixture.hook;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.api.QueueStats;
-import io.ankusa.dispatch.Delivery;
 import io.ankusa.dispatch.Pipeline;
+import io.ankusa.dispatch.sink.Delivery;
 import io.ankusa.queue.Queue;
 import java.io.File;
 import java.io.IOException;
