@@ -64,6 +64,9 @@ public final class BenchSuite {
     static final Map<String, List<String>> JVM_OPTIONS = Map.of(
             "io.ankusa.tests.upgrade.MigrationBench", List.of("-Xms2g", "-XX:+AlwaysPreTouch"));
 
+    /** Programs that run only when {@code ankusa.bench.only} names them: profiles, not self-checking benches. */
+    static final List<String> ON_REQUEST = List.of("io.ankusa.bench.outbox.DrainProfile");
+
     /** The properties that tell this suite where its files go, left out of the page's options. */
     private static final Set<String> PLUMBING = Set.of("ankusa.bench.dir", "ankusa.bench.writeDocs",
             "ankusa.bench.docsFile", "ankusa.bench.resultsDir");
@@ -82,6 +85,7 @@ public final class BenchSuite {
 
     /** Runs the benches; see the class comment. */
     public static void main(String[] args) throws IOException, InterruptedException {
+        adoptCommandLine(System.getenv("MAVEN_CMD_LINE_ARGS"));
         Set<String> only = Arrays.stream(System.getProperty("ankusa.bench.only", "").split(","))
                 .map(String::trim).filter(s -> !s.isEmpty()).collect(Collectors.toSet());
         boolean skipMigration = Boolean.getBoolean("ankusa.bench.skipMigration");
@@ -92,7 +96,9 @@ public final class BenchSuite {
         Path docsFile = Path.of(System.getProperty("ankusa.bench.docsFile", "../docs/performance.md"));
         String commit = PerformancePage.commit(PerformancePage.directory(docsFile));
         List<PerformancePage.Run> runs = new ArrayList<>();
-        for (String bench : BENCHES) {
+        List<String> programs = new ArrayList<>(BENCHES);
+        ON_REQUEST.stream().filter(p -> only.contains(simpleName(p))).forEach(programs::add);
+        for (String bench : programs) {
             String name = simpleName(bench);
             if ((!only.isEmpty() && !only.contains(name)) || (skipMigration && name.equals("MigrationBench"))) {
                 continue;
@@ -117,6 +123,29 @@ public final class BenchSuite {
         }
         if (runs.stream().anyMatch(run -> run.exit() != 0)) {
             System.exit(1);
+        }
+    }
+
+    /**
+     * Takes the {@code -Dankusa.*} options of the Maven command line that the profile does not pass
+     * on by name (a bench's own options, such as {@code ankusa.bench.profileTenants}): Maven's
+     * launcher exports its arguments as {@code MAVEN_CMD_LINE_ARGS}, and this JVM inherits them. An
+     * option the profile passed keeps the profile's value. Values holding spaces are not supported.
+     *
+     * @param commandLine the Maven command line's arguments, or null when not run by Maven
+     */
+    static void adoptCommandLine(String commandLine) {
+        if (commandLine == null) {
+            return;
+        }
+        for (String token : commandLine.trim().split("\\s+")) {
+            int eq = token.indexOf('=');
+            if (token.startsWith("-Dankusa.") && eq > 2) {
+                String key = token.substring(2, eq);
+                if (System.getProperty(key) == null) {
+                    System.setProperty(key, token.substring(eq + 1));
+                }
+            }
         }
     }
 
