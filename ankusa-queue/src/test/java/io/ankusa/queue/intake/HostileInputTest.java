@@ -55,7 +55,7 @@ class HostileInputTest {
     void aHookWith65536SinksIsRefusedNeverAcknowledgedAndDropped(String backend) {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
             int[] every = IntStream.rangeClosed(0, 0xFFFF).toArray();
-            refusedUnchanged(q, () -> valid().sinks(0).build(), "duplicate_sink");
+            refusedUnchanged(q, () -> valid().addSink(0).build(), "duplicate_sink");
             refusedUnchanged(q, () -> Hook.builder().id("id").sourceId("src").sinks(every).build(), "too_many_sinks");
             assertThat(q.ingest(valid().build()).seq()).isEqualTo(1);
         }

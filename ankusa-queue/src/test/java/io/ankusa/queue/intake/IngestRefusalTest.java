@@ -53,7 +53,7 @@ class IngestRefusalTest {
                 Arguments.of("idempotency key over 255 UTF-8 bytes", Reason.IDEMPOTENCY_KEY_TOO_LONG,
                         (Supplier<Hook>) () -> valid().idempotencyKey("é".repeat(128)).build()),
                 Arguments.of("no sinks", Reason.NO_SINKS, (Supplier<Hook>) () -> Hook.builder().id("i").sourceId("s").build()),
-                Arguments.of("duplicate sink", Reason.DUPLICATE_SINK, (Supplier<Hook>) () -> valid().sinks(1).build()),
+                Arguments.of("duplicate sink", Reason.DUPLICATE_SINK, (Supplier<Hook>) () -> valid().addSink(1).build()),
                 Arguments.of("negative sink", Reason.SINK_OUT_OF_RANGE, (Supplier<Hook>) () -> valid().sinks(-1).build()),
                 Arguments.of("sink over 65535", Reason.SINK_OUT_OF_RANGE, (Supplier<Hook>) () -> valid().sinks(65536).build()),
                 Arguments.of("payload over the limit", Reason.PAYLOAD_TOO_LARGE,
