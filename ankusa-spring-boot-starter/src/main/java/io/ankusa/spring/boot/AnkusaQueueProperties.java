@@ -22,7 +22,7 @@ final class AnkusaQueueProperties {
     static final String PREFIX = "ankusa";
 
     /** Groups under the prefix that are the starter's, not the queue's. */
-    private static final Set<String> STARTER_GROUPS = Set.of("pipeline.", "health.");
+    private static final Set<String> STARTER_GROUPS = Set.of("pipeline.", "health.", "outbox.");
 
     private AnkusaQueueProperties() {
     }
