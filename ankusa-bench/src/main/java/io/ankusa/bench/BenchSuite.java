@@ -50,6 +50,7 @@ public final class BenchSuite {
             "io.ankusa.bench.PipelineBench",
             "io.ankusa.bench.ThroughputBench",
             "io.ankusa.bench.outbox.PostgresOutboxBench",
+            "io.ankusa.bench.outbox.RelayBench",
             "io.ankusa.bench.TickBench",
             "io.ankusa.bench.FairnessBench",
             "io.ankusa.tests.upgrade.MigrationBench",

@@ -83,6 +83,20 @@ final class PostgresCluster implements AutoCloseable {
         return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + port + "/postgres?user=" + USER);
     }
 
+    /**
+     * A data source of new connections as the superuser, named {@code application} in
+     * {@code pg_stat_activity}: what the outbox relay is given.
+     *
+     * @param application the connections' application name
+     * @return the data source
+     */
+    javax.sql.DataSource dataSource(String application) {
+        org.postgresql.ds.PGSimpleDataSource source = new org.postgresql.ds.PGSimpleDataSource();
+        source.setUrl("jdbc:postgresql://127.0.0.1:" + port + "/postgres?user=" + USER);
+        source.setApplicationName(application);
+        return source;
+    }
+
     /** The server's version string, for the bench's header. */
     String version() throws SQLException {
         try (Connection c = connect(); var s = c.createStatement(); var r = s.executeQuery("SHOW server_version")) {
