@@ -14,6 +14,7 @@ import io.ankusa.api.InvalidHookException;
 import io.ankusa.dispatch.Pipeline;
 import io.ankusa.dispatch.sink.Delivery;
 import io.ankusa.queue.Queue;
+import io.ankusa.tests.postgres.PostgresCluster;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;

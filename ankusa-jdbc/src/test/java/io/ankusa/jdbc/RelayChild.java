@@ -2,6 +2,7 @@ package io.ankusa.jdbc;
 
 import io.ankusa.api.Receipt;
 import io.ankusa.queue.Queue;
+import io.ankusa.tests.postgres.UrlDataSource;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.nio.file.Path;

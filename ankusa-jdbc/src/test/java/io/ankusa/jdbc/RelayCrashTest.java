@@ -10,6 +10,7 @@ import io.ankusa.api.QueueStats;
 import io.ankusa.dispatch.Pipeline;
 import io.ankusa.dispatch.sink.Delivery;
 import io.ankusa.queue.Queue;
+import io.ankusa.tests.postgres.PostgresCluster;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

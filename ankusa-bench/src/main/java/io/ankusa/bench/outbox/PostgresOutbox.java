@@ -1,5 +1,6 @@
 package io.ankusa.bench.outbox;
 
+import io.ankusa.tests.postgres.PostgresCluster;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

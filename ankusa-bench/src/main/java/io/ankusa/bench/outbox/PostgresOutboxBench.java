@@ -1,6 +1,7 @@
 package io.ankusa.bench.outbox;
 
 import io.ankusa.store.Stores;
+import io.ankusa.tests.postgres.PostgresCluster;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -41,7 +42,7 @@ import java.util.stream.Stream;
  *
  * <p>System properties: {@code ankusa.bench.pgHooks}, {@code ankusa.bench.pgRounds},
  * {@code ankusa.bench.pgPhases} ({@code ingest,drain}, the default, or one of them),
- * {@code ankusa.bench.backends} (default {@code rocksdb,lmdb}), {@code ankusa.bench.pgBin}
+ * {@code ankusa.bench.backends} (default {@code rocksdb,lmdb}), {@code ankusa.pgBin}
  * (PostgreSQL's {@code bin} directory), {@code ankusa.bench.dir}.
  */
 public final class PostgresOutboxBench {
@@ -68,7 +69,7 @@ public final class PostgresOutboxBench {
         List<String> failures = new ArrayList<>();
         Map<String, List<Double>> rates = new LinkedHashMap<>();
         String version;
-        try (PostgresCluster cluster = PostgresCluster.start()) {
+        try (PostgresCluster cluster = PostgresCluster.start("shared_buffers=256MB", "max_wal_size=4GB")) {
             version = cluster.version();
             Rounds run = new Rounds(new AnkusaCells(root), new PostgresOutbox(cluster), backends, phases, failures);
             run.round(Math.max(1_000, hooks / 5), new LinkedHashMap<>(), "warm-up");

@@ -9,6 +9,7 @@ import io.ankusa.jdbc.OutboxDialect;
 import io.ankusa.jdbc.OutboxRelay;
 import io.ankusa.jdbc.RelayStats;
 import io.ankusa.queue.Queue;
+import io.ankusa.tests.postgres.PostgresCluster;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.nio.file.Files;

@@ -8,6 +8,7 @@ import io.ankusa.jdbc.AnkusaOutbox;
 import io.ankusa.jdbc.OutboxDialect;
 import io.ankusa.jdbc.OutboxRelay;
 import io.ankusa.queue.Queue;
+import io.ankusa.tests.postgres.PostgresCluster;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;

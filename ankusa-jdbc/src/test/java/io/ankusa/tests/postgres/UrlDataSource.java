@@ -1,4 +1,4 @@
-package io.ankusa.jdbc;
+package io.ankusa.tests.postgres;
 
 import java.io.PrintWriter;
 import java.sql.Connection;
@@ -9,12 +9,17 @@ import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /** A data source of new {@link DriverManager} connections to one URL, as the relay tests need. */
-final class UrlDataSource implements DataSource {
+public final class UrlDataSource implements DataSource {
 
     private final String url;
 
-    /** A source of connections to {@code url} named {@code application} in {@code pg_stat_activity}. */
-    UrlDataSource(String url, String application) {
+    /**
+     * A data source of {@code url}.
+     *
+     * @param url         the JDBC URL
+     * @param application the connections' application name
+     */
+    public UrlDataSource(String url, String application) {
         this.url = url + "&ApplicationName=" + application;
     }
 
