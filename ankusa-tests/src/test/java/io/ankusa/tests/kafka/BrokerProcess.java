@@ -56,7 +56,10 @@ public final class BrokerProcess {
         Class<?> storageTool = Class.forName("kafka.tools.StorageTool");
         Method execute = storageTool.getMethod("execute", String[].class, PrintStream.class);
         String clusterId = uuidBase64();
-        int rc = (int) execute.invoke(null, new String[] {"format", "-t", clusterId, "-c", properties.toString(),
+        // "--cluster-id=<id>", not "-t <id>": a base64 id may start with '-', which the tool's parser then
+        // reads as an option and refuses the format ("expected one argument").
+        int rc = (int) execute.invoke(null, new String[] {"format", "--cluster-id=" + clusterId, "-c",
+            properties.toString(),
             "--standalone", "--ignore-formatted"}, System.out);
         if (rc != 0) {
             System.out.println("error: format failed with " + rc);
