@@ -2,10 +2,13 @@ package io.ankusa.dispatch;
 
 import io.ankusa.api.events.QueueListener;
 import io.ankusa.dispatch.engine.DispatchPipeline;
+import io.ankusa.dispatch.report.DispatchHealth;
 import io.ankusa.dispatch.report.DueTenants;
 import io.ankusa.dispatch.report.Gauges;
 import io.ankusa.dispatch.report.TenantDispatch;
+import io.ankusa.dispatch.report.TenantHealth;
 import io.ankusa.dispatch.report.TickReport;
+import io.ankusa.dispatch.report.TroubledTenants;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 
@@ -46,6 +49,21 @@ final class EnginePipeline implements Pipeline {
     @Override
     public DueTenants dueTenants(long after, int limit) {
         return engine.dueTenants(after, limit);
+    }
+
+    @Override
+    public DispatchHealth dispatchHealth() {
+        return engine.dispatchHealth();
+    }
+
+    @Override
+    public Optional<TenantHealth> tenantHealth(String tenant) {
+        return engine.tenantHealth(tenant);
+    }
+
+    @Override
+    public TroubledTenants troubledTenants(int limit) {
+        return engine.troubledTenants(limit);
     }
 
     @Override

@@ -3,11 +3,14 @@ package io.ankusa.dispatch;
 import io.ankusa.api.QueueConfig;
 import io.ankusa.api.events.QueueListener;
 import io.ankusa.dispatch.engine.DispatchPipeline;
+import io.ankusa.dispatch.report.DispatchHealth;
 import io.ankusa.dispatch.report.DueTenants;
 import io.ankusa.dispatch.report.GaugeListener;
 import io.ankusa.dispatch.report.Gauges;
 import io.ankusa.dispatch.report.TenantDispatch;
+import io.ankusa.dispatch.report.TenantHealth;
 import io.ankusa.dispatch.report.TickReport;
+import io.ankusa.dispatch.report.TroubledTenants;
 import io.ankusa.dispatch.sink.RetryPolicy;
 import io.ankusa.dispatch.sink.Sink;
 import io.ankusa.queue.Queue;
@@ -115,6 +118,40 @@ public interface Pipeline extends AutoCloseable {
     DueTenants dueTenants(long after, int limit);
 
     /**
+     * Whether this pipeline keeps delivering what it should deliver now: its deliverable backlog's
+     * age (rows of tenants it holds back by design left out), the rows it holds back by reason, since
+     * when its tick loop last ticked and whether its sink still answers. {@link NodeHealth} judges it;
+     * {@code docs/operations.md} ("Health") says what turns a node down and what does not. Costs no
+     * scan (see {@link DispatchHealth}); any thread.
+     *
+     * @return the pipeline's health facts as of now
+     * @throws IllegalStateException when the pipeline is closed
+     */
+    DispatchHealth dispatchHealth();
+
+    /**
+     * One tenant's health: whether the scheduler holds it back and why, its oldest due row's age as
+     * the scheduler knows it, and its attempts and failures of the last one to two minutes.
+     *
+     * @param tenant the tenant id
+     * @return its health, or empty when the queue never saw the tenant
+     * @throws IllegalStateException when the pipeline is closed
+     */
+    Optional<TenantHealth> tenantHealth(String tenant);
+
+    /**
+     * The tenants in trouble: the {@code limit} with the oldest due rows and the {@code limit} with
+     * the highest recent failure rate, for bounded-cardinality per-tenant metrics. Costs one pass
+     * over the tenants attempted in the last two minutes and one name read per tenant reported.
+     *
+     * @param limit the most tenants in each list, at least 1
+     * @return the tenants
+     * @throws IllegalArgumentException when {@code limit} is below 1
+     * @throws IllegalStateException when the pipeline is closed
+     */
+    TroubledTenants troubledTenants(int limit);
+
+    /**
      * Events dropped so far because a listener registered on {@link Builder#listener} did not keep
      * up (its bounded hand-off was full); 0 without listeners.
      *
@@ -134,8 +171,8 @@ public interface Pipeline extends AutoCloseable {
 
     /**
      * Stops ticking, waits up to the sink deadline for the attempts under way to be settled, and
-     * stops the pipeline's threads. Rows still unsettled stay inflight until the queue is next
-     * opened. Idempotent; does not close the queue.
+     * stops the pipeline's threads (a failed queue settles nothing more: then it does not wait). Rows
+     * still unsettled stay inflight until the queue is next opened. Idempotent; does not close the queue.
      */
     @Override
     void close();

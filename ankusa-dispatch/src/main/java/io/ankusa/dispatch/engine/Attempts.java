@@ -49,6 +49,8 @@ final class Attempts {
     private final EventHub events;
     private final EndpointGate gate;
     private final LongSupplier nanoTime;
+    private final SinkPulse pulse;
+    private final TenantFailures failures;
 
     Attempts(Sink sink, int concurrency, Duration deadline, InstantSource clock, Settler settler, Runnable onSlotFreed,
             EventHub events, EndpointGate gate, LongSupplier nanoTime) {
@@ -62,6 +64,18 @@ final class Attempts {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.settler = Objects.requireNonNull(settler, "settler");
         this.onSlotFreed = Objects.requireNonNull(onSlotFreed, "onSlotFreed");
+        this.pulse = new SinkPulse(nanoTime);
+        this.failures = new TenantFailures(nanoTime);
+    }
+
+    /** Recent attempts and failures per tenant. */
+    TenantFailures failures() {
+        return failures;
+    }
+
+    /** Whether the sink still answers. */
+    SinkPulse pulse() {
+        return pulse;
     }
 
     /** Slots free now: the most rows a tick may claim. */
@@ -96,6 +110,7 @@ final class Attempts {
                 // The endpoint's slot goes back and the outcome feeds its pause and breaker before
                 // the settle commits, so the next tick already sees them.
                 gate.answered(c.row().ord(), c.sink(), outcome, nanoTime.getAsLong());
+                failures.ended(c.row().ord(), outcome);
                 if (events.active()) {
                     AttemptFinished finished = AttemptEvents.finished(c, outcome, nanos);
                     events.publish(l -> l.onAttemptFinished(finished));
@@ -145,11 +160,13 @@ final class Attempts {
             } else {
                 outcome.complete(result);
             }
+            pulse.outcome();
         });
         return outcome.orTimeout(deadline.toMillis(), TimeUnit.MILLISECONDS).exceptionally(failure -> {
             Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause()
                     : failure;
             if (cause instanceof TimeoutException) {
+                pulse.missedDeadline();
                 return SinkOutcome.retry(TIMEOUT + ": no outcome within " + deadline, AttemptErrorClass.SINK_TIMEOUT);
             }
             return SinkOutcome.retry(FAILED + ": " + cause, AttemptErrorClass.SINK_FAILED);

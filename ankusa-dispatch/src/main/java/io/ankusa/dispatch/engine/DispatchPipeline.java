@@ -2,11 +2,14 @@ package io.ankusa.dispatch.engine;
 
 import io.ankusa.api.EndpointSettings;
 import io.ankusa.api.events.QueueListener;
+import io.ankusa.dispatch.report.DispatchHealth;
 import io.ankusa.dispatch.report.DueTenants;
 import io.ankusa.dispatch.report.GaugeListener;
 import io.ankusa.dispatch.report.Gauges;
 import io.ankusa.dispatch.report.TenantDispatch;
+import io.ankusa.dispatch.report.TenantHealth;
 import io.ankusa.dispatch.report.TickReport;
+import io.ankusa.dispatch.report.TroubledTenants;
 import io.ankusa.dispatch.sink.RetryPolicy;
 import io.ankusa.dispatch.sink.Sink;
 import io.ankusa.queue.Queue;
@@ -87,6 +90,8 @@ public final class DispatchPipeline implements AutoCloseable {
     private final LongSupplier nanoTime;
     private final TenantDirectory directory;
     private final GaugeReader gauges;
+    private final HealthReader health;
+    private volatile long loopStartedNanos = Tick.NEVER;
     private final EventHub events;
     private final QueueFault fault;
     private final Object lifecycle = new Object();
@@ -95,7 +100,7 @@ public final class DispatchPipeline implements AutoCloseable {
     private volatile int slotsWanted = Integer.MAX_VALUE;
     /** The last tick left rows due because their endpoint was at its concurrency limit. */
     private volatile boolean slotLimited;
-    private Thread loop;
+    private volatile Thread loop;
     private ScheduledExecutorService gaugeSchedule;
 
     /** A pipeline with {@code settings}; not started. */
@@ -124,6 +129,49 @@ public final class DispatchPipeline implements AutoCloseable {
         this.tick = new Tick(ledger, clock, nanoTime, new MarkerCleanup(ledger), scheduler, attempts, settler,
                 new QuarantineAlarm(directory, events), settings.rowsPerTick(), settings.bytesPerTick(), events, gate);
         this.gauges = new GaugeReader(settings.queue(), ledger, clock, tick::lastVisited, leaders, oldest);
+        this.health = new HealthReader(ledger, directory, nanoTime, oldest, this::lastTickNanos, attempts.pulse(),
+                attempts.failures(), this::ticking);
+    }
+
+    /** When the last tick ended, or the loop started when none has yet ({@link Tick#NEVER} for neither). */
+    private long lastTickNanos() {
+        long ended = tick.lastEndedNanos();
+        return ended == Tick.NEVER ? loopStartedNanos : ended;
+    }
+
+    /** Whether the tick loop runs: started, not closed, not ended by a failure. */
+    private boolean ticking() {
+        Thread t = loop;
+        return t != null && !closed && t.isAlive() && fault.failure() == null;
+    }
+
+    /** See {@code Pipeline} for the contract. */
+    public DispatchHealth dispatchHealth() {
+        requireOpen();
+        return health.measure();
+    }
+
+    /**
+     * See {@code Pipeline} for the contract.
+     *
+     * @param tenant the tenant id
+     * @return its health, or empty when the queue never saw the tenant
+     */
+    public Optional<TenantHealth> tenantHealth(String tenant) {
+        Objects.requireNonNull(tenant, "tenant");
+        requireOpen();
+        return health.tenant(tenant);
+    }
+
+    /**
+     * See {@code Pipeline} for the contract.
+     *
+     * @param limit the most tenants in each list, at least 1
+     * @return the tenants
+     */
+    public TroubledTenants troubledTenants(int limit) {
+        requireOpen();
+        return health.troubled(limit);
     }
 
     /** Starts the tick loop and the gauge schedule; idempotent. */
@@ -131,6 +179,7 @@ public final class DispatchPipeline implements AutoCloseable {
         synchronized (lifecycle) {
             requireOpen();
             if (loop == null) {
+                loopStartedNanos = nanoTime.getAsLong();
                 loop = new Thread(this::runLoop, "ankusa-dispatch-tick");
                 loop.setDaemon(true);
                 loop.start();
@@ -335,7 +384,9 @@ public final class DispatchPipeline implements AutoCloseable {
                 LockSupport.unpark(stopping);
                 stopping.join();
             }
-            if (!attempts.awaitIdle(settings.sinkDeadline().plusSeconds(5))) {
+            // A failed queue settles nothing more (every settle fails): nothing to wait for, and a tick
+            // loop killed inside a sink call never gave its slots back.
+            if (fault.failure() == null && !attempts.awaitIdle(settings.sinkDeadline().plusSeconds(5))) {
                 LOG.warn("closed with {} deliveries unsettled; they return to due when the queue is next opened",
                         attempts.busySlots());
             }

@@ -93,8 +93,6 @@ final class TenantLane {
     long waitingSinceNanos = NOT_WAITING;
     /** The {@code earnSince} of the lane's last visit, for the take after the claim. */
     long earnSinceNanos;
-    /** The lane's mark in the pipeline's {@link OldestDue}, or none. */
-    OldestDue.Mark oldestMark;
 
     TenantLane(long ord) {
         this.ord = ord;

@@ -176,7 +176,7 @@ final class TenantScheduler {
             leaders.changed(ord);
             if (newest < lane.uncleanedBucket) {
                 lane.uncleanedBucket = newest;
-                lane.oldestMark = oldest.replace(lane.oldestMark, lane.oldestMarkNow());
+                oldest.mark(lane.ord, lane.oldestMarkNow());
             }
         }
         if (lane.state == TenantLane.State.IDLE) {
@@ -349,6 +349,11 @@ final class TenantScheduler {
      * of the tick).
      */
     private void placeAfterRead(TenantLane lane, long now, boolean drained, boolean turnOver) {
+        if (!drained || lane.skipAfter == null) {
+            // Visited and not blocked: not held, its refused head rows (if any) end at the last row read.
+            oldest.hold(lane.ord, TenantDispatch.Hold.NONE, lane.skipAfter == null ? Long.MIN_VALUE
+                    : lane.skipAfter.at());
+        }
         if (drained && lane.skipAfter != null) {
             // All it has left is refused by the endpoint gate: it leaves the ring until a
             // refusal may have ended (wake) or the feed brings a newer marker.
@@ -529,14 +534,14 @@ final class TenantScheduler {
     void cleaned(TenantLane lane, Optional<DueRow> first, long now, long nowNanos) {
         lane.firstDueAt = first.map(DueRow::at).orElse(Long.MAX_VALUE);
         lane.uncleanedBucket = Long.MAX_VALUE;
-        lane.oldestMark = oldest.replace(lane.oldestMark, lane.oldestMarkNow());
+        oldest.mark(lane.ord, lane.oldestMarkNow());
         if (first.isPresent() && first.get().at() <= now && lane.state == TenantLane.State.IDLE) {
             ready(lane);
         }
         if (lane.forgettable(nowNanos)) {
             lanes.remove(lane.ord);
             leaders.forgotten(lane.ord);
-            lane.oldestMark = oldest.replace(lane.oldestMark, null);
+            oldest.forget(lane.ord);
         }
     }
 
@@ -644,6 +649,15 @@ final class TenantScheduler {
         if (state == TenantLane.State.AT_INFLIGHT_LIMIT && lane.inflightRoom() > 0) {
             // A settle raced the decision: do not wait for another.
             ready(lane);
+            return;
+        }
+        TenantDispatch.Hold hold = switch (state) {
+            case AT_INFLIGHT_LIMIT -> TenantDispatch.Hold.IN_FLIGHT_LIMIT;
+            case BLOCKED -> TenantDispatch.Hold.ENDPOINTS;
+            default -> TenantDispatch.Hold.NONE;
+        };
+        if (hold != TenantDispatch.Hold.NONE || state == TenantLane.State.IDLE) {
+            oldest.hold(lane.ord, hold, Long.MIN_VALUE);
         }
     }
 
@@ -653,6 +667,8 @@ final class TenantScheduler {
         lane.state = TenantLane.State.WAITING_FOR_TOKENS;
         lane.wakeNanos = wakeNanos;
         waitingForTokens.add(lane);
+        oldest.hold(lane.ord, lane.policyUnreadable ? TenantDispatch.Hold.POLICY_UNREADABLE
+                : TenantDispatch.Hold.DELIVERY_RATE, Long.MIN_VALUE);
     }
 
     /** Reads the lane's policy when it has none or the cache was invalidated since; false when it cannot be read. */

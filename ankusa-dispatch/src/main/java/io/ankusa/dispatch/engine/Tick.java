@@ -83,6 +83,11 @@ final class Tick {
     private final EventHub events;
     private final EndpointGate gate;
     private volatile int lastVisited;
+    /** When the last tick ended (the scheduler's monotonic nanos); {@link #NEVER} before the first. */
+    private volatile long lastEndedNanos = NEVER;
+
+    /** {@link #lastEndedNanos()} before the first tick. */
+    static final long NEVER = Long.MIN_VALUE;
 
     /** What one run claimed, for the loop's pacing; {@code settled} completes with the report. */
     record Run(int rowBudget, int claimed, CompletionStage<TickReport> settled) {
@@ -111,6 +116,11 @@ final class Tick {
         return lastVisited;
     }
 
+    /** When the last tick ended (a failed one too), on the scheduler's monotonic clock; {@link #NEVER} before. */
+    long lastEndedNanos() {
+        return lastEndedNanos;
+    }
+
     /** Runs {@code read} under the tick's lock (between two ticks): a read of the scheduler's state. */
     <T> T inspect(Supplier<T> read) {
         lock.lock();
@@ -137,6 +147,7 @@ final class Tick {
             return runLocked(Math.min(rowLimit, maxRows));
         } finally {
             lock.unlock();
+            lastEndedNanos = nanoTime.getAsLong();
         }
     }
 
