@@ -1,7 +1,9 @@
 package io.ankusa.spring.boot;
 
+import io.ankusa.dispatch.Pipeline;
 import io.ankusa.queue.Queue;
 import java.util.Optional;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -31,12 +33,15 @@ public class AnkusaHealthAutoConfiguration {
      * The indicator, named {@code ankusa} in the health endpoint.
      *
      * @param queue      the queue
+     * @param pipeline   the node's pipeline, if it has one
      * @param properties {@code ankusa.health.*}
      * @return the indicator
      */
     @Bean(name = "ankusaHealthIndicator")
     @ConditionalOnMissingBean(name = "ankusaHealthIndicator")
-    public AnkusaHealthIndicator ankusaHealthIndicator(Queue queue, AnkusaHealthProperties properties) {
-        return new AnkusaHealthIndicator(queue, Optional.ofNullable(properties.getMaxOldestDueAge()));
+    public AnkusaHealthIndicator ankusaHealthIndicator(Queue queue, ObjectProvider<Pipeline> pipeline,
+            AnkusaHealthProperties properties) {
+        return new AnkusaHealthIndicator(queue, () -> Optional.ofNullable(pipeline.getIfAvailable()),
+                properties.limits());
     }
 }
