@@ -17,6 +17,7 @@ import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.time.Duration;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -68,6 +69,9 @@ public final class AnkusaMetrics implements MeterBinder, QueueListener {
     private final Tags tags;
     private final List<RegistryMeters> registries = new CopyOnWriteArrayList<>();
     private volatile GaugeSnapshots snapshots;
+    private volatile HealthSnapshots health;
+    private final List<MeterRegistry> bound = new CopyOnWriteArrayList<>();
+    private final Map<MeterRegistry, HealthMeters> healthMeters = new IdentityHashMap<>();
 
     private AnkusaMetrics(Builder builder) {
         this.topTenants = builder.topTenants;
@@ -120,6 +124,40 @@ public final class AnkusaMetrics implements MeterBinder, QueueListener {
         if (current != null) {
             current.measure();
         }
+        HealthSnapshots currentHealth = health;
+        if (currentHealth != null) {
+            currentHealth.measure();
+        }
+    }
+
+    /**
+     * Reads {@code pipeline}'s health from now on (its {@link Pipeline#dispatchHealth()} and
+     * {@link Pipeline#troubledTenants}, in one snapshot per refresh interval) and registers the health
+     * meters in every registry bound, now and later: {@code ankusa.backlog.deliverable.age},
+     * {@code ankusa.held.tenants}, {@code ankusa.held.rows} and {@code ankusa.held.age} by
+     * {@code reason}, and the per-tenant {@code ankusa.tenant.oldest.due.age{tenant}} and
+     * {@code ankusa.tenant.failure.rate{tenant}} for the top N tenants by each. Call again after
+     * rebuilding the pipeline.
+     *
+     * @param pipeline the node's pipeline
+     * @return this binder
+     */
+    public AnkusaMetrics watch(Pipeline pipeline) {
+        HealthSnapshots fresh = new HealthSnapshots(Objects.requireNonNull(pipeline, "pipeline"), refreshInterval,
+                topTenants);
+        this.health = fresh;
+        bound.forEach(r -> bindHealth(r, fresh));
+        return this;
+    }
+
+    private synchronized void bindHealth(MeterRegistry registry, HealthSnapshots current) {
+        HealthMeters meters = healthMeters.get(registry);
+        if (meters == null) {
+            meters = new HealthMeters(registry, tags, () -> health);
+            meters.bind();
+            healthMeters.put(registry, meters);
+        }
+        meters.follow(current);
     }
 
     @Override
@@ -132,11 +170,17 @@ public final class AnkusaMetrics implements MeterBinder, QueueListener {
             meters.tenants().follow(current);
         }
         registries.add(meters);
+        bound.add(registry);
+        HealthSnapshots currentHealth = health;
+        if (currentHealth != null) {
+            bindHealth(registry, currentHealth);
+        }
     }
 
     /**
      * Binds these meters to a running node in one call: listens to {@code queue}'s and
-     * {@code pipeline}'s events from now on, reads {@code queue}'s node gauges, and binds to
+     * {@code pipeline}'s events from now on, reads {@code queue}'s node gauges and
+     * {@code pipeline}'s health ({@link #watch}), and binds to
      * {@code registry}. Events before this call are not counted. The usual way to meter a node
      * whose queue and pipeline are built already.
      *
@@ -149,6 +193,7 @@ public final class AnkusaMetrics implements MeterBinder, QueueListener {
         Objects.requireNonNull(registry, "registry");
         Objects.requireNonNull(pipeline, "pipeline");
         monitor(queue);
+        watch(pipeline);
         bindTo(registry);
         queue.addListener(this);
         pipeline.addListener(this);

@@ -192,6 +192,45 @@ class AnkusaMetricsTest {
         }
     }
 
+    @ParameterizedTest(name = "[{0}]")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    void theHealthMetersNameTheTroubledTenantsAtABoundedCardinality(String backend) {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        try (DispatchFixture f = DispatchFixture.open(backend, dir)) {
+            // Eight tenants fail every attempt, at different rates of success: t0 never delivers.
+            for (int t = 0; t < 8; t++) {
+                for (int i = 0; i < 8; i++) {
+                    f.ingest("h-" + t + "-" + i, "t" + t, 0);
+                }
+            }
+            f.ingest("held-0", "held", 0);
+            f.queue().disableEndpoint("held", 0);
+            try (Pipeline p = f.pipeline(d -> CompletableFuture.completedFuture(
+                    Integer.parseInt(d.hookId().substring(4)) < 8 - Integer.parseInt(d.hookId().substring(2, 3))
+                            ? SinkOutcome.retry("http 503") : SinkOutcome.delivered()), b -> b)) {
+                AnkusaMetrics metrics = AnkusaMetrics.builder().topTenants(3).refreshInterval(Duration.ZERO).build()
+                        .bindTo(registry, f.queue(), p);
+                DispatchFixture.await(p.tick());
+                f.clock().advance(90_000);
+                metrics.refresh();
+                String scrape = registry.scrape();
+                assertThat(scrape).contains(
+                        "ankusa_tenant_failure_rate{tenant=\"t0\"} 1.0",
+                        "ankusa_tenant_failure_rate{tenant=\"t1\"} 0.875",
+                        "ankusa_tenant_failure_rate{tenant=\"t2\"} 0.75",
+                        "ankusa_tenant_oldest_due_age_seconds{tenant=\"held\"} 90.0",
+                        "ankusa_held_tenants{reason=\"endpoints\"} 1.0",
+                        "ankusa_held_rows{reason=\"endpoints\"} 1.0",
+                        "ankusa_held_age_seconds{reason=\"endpoints\"} 90.0",
+                        "ankusa_held_tenants{reason=\"delivery_rate\"} 0.0",
+                        "ankusa_backlog_deliverable_age_seconds 0.0");
+                assertThat(scrape.lines().filter(l -> l.startsWith("ankusa_tenant_failure_rate{"))).hasSize(3);
+                assertThat(scrape.lines().filter(l -> l.startsWith("ankusa_tenant_oldest_due_age_seconds{")))
+                        .hasSizeLessThanOrEqualTo(3);
+            }
+        }
+    }
+
     private static SinkOutcome outcome(String hookId) {
         if (hookId.startsWith("busy")) {
             return SinkOutcome.retry("http 503");
