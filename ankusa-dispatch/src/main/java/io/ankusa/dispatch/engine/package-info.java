@@ -20,7 +20,10 @@
  *       {@link io.ankusa.dispatch.engine.EndpointTransitions} persists endpoint state changes.</li>
  *   <li><b>Gauges</b>: {@link io.ankusa.dispatch.engine.GaugeReader} measures without folding a
  *       family, helped by {@link io.ankusa.dispatch.engine.PendingLeaders} and
- *       {@link io.ankusa.dispatch.engine.OldestDue}.</li>
+ *       {@link io.ankusa.dispatch.engine.OldestDue}; {@link io.ankusa.dispatch.engine.HealthReader}
+ *       measures the pipeline's health from the same marks and hold reasons, the tick's end time,
+ *       the sink's {@link io.ankusa.dispatch.engine.SinkPulse} and the recent
+ *       {@link io.ankusa.dispatch.engine.TenantFailures}.</li>
  * </ol>
  *
  * <p>{@link io.ankusa.dispatch.engine.DispatchPipeline} wires the stages and owns the threads. Only

@@ -1,6 +1,7 @@
 package io.ankusa.spring.boot;
 
 import io.ankusa.micrometer.AnkusaMetrics;
+import io.ankusa.dispatch.Pipeline;
 import io.ankusa.queue.Queue;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import org.springframework.beans.factory.ObjectProvider;
@@ -37,14 +38,20 @@ public class AnkusaMetricsAutoConfiguration {
     }
 
     /**
-     * Points the binder at the queue (its node gauges read {@code NaN} until then).
+     * Points the binder at the queue (its node gauges read {@code NaN} until then) and at the
+     * pipeline, when there is one (its health meters and troubled tenants' series).
      *
-     * @param metrics the binder
-     * @param queue   the queue, when there is one
+     * @param metrics  the binder
+     * @param queue    the queue, when there is one
+     * @param pipeline the pipeline, when there is one
      * @return the callback, run once every singleton exists
      */
     @Bean
-    public SmartInitializingSingleton ankusaMetricsMonitor(AnkusaMetrics metrics, ObjectProvider<Queue> queue) {
-        return () -> queue.ifAvailable(metrics::monitor);
+    public SmartInitializingSingleton ankusaMetricsMonitor(AnkusaMetrics metrics, ObjectProvider<Queue> queue,
+            ObjectProvider<Pipeline> pipeline) {
+        return () -> {
+            queue.ifAvailable(metrics::monitor);
+            pipeline.ifAvailable(metrics::watch);
+        };
     }
 }
