@@ -11,6 +11,9 @@ import io.ankusa.api.events.RetryScheduled;
 import io.ankusa.api.events.TickFinished;
 import io.ankusa.dispatch.Pipeline;
 import io.ankusa.dispatch.QueueMonitor;
+import io.ankusa.dispatch.report.Gauges;
+import io.ankusa.dispatch.report.TenantPending;
+import io.ankusa.dispatch.report.TroubledTenants;
 import io.ankusa.queue.Queue;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
@@ -68,8 +71,8 @@ public final class AnkusaMetrics implements MeterBinder, QueueListener {
     private final Duration refreshInterval;
     private final Tags tags;
     private final List<RegistryMeters> registries = new CopyOnWriteArrayList<>();
-    private volatile GaugeSnapshots snapshots;
-    private volatile HealthSnapshots health;
+    private volatile Snapshots<Gauges, List<TenantPending>> snapshots;
+    private volatile Snapshots<HealthSnapshot, TroubledTenants> health;
     private final List<MeterRegistry> bound = new CopyOnWriteArrayList<>();
     private final Map<MeterRegistry, HealthMeters> healthMeters = new IdentityHashMap<>();
 
@@ -105,9 +108,10 @@ public final class AnkusaMetrics implements MeterBinder, QueueListener {
      * @return this binder
      */
     public AnkusaMetrics monitor(Queue queue) {
-        GaugeSnapshots fresh =
-                new GaugeSnapshots(QueueMonitor.of(Objects.requireNonNull(queue, "queue")), refreshInterval,
-                topTenants);
+        QueueMonitor monitor = QueueMonitor.of(Objects.requireNonNull(queue, "queue"));
+        Snapshots<Gauges, List<TenantPending>> fresh = new Snapshots<>(monitor::gauges,
+                g -> g.topTenantsByPending().subList(0, Math.min(topTenants, g.topTenantsByPending().size())),
+                refreshInterval);
         this.snapshots = fresh;
         registries.forEach(r -> r.tenants().follow(fresh));
         return this;
@@ -120,11 +124,11 @@ public final class AnkusaMetrics implements MeterBinder, QueueListener {
      * (or on a schedule) to have them in the same one. Does nothing before {@link #monitor}.
      */
     public void refresh() {
-        GaugeSnapshots current = snapshots;
+        Snapshots<Gauges, List<TenantPending>> current = snapshots;
         if (current != null) {
             current.measure();
         }
-        HealthSnapshots currentHealth = health;
+        Snapshots<HealthSnapshot, TroubledTenants> currentHealth = health;
         if (currentHealth != null) {
             currentHealth.measure();
         }
@@ -143,14 +147,16 @@ public final class AnkusaMetrics implements MeterBinder, QueueListener {
      * @return this binder
      */
     public AnkusaMetrics watch(Pipeline pipeline) {
-        HealthSnapshots fresh = new HealthSnapshots(Objects.requireNonNull(pipeline, "pipeline"), refreshInterval,
-                topTenants);
+        Objects.requireNonNull(pipeline, "pipeline");
+        Snapshots<HealthSnapshot, TroubledTenants> fresh =
+                new Snapshots<>(() -> HealthSnapshot.of(pipeline, topTenants), HealthSnapshot::troubled,
+                        refreshInterval);
         this.health = fresh;
         bound.forEach(r -> bindHealth(r, fresh));
         return this;
     }
 
-    private synchronized void bindHealth(MeterRegistry registry, HealthSnapshots current) {
+    private synchronized void bindHealth(MeterRegistry registry, Snapshots<HealthSnapshot, TroubledTenants> current) {
         HealthMeters meters = healthMeters.get(registry);
         if (meters == null) {
             meters = new HealthMeters(registry, tags, () -> health);
@@ -165,13 +171,13 @@ public final class AnkusaMetrics implements MeterBinder, QueueListener {
         Objects.requireNonNull(registry, "registry");
         RegistryMeters meters = new RegistryMeters(registry, tags, this::snapshots);
         meters.bindGauges();
-        GaugeSnapshots current = snapshots;
+        Snapshots<Gauges, List<TenantPending>> current = snapshots;
         if (current != null) {
             meters.tenants().follow(current);
         }
         registries.add(meters);
         bound.add(registry);
-        HealthSnapshots currentHealth = health;
+        Snapshots<HealthSnapshot, TroubledTenants> currentHealth = health;
         if (currentHealth != null) {
             bindHealth(registry, currentHealth);
         }
@@ -200,7 +206,7 @@ public final class AnkusaMetrics implements MeterBinder, QueueListener {
         return this;
     }
 
-    private GaugeSnapshots snapshots() {
+    private Snapshots<Gauges, List<TenantPending>> snapshots() {
         return snapshots;
     }
 

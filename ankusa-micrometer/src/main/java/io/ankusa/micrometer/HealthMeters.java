@@ -1,6 +1,5 @@
 package io.ankusa.micrometer;
 
-import io.ankusa.dispatch.report.DispatchHealth;
 import io.ankusa.dispatch.report.HeldRows;
 import io.ankusa.dispatch.report.TenantDispatch.Hold;
 import io.ankusa.dispatch.report.TroubledTenants;
@@ -31,13 +30,13 @@ final class HealthMeters {
 
     private final MeterRegistry registry;
     private final Tags common;
-    private final Supplier<HealthSnapshots> snapshots;
+    private final Supplier<Snapshots<HealthSnapshot, TroubledTenants>> snapshots;
     private final MultiGauge oldestDue;
     private final MultiGauge failureRate;
     private volatile Map<String, Double> keptAges = Map.of();
     private volatile Map<String, Double> keptRates = Map.of();
 
-    HealthMeters(MeterRegistry registry, Tags common, Supplier<HealthSnapshots> snapshots) {
+    HealthMeters(MeterRegistry registry, Tags common, Supplier<Snapshots<HealthSnapshot, TroubledTenants>> snapshots) {
         this.registry = registry;
         this.common = common;
         this.snapshots = snapshots;
@@ -62,21 +61,21 @@ final class HealthMeters {
                 continue;
             }
             Tags tags = common.and("reason", hold.name().toLowerCase(Locale.ROOT));
-            Gauge.builder("ankusa.held.tenants", this, m -> m.read(h -> held(h.health(), hold)
+            Gauge.builder("ankusa.held.tenants", this, m -> m.read(h -> h.health().held(hold)
                     .map(HeldRows::tenants).orElse(0L)))
                     .description("Tenants whose due rows the scheduler holds back, by reason").tags(tags)
                     .register(registry);
-            Gauge.builder("ankusa.held.rows", this, m -> m.read(h -> held(h.health(), hold)
+            Gauge.builder("ankusa.held.rows", this, m -> m.read(h -> h.health().held(hold)
                     .map(HeldRows::rows).orElse(0L)))
                     .description("Rows waiting in tenants held back, by reason (counted for up to 64 tenants each)")
                     .tags(tags).register(registry);
             TimeGauge.builder("ankusa.held.age", this, TimeUnit.MILLISECONDS, m -> m.read(h -> millis(
-                    held(h.health(), hold).flatMap(HeldRows::oldestAge))))
+                    h.health().held(hold).flatMap(HeldRows::oldestAge))))
                     .description("How long the oldest held row has been due, by reason").tags(tags).register(registry);
         }
     }
 
-    void follow(HealthSnapshots current) {
+    void follow(Snapshots<HealthSnapshot, TroubledTenants> current) {
         current.follow(this::update);
     }
 
@@ -99,15 +98,12 @@ final class HealthMeters {
                 .toList(), false);
     }
 
-    private double read(ToDoubleFunction<HealthSnapshots.Snapshot> value) {
-        HealthSnapshots current = snapshots.get();
-        HealthSnapshots.Snapshot snapshot = current == null ? null : current.current();
+    private double read(ToDoubleFunction<HealthSnapshot> value) {
+        Snapshots<HealthSnapshot, TroubledTenants> current = snapshots.get();
+        HealthSnapshot snapshot = current == null ? null : current.current();
         return snapshot == null ? Double.NaN : value.applyAsDouble(snapshot);
     }
 
-    private static Optional<HeldRows> held(DispatchHealth health, Hold hold) {
-        return health.held(hold);
-    }
 
     private static double millis(Optional<Duration> age) {
         return age.map(Duration::toMillis).orElse(0L);

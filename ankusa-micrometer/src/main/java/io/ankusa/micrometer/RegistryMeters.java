@@ -1,6 +1,7 @@
 package io.ankusa.micrometer;
 
 import io.ankusa.dispatch.report.Gauges;
+import io.ankusa.dispatch.report.TenantPending;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
@@ -9,6 +10,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.Timer;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -20,7 +22,7 @@ final class RegistryMeters {
 
     private final MeterRegistry registry;
     private final Tags common;
-    private final Supplier<GaugeSnapshots> snapshots;
+    private final Supplier<Snapshots<Gauges, List<TenantPending>>> snapshots;
     private final TopTenants tenants;
     /** The event meters, looked up once: building a meter id per event would cost more than the event. */
     private final Map<MeterKey, Meter> meters = new ConcurrentHashMap<>();
@@ -28,7 +30,7 @@ final class RegistryMeters {
     private record MeterKey(String name, Tags tags) {
     }
 
-    RegistryMeters(MeterRegistry registry, Tags common, Supplier<GaugeSnapshots> snapshots) {
+    RegistryMeters(MeterRegistry registry, Tags common, Supplier<Snapshots<Gauges, List<TenantPending>>> snapshots) {
         this.registry = registry;
         this.common = common;
         this.snapshots = snapshots;
@@ -60,7 +62,7 @@ final class RegistryMeters {
     }
 
     private double read(ToDoubleFunction<Gauges> value) {
-        GaugeSnapshots source = snapshots.get();
+        Snapshots<Gauges, List<TenantPending>> source = snapshots.get();
         Gauges g = source == null ? null : source.current();
         return g == null ? Double.NaN : value.applyAsDouble(g);
     }

@@ -1,5 +1,6 @@
 package io.ankusa.micrometer;
 
+import io.ankusa.dispatch.report.Gauges;
 import io.ankusa.dispatch.report.TenantPending;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
@@ -25,7 +26,7 @@ final class TopTenants {
                 .tags(common).register(registry);
     }
 
-    void follow(GaugeSnapshots snapshots) {
+    void follow(Snapshots<Gauges, List<TenantPending>> snapshots) {
         snapshots.follow(this::update);
     }
 
