@@ -6,14 +6,17 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
  * Recent attempts and failures per tenant, in two one-minute windows of the scheduler's clock (the
  * current and the previous), for a failure rate that follows what a tenant's endpoints do now. A
- * tenant is kept while it had an attempt in those two minutes: memory follows the tenants attempted
- * lately, not the tenants known. Written by the sinks' threads (one small synchronized update per
- * ended attempt), read by the health's readers.
+ * tenant is kept while it had an attempt in those two minutes: the first attempt of each new window
+ * forgets the tenants with none (one pass over the map a minute, on that attempt's thread), so
+ * memory follows the tenants attempted lately, not the tenants known, whether or not anyone reads.
+ * Written by the sinks' threads (one small synchronized update per ended attempt), read by the
+ * health's readers.
  */
 final class TenantFailures {
 
@@ -75,9 +78,12 @@ final class TenantFailures {
 
     private final ConcurrentHashMap<Long, Windows> byTenant = new ConcurrentHashMap<>();
     private final LongSupplier nanoTime;
+    /** The window the last sweep of idle tenants ran in. */
+    private final AtomicLong swept;
 
     TenantFailures(LongSupplier nanoTime) {
         this.nanoTime = nanoTime;
+        this.swept = new AtomicLong(window());
     }
 
     private long window() {
@@ -86,7 +92,22 @@ final class TenantFailures {
 
     /** An attempt of tenant {@code ord} ended with {@code outcome}. */
     void ended(long ord, SinkOutcome outcome) {
-        byTenant.computeIfAbsent(ord, o -> new Windows()).add(window(), !(outcome instanceof SinkOutcome.Delivered));
+        long now = window();
+        long last = swept.get();
+        if (now != last && swept.compareAndSet(last, now)) {
+            forgetIdle(now);
+        }
+        byTenant.computeIfAbsent(ord, o -> new Windows()).add(now, !(outcome instanceof SinkOutcome.Delivered));
+    }
+
+    /** Forgets the tenants with no attempt in the two windows up to {@code now}. */
+    private void forgetIdle(long now) {
+        byTenant.entrySet().removeIf(e -> e.getValue().read(now)[0] == 0);
+    }
+
+    /** Tenants kept now. */
+    int size() {
+        return byTenant.size();
     }
 
     /** Tenant {@code ord}'s recent figures. */
@@ -101,17 +122,14 @@ final class TenantFailures {
 
     /**
      * Up to {@code limit} tenants with at least {@code minAttempts} recent attempts and a failure,
-     * by failure rate, highest first (then by failures); forgets tenants with no attempt in the two
-     * windows on the way. Costs one pass over the tenants attempted lately.
+     * by failure rate, highest first (then by failures). Costs one pass over the tenants attempted lately.
      */
     List<Recent> worst(int limit, int minAttempts) {
         long now = window();
         List<Recent> ranked = new ArrayList<>();
         for (Map.Entry<Long, Windows> e : byTenant.entrySet()) {
             long[] read = e.getValue().read(now);
-            if (read[0] == 0) {
-                byTenant.remove(e.getKey(), e.getValue());
-            } else if (read[0] >= minAttempts && read[1] > 0) {
+            if (read[0] >= minAttempts && read[1] > 0) {
                 ranked.add(new Recent(e.getKey(), read[0], read[1]));
             }
         }
