@@ -208,15 +208,19 @@ class NodeHealthTest {
                 }
                 return CompletableFuture.completedFuture(SinkOutcome.delivered());
             }, b -> b)) {
-                pipeline.start();
-                assertThat(entered.await(60, TimeUnit.SECONDS)).isTrue();
-                assertThat(NodeHealth.of(f.queue(), Optional.of(pipeline), LIMITS).status())
-                        .isEqualTo(NodeHealth.Status.UP);
-                f.clock().advance(Duration.ofMinutes(2).toMillis());
-                NodeHealth node = NodeHealth.of(f.queue(), Optional.of(pipeline), LIMITS);
-                assertThat(node.problems()).extracting(NodeHealth.Problem::code)
-                        .containsExactly(NodeHealth.Code.TICK_LOOP_SILENT);
-                release.countDown();
+                try {
+                    pipeline.start();
+                    assertThat(entered.await(60, TimeUnit.SECONDS)).isTrue();
+                    assertThat(NodeHealth.of(f.queue(), Optional.of(pipeline), LIMITS).status())
+                            .isEqualTo(NodeHealth.Status.UP);
+                    f.clock().advance(Duration.ofMinutes(2).toMillis());
+                    NodeHealth node = NodeHealth.of(f.queue(), Optional.of(pipeline), LIMITS);
+                    assertThat(node.problems()).extracting(NodeHealth.Problem::code)
+                            .containsExactly(NodeHealth.Code.TICK_LOOP_SILENT);
+                } finally {
+                    // Closing the pipeline joins the tick thread: it must leave the sink first.
+                    release.countDown();
+                }
             }
         }
     }
