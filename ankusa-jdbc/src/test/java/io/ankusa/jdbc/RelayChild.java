@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The relay in a JVM of its own, for {@link RelayCrashTest}: opens the queue's store, relays the
@@ -18,7 +19,11 @@ import java.util.concurrent.TimeUnit;
  * between a row's commit in the store and its delete from the table (where a kill must not cause
  * a second ingest).
  *
- * <p>Arguments: JDBC URL, table, store directory.
+ * <p>With a fourth argument {@code hold}, the tenth receipt never reaches the relay: the child prints
+ * {@code holding} once that hook is committed in the store, so a kill that follows lands between
+ * the commit and the delete for certain, whatever the machine's speed.
+ *
+ * <p>Arguments: JDBC URL, table, store directory, and optionally {@code hold}.
  */
 public final class RelayChild {
 
@@ -34,6 +39,8 @@ public final class RelayChild {
     public static void main(String[] args) throws Exception {
         UrlDataSource dataSource = new UrlDataSource(args[0], "relay-child");
         Queue store = OutboxFixture.queue(Path.of(args[2]));
+        boolean hold = args.length > 3 && args[3].equals("hold");
+        AtomicInteger receipts = new AtomicInteger();
         Queue slowReceipts = (Queue) Proxy.newProxyInstance(Queue.class.getClassLoader(), new Class<?>[] {Queue.class},
                 (proxy, method, margs) -> {
                     try {
@@ -41,6 +48,12 @@ public final class RelayChild {
                         if (method.getName().equals("ingest") && margs.length == 3) {
                             @SuppressWarnings("unchecked")
                             CompletableFuture<Receipt> receipt = (CompletableFuture<Receipt>) result;
+                            if (hold && receipts.incrementAndGet() == 10) {
+                                return receipt.thenCompose(r -> {
+                                    System.out.println("holding");
+                                    return new CompletableFuture<Receipt>();
+                                });
+                            }
                             return receipt.thenApplyAsync(r -> r, CompletableFuture.delayedExecutor(
                                     ThreadLocalRandom.current().nextInt(20), TimeUnit.MILLISECONDS));
                         }
