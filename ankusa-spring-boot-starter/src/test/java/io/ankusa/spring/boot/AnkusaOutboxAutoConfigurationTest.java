@@ -62,7 +62,7 @@ class AnkusaOutboxAutoConfigurationTest {
                         AnkusaOutboxAutoConfiguration.class))
                 .withBean(DataSource.class, () -> dataSource)
                 .withPropertyValues("ankusa.directory=" + dir, "ankusa.housekeeping.interval=0s",
-                        "ankusa.outbox.table=" + table, "ankusa.outbox.create-tables=true",
+                        "ankusa.pipeline.mode=ingest-only", "ankusa.outbox.table=" + table, "ankusa.outbox.create-tables=true",
                         "ankusa.outbox.poll-interval=20ms", "ankusa.outbox.gap-wait=100ms",
                         "ankusa.outbox.takeover-delay=0s");
     }
