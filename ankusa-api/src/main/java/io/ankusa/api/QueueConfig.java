@@ -82,7 +82,10 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
     /** Largest {@code attempts.per-delivery}. */
     public static final int ATTEMPTS_PER_DELIVERY_LIMIT = 1_000;
 
-    /** The prefix of the string keys that pass a backend setting: {@code store.lmdb.mapSize} is {@code lmdb.mapSize}. */
+    /**
+     * The prefix of the string keys that pass a backend setting: {@code store.lmdb.mapSize} is the
+     * setting {@code lmdb.mapSize}.
+     */
     public static final String STORE_KEY_PREFIX = ConfigKeys.STORE_PREFIX;
 
     /**

@@ -118,7 +118,8 @@ public class AnkusaEndpoint {
             @Nullable String after) {
         if (tenant == null) {
             if (hookId != null) {
-                throw new InvalidEndpointRequestException("a replay by hookId needs its tenant", "hookId without tenant");
+                throw new InvalidEndpointRequestException("a replay by hookId needs its tenant",
+                        "hookId without tenant");
             }
             int pageLimit = limit == null ? DEFAULT_PAGE : limit;
             ReplayPage page;

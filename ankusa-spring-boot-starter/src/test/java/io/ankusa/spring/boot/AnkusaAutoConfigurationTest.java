@@ -155,8 +155,9 @@ class AnkusaAutoConfigurationTest {
 
     @Test
     void theQueueKeysAreThoseOfQueueConfigFromMap() {
-        runner().withPropertyValues("ankusa.pipeline.mode=ingest-only", "ankusa.backend=lmdb", "ankusa.tenants.max=7", "ankusa.batch.max-hooks=8",
-                "ankusa.dedupe.window=5m", "ankusa.payload.max-bytes=2KiB", "ankusa.store.lmdb.mapSize=67108864").run(context -> {
+        ingestOnly().withPropertyValues("ankusa.backend=lmdb", "ankusa.tenants.max=7", "ankusa.batch.max-hooks=8",
+                "ankusa.dedupe.window=5m", "ankusa.payload.max-bytes=2KiB", "ankusa.store.lmdb.mapSize=67108864")
+                .run(context -> {
             assertThat(context).hasNotFailed();
             QueueConfig config = context.getBean(QueueConfig.class);
             assertThat(config.backend()).isEqualTo("lmdb");

@@ -144,7 +144,8 @@ class AnkusaEndpointTest {
         ApplicationContextRunner runner = new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(AnkusaAutoConfiguration.class,
                         AnkusaEndpointAutoConfiguration.class))
-                .withPropertyValues("ankusa.directory=" + DIRECTORY.resolve("runner"), "ankusa.housekeeping.interval=0s",
+                .withPropertyValues("ankusa.directory=" + DIRECTORY.resolve("runner"),
+                        "ankusa.housekeeping.interval=0s",
                         "ankusa.pipeline.mode=ingest-only");
         runner.withPropertyValues("management.endpoints.web.exposure.include=ankusa")
                 .run(context -> assertThat(context).hasNotFailed().hasSingleBean(AnkusaEndpoint.class));

@@ -139,7 +139,8 @@ class PrometheusScrapeTest {
                                 .allMatch(t -> t.startsWith("waiting-"));
                         assertThat(tenants(scrape, "ankusa_tenant_failure_rate")).hasSize(TOP)
                                 .allMatch(t -> t.startsWith("failing-"));
-                        assertThat(scrape).containsPattern("ankusa_tenant_failure_rate\\{tenant=\"failing-\\d\"} 1\\.0");
+                        assertThat(scrape)
+                                .containsPattern("ankusa_tenant_failure_rate\\{tenant=\"failing-\\d\"} 1\\.0");
                     } finally {
                         held.forEach(f -> f.complete(SinkOutcome.delivered()));
                     }
