@@ -31,7 +31,7 @@ import org.springframework.core.env.Environment;
  * the pipeline before the queue closes. Each bean backs off when the application defines its own.
  *
  * <p>{@code ankusa.pipeline.mode} says whether the node delivers: {@code deliver} (the default)
- * needs a sink, and the start fails without one ({@link NoSinkFailureAnalyzer} says what to add);
+ * needs a sink, and the start fails without one (its failure analysis says what to add);
  * {@code ingest-only} builds no pipeline and logs one INFO line saying so.
  */
 @AutoConfiguration(after = AnkusaHttpSinkAutoConfiguration.class)
@@ -110,8 +110,8 @@ public class AnkusaAutoConfiguration {
      * @param retryPolicy the application's retry policy, if any
      * @param listeners   the application's event listeners (the Micrometer binder among them)
      * @return the pipeline, not started
-     * @throws NoSinkException when there is no sink, so that the start fails saying what to add
-     *         ({@link NoSinkFailureAnalyzer}) instead of storing hooks that nothing delivers
+     * @throws IllegalStateException when there is no sink, so that the start fails saying what to add
+     *         (in Spring Boot's failure analysis) instead of storing hooks that nothing delivers
      */
     @Bean
     @ConditionalOnMissingBean

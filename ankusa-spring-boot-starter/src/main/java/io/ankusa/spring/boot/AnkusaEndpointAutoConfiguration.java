@@ -18,7 +18,7 @@ import org.springframework.context.annotation.Bean;
  * The {@code ankusa} actuator endpoint ({@link AnkusaEndpoint}), when the actuator is on the class
  * path, the queue is a bean, the endpoint is available (enabled and exposed, as the actuator
  * decides for every endpoint) and the admin module, which serves a fuller API of its own, is not
- * on the class path ({@value #ADMIN_MODULE_CLASS}).
+ * on the class path (its class {@code io.ankusa.admin.AnkusaAdmin}).
  */
 @AutoConfiguration(after = AnkusaAutoConfiguration.class)
 @ConditionalOnClass({Endpoint.class, ConditionalOnAvailableEndpoint.class})

@@ -51,7 +51,7 @@ public class AnkusaPipelineProperties {
         INGEST_ONLY
     }
 
-    /** {@return what the node does with the hooks it stores, as set (see {@link #mode(Environment)})} */
+    /** {@return what the node does with the hooks it stores, as set (the deprecated enabled=false aside)} */
     public Mode getMode() {
         return mode;
     }
