@@ -83,6 +83,12 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
     public static final int ATTEMPTS_PER_DELIVERY_LIMIT = 1_000;
 
     /**
+     * The prefix of the string keys that pass a backend setting: {@code store.lmdb.mapSize} is the
+     * setting {@code lmdb.mapSize}.
+     */
+    public static final String STORE_KEY_PREFIX = ConfigKeys.STORE_PREFIX;
+
+    /**
      * Checks every value.
      *
      * @param directory the store's directory (created when missing)
@@ -189,6 +195,18 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
             throw new IllegalArgumentException("queue configuration: '" + ConfigKeys.DIRECTORY + "' is required");
         }
         return builder(Path.of(directory.strip())).configure(values).build();
+    }
+
+    /**
+     * The keys {@link #fromMap} and {@link Builder#configure} accept by name, in the order
+     * docs/configuration.md lists them ({@code directory} first); besides these, every key that
+     * starts with {@link #STORE_KEY_PREFIX} passes a backend setting. For tools that document or
+     * check the keys (the Spring Boot starter's configuration metadata).
+     *
+     * @return the keys, unmodifiable
+     */
+    public static List<String> keys() {
+        return List.copyOf(ConfigKeys.names());
     }
 
     /**

@@ -138,4 +138,23 @@ class ConfigKeysTest {
         }
         assertThat(docs).contains("| `store.<setting>` |");
     }
+
+    @Test
+    void thePublicKeyListIsTheKeysFromMapAccepts() {
+        assertThat(QueueConfig.keys()).first().isEqualTo("directory");
+        assertThat(QueueConfig.keys()).containsAll(all().keySet().stream()
+                .filter(k -> !k.startsWith(QueueConfig.STORE_KEY_PREFIX)).toList());
+        assertThat(QueueConfig.keys()).containsExactlyElementsOf(ConfigKeys.names());
+        Map<String, String> everyKey = new LinkedHashMap<>(all());
+        everyKey.put("admission.node-max-bytes", "1GiB");
+        everyKey.put("events.capacity", "16");
+        everyKey.put("endpoint.disable-after", "1d");
+        everyKey.put("endpoint.disabled-policy", "wait");
+        everyKey.put("endpoint.max-concurrency", "sink");
+        everyKey.put("endpoint.breaker-failures", "3");
+        everyKey.put("endpoint.breaker-interval", "10s");
+        assertThat(everyKey.keySet()).containsAll(QueueConfig.keys());
+        assertThat(QueueConfig.fromMap(everyKey).eventCapacity()).isEqualTo(16);
+        assertThatThrownBy(() -> QueueConfig.keys().add("x")).isInstanceOf(UnsupportedOperationException.class);
+    }
 }

@@ -9,7 +9,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 @ConfigurationProperties("ankusa.health")
 public class AnkusaHealthProperties {
 
-    /** Whether the {@code ankusa} health indicator is registered (when Spring Boot's health support is present). */
+    /** Whether the ankusa health indicator is registered (when Spring Boot's health support is present). */
     private boolean enabled = true;
     /**
      * How long the oldest delivery the node should be delivering now may have been due before the

@@ -9,17 +9,21 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 
 /**
  * Ankusa's meters when {@code ankusa-micrometer} is on the class path: an {@link AnkusaMetrics}
  * bean, which is a {@link MeterBinder} (Spring Boot's metrics support binds it to the application's
  * registries) and a {@link io.ankusa.api.events.QueueListener} ({@link AnkusaAutoConfiguration}
- * registers it on the queue and the pipeline), pointed at the queue for the node gauges once the
- * singletons exist.
+ * registers it on the queue and the pipeline, so it counts from the first event), pointed at the
+ * queue for the node gauges and at the pipeline for the health meters once the singletons exist:
+ * one binder per queue, bound in one step. {@code ankusa.metrics.top-tenants} bounds its
+ * per-tenant series.
  */
 @AutoConfiguration(before = AnkusaAutoConfiguration.class)
 @ConditionalOnClass({AnkusaMetrics.class, MeterBinder.class})
+@EnableConfigurationProperties(AnkusaMetricsProperties.class)
 public class AnkusaMetricsAutoConfiguration {
 
     /** Created by Spring. */
@@ -27,14 +31,16 @@ public class AnkusaMetricsAutoConfiguration {
     }
 
     /**
-     * The binder, with its defaults (top 10 tenants, a gauge snapshot every 5 s).
+     * The binder, with {@code ankusa.metrics.top-tenants} (default 10) and
+     * {@code ankusa.metrics.refresh-interval} (default 5 s).
      *
+     * @param properties {@code ankusa.metrics.*}
      * @return the binder
      */
     @Bean
     @ConditionalOnMissingBean
-    public AnkusaMetrics ankusaMetrics() {
-        return AnkusaMetrics.create();
+    public AnkusaMetrics ankusaMetrics(AnkusaMetricsProperties properties) {
+        return properties.binder();
     }
 
     /**

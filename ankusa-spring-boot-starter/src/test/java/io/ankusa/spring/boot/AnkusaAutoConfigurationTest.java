@@ -2,11 +2,17 @@ package io.ankusa.spring.boot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.ankusa.api.Hook;
 import io.ankusa.api.QueueConfig;
 import io.ankusa.api.TenantPolicies;
 import io.ankusa.api.TenantPolicy;
 import io.ankusa.dispatch.Pipeline;
+import io.ankusa.dispatch.ReplayResult;
+import io.ankusa.dispatch.Replayer;
 import io.ankusa.dispatch.http.EndpointResolver;
 import io.ankusa.dispatch.http.HttpSink;
 import io.ankusa.dispatch.sink.Sink;
@@ -24,11 +30,17 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.io.support.SpringFactoriesLoader;
 
 /** What the auto-configuration builds from which properties and beans, and in which order it stops. */
 class AnkusaAutoConfigurationTest {
@@ -44,10 +56,108 @@ class AnkusaAutoConfigurationTest {
                 .withPropertyValues("ankusa.directory=" + dir, "ankusa.housekeeping.interval=0s");
     }
 
+    private ApplicationContextRunner ingestOnly() {
+        return runner().withPropertyValues("ankusa.pipeline.mode=ingest-only");
+    }
+
+    @Test
+    void aNodeThatIsToDeliverWithoutASinkFailsToStartSayingWhatToAdd() {
+        runner().run(context -> {
+            assertThat(context).hasFailed();
+            Throwable failure = context.getStartupFailure();
+            assertThat(failure).rootCause().isInstanceOf(NoSinkException.class);
+            // Spring Boot's own analyzers need the context to be made; they are left out here.
+            List<FailureAnalyzer> analyzers = SpringFactoriesLoader.forDefaultResourceLocation()
+                    .load(FailureAnalyzer.class, null, (type, name, notMade) -> { });
+            assertThat(analyzers).as("registered in spring.factories").hasAtLeastOneElementOfType(
+                    NoSinkFailureAnalyzer.class);
+            FailureAnalysis analysis = analyzers.stream().filter(NoSinkFailureAnalyzer.class::isInstance)
+                    .findFirst().orElseThrow().analyze(failure);
+            assertThat(analysis).isNotNull();
+            assertThat(analysis.getDescription()).contains("no io.ankusa.dispatch.sink.Sink bean")
+                    .contains("no io.ankusa.dispatch.http.EndpointResolver bean");
+            assertThat(analysis.getAction()).contains("define an EndpointResolver bean").contains("define a Sink bean")
+                    .contains("ankusa.pipeline.mode=ingest-only");
+        });
+    }
+
+    @Test
+    void anIngestOnlyNodeBuildsNoPipelineAndSaysSoInOneInfoLine() {
+        Logger logger = (Logger) LoggerFactory.getLogger(AnkusaAutoConfiguration.class);
+        ListAppender<ILoggingEvent> events = new ListAppender<>();
+        events.start();
+        logger.addAppender(events);
+        try {
+            ingestOnly().run(context -> {
+                assertThat(context).hasNotFailed().hasSingleBean(Queue.class).doesNotHaveBean(Pipeline.class)
+                        .doesNotHaveBean(PipelineLifecycle.class);
+                context.getBean(Queue.class).ingest(Hook.builder().id("i").sourceId("s").tenantId("t")
+                        .payload("{}").sinks(0).build()).get(60, TimeUnit.SECONDS);
+                assertThat(context.getBean(Queue.class).stats().pending()).isEqualTo(1);
+            });
+        } finally {
+            logger.detachAppender(events);
+        }
+        assertThat(events.list).filteredOn(e -> e.getLevel() == Level.INFO)
+                .extracting(ILoggingEvent::getFormattedMessage)
+                .containsExactly(AnkusaAutoConfiguration.INGEST_ONLY_NOTICE);
+    }
+
+    @Test
+    void aDeliveringNodeLogsNoIngestOnlyLine() {
+        Logger logger = (Logger) LoggerFactory.getLogger(AnkusaAutoConfiguration.class);
+        ListAppender<ILoggingEvent> events = new ListAppender<>();
+        events.start();
+        logger.addAppender(events);
+        Sink sink = d -> CompletableFuture.completedFuture(SinkOutcome.delivered());
+        try {
+            runner().withBean(Sink.class, () -> sink).run(context -> assertThat(context).hasSingleBean(Pipeline.class));
+        } finally {
+            logger.detachAppender(events);
+        }
+        assertThat(events.list).extracting(ILoggingEvent::getFormattedMessage)
+                .doesNotContain(AnkusaAutoConfiguration.INGEST_ONLY_NOTICE);
+    }
+
+    @Test
+    @SuppressWarnings("deprecation")
+    void theDeprecatedEnabledFalseIsIngestOnlyAndContradictingTheModeFailsTheStart() {
+        runner().withPropertyValues("ankusa.pipeline.enabled=false").run(context -> {
+            assertThat(context).hasNotFailed().doesNotHaveBean(Pipeline.class);
+            assertThat(context.getBean(AnkusaPipelineProperties.class).getEnabled()).isFalse();
+        });
+        runner().withPropertyValues("ankusa.pipeline.enabled=false", "ankusa.pipeline.mode=deliver").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).rootCause()
+                    .hasMessageContaining("ankusa.pipeline.enabled=false contradicts ankusa.pipeline.mode=deliver");
+        });
+    }
+
+    @Test
+    void theReplayerIsABeanOverTheQueueUnlessTheApplicationHasOne() {
+        ingestOnly().run(context -> {
+            assertThat(context).hasSingleBean(Replayer.class);
+            assertThat(context.getBean(Replayer.class).replayTenant("nobody").match())
+                    .isEqualTo(ReplayResult.Match.UNKNOWN_TENANT);
+        });
+        ingestOnly().withUserConfiguration(OwnReplayer.class).run(context -> {
+            assertThat(context.getBeanNamesForType(Replayer.class)).containsExactly("mine");
+        });
+    }
+
+    @Test
+    void aMetricsSettingOutOfRangeFailsTheStart() {
+        ingestOnly().withPropertyValues("ankusa.metrics.top-tenants=101").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("topTenants must be in 0..100");
+        });
+    }
+
     @Test
     void theQueueKeysAreThoseOfQueueConfigFromMap() {
-        runner().withPropertyValues("ankusa.backend=lmdb", "ankusa.tenants.max=7", "ankusa.batch.max-hooks=8",
-                "ankusa.dedupe.window=5m", "ankusa.payload.max-bytes=2KiB", "ankusa.store.lmdb.mapSize=67108864").run(context -> {
+        ingestOnly().withPropertyValues("ankusa.backend=lmdb", "ankusa.tenants.max=7", "ankusa.batch.max-hooks=8",
+                "ankusa.dedupe.window=5m", "ankusa.payload.max-bytes=2KiB", "ankusa.store.lmdb.mapSize=67108864")
+                .run(context -> {
             assertThat(context).hasNotFailed();
             QueueConfig config = context.getBean(QueueConfig.class);
             assertThat(config.backend()).isEqualTo("lmdb");
@@ -106,14 +216,14 @@ class AnkusaAutoConfigurationTest {
 
     @Test
     void withoutSpringBootHealthThereIsNoIndicator() {
-        runner().withClassLoader(new FilteredClassLoader(HealthIndicator.class)).run(context -> {
+        ingestOnly().withClassLoader(new FilteredClassLoader(HealthIndicator.class)).run(context -> {
             assertThat(context).hasNotFailed().hasSingleBean(Queue.class).doesNotHaveBean(AnkusaHealthIndicator.class);
         });
     }
 
     @Test
     void theMicrometerBinderIsABeanListeningToTheQueueAndReadingItsGauges() {
-        runner().run(context -> {
+        ingestOnly().run(context -> {
             AnkusaMetrics metrics = context.getBean(AnkusaMetrics.class);
             assertThat(context.getBean(QueueConfig.class).listeners()).contains(metrics);
             SimpleMeterRegistry registry = new SimpleMeterRegistry();
@@ -127,7 +237,7 @@ class AnkusaAutoConfigurationTest {
 
     @Test
     void withoutAnkusaMicrometerThereIsNoBinder() {
-        runner().withClassLoader(new FilteredClassLoader(AnkusaMetrics.class)).run(context -> {
+        ingestOnly().withClassLoader(new FilteredClassLoader(AnkusaMetrics.class)).run(context -> {
             assertThat(context).hasNotFailed().hasSingleBean(Queue.class).doesNotHaveBean(AnkusaMetrics.class);
             assertThat(context.getBean(QueueConfig.class).listeners()).isEmpty();
         });
@@ -204,6 +314,14 @@ class AnkusaAutoConfigurationTest {
         @Override
         public int getPhase() {
             return PipelineLifecycle.PHASE + 1;
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class OwnReplayer {
+        @Bean
+        Replayer mine(Queue queue) {
+            return Replayer.of(queue);
         }
     }
 }
