@@ -11,6 +11,7 @@ import io.ankusa.dispatch.report.TenantDispatch;
 import io.ankusa.dispatch.report.TenantHealth;
 import io.ankusa.dispatch.report.TickReport;
 import io.ankusa.dispatch.report.TroubledTenants;
+import io.ankusa.dispatch.sink.OrderingPolicy;
 import io.ankusa.dispatch.sink.RetryPolicy;
 import io.ankusa.dispatch.sink.Sink;
 import io.ankusa.queue.Queue;
@@ -190,6 +191,7 @@ public interface Pipeline extends AutoCloseable {
         private final Queue queue;
         private final Sink sink;
         private RetryPolicy retryPolicy = RetryPolicy.defaults();
+        private OrderingPolicy orderingPolicy = OrderingPolicy.block();
         private RandomGenerator random;
         private int rowsPerTick = 1024;
         private long bytesPerTick = 16L << 20;
@@ -215,6 +217,18 @@ public interface Pipeline extends AutoCloseable {
          */
         public Builder retryPolicy(RetryPolicy policy) {
             this.retryPolicy = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        /**
+         * What a stuck head of an ordering key does (default {@link OrderingPolicy#block()}: the key
+         * waits as long as the head retries).
+         *
+         * @param policy block, or skip the head after some attempts or an age, per sink if need be
+         * @return this builder
+         */
+        public Builder orderingPolicy(OrderingPolicy policy) {
+            this.orderingPolicy = Objects.requireNonNull(policy, "policy");
             return this;
         }
 
@@ -374,7 +388,7 @@ public interface Pipeline extends AutoCloseable {
             return new EnginePipeline(new DispatchPipeline(new DispatchPipeline.Settings(queue, sink, retryPolicy,
                     random == null ? new SplittableRandom() : random, rowsPerTick, bytesPerTick, quantumBytes,
                     concurrency, tickInterval, sinkDeadline, gaugeInterval, gaugeListeners, listeners,
-                    eventCapacity)));
+                    eventCapacity, orderingPolicy)));
         }
 
         private static int requirePositive(int value, String what) {

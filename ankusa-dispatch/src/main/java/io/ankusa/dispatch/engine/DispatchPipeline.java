@@ -10,6 +10,7 @@ import io.ankusa.dispatch.report.TenantDispatch;
 import io.ankusa.dispatch.report.TenantHealth;
 import io.ankusa.dispatch.report.TickReport;
 import io.ankusa.dispatch.report.TroubledTenants;
+import io.ankusa.dispatch.sink.OrderingPolicy;
 import io.ankusa.dispatch.sink.RetryPolicy;
 import io.ankusa.dispatch.sink.Sink;
 import io.ankusa.queue.Queue;
@@ -68,17 +69,19 @@ public final class DispatchPipeline implements AutoCloseable {
      * @param gaugeListeners who gets them
      * @param listeners      who gets the pipeline's events
      * @param eventCapacity  most events waiting per listener
+     * @param orderingPolicy what a stuck head of an ordering key does
      */
     public record Settings(Queue queue, Sink sink, RetryPolicy retryPolicy,
             RandomGenerator random, int rowsPerTick, long bytesPerTick, long quantumBytes, int concurrency,
             Duration tickInterval,
             Duration sinkDeadline, Duration gaugeInterval, List<GaugeListener> gaugeListeners,
-            List<QueueListener> listeners, int eventCapacity) {
+            List<QueueListener> listeners, int eventCapacity, OrderingPolicy orderingPolicy) {
 
         /** Copies the listeners. */
         public Settings {
             gaugeListeners = List.copyOf(gaugeListeners);
             listeners = List.copyOf(listeners);
+            Objects.requireNonNull(orderingPolicy, "orderingPolicy");
         }
     }
 
@@ -86,6 +89,7 @@ public final class DispatchPipeline implements AutoCloseable {
     private final Settler settler;
     private final Attempts attempts;
     private final TenantScheduler scheduler;
+    private final KeyOrder order;
     private final Tick tick;
     private final LongSupplier nanoTime;
     private final TenantDirectory directory;
@@ -112,7 +116,8 @@ public final class DispatchPipeline implements AutoCloseable {
         this.events = EventHub.start(settings.listeners(), settings.eventCapacity(), "ankusa-dispatch-events");
         this.fault = source.queueFault();
         EndpointSettings endpointSettings = source.endpointSettings();
-        this.settler = new Settler(ledger, settings.retryPolicy(), settings.random(), clock, fault, events,
+        this.settler = new Settler(ledger, settings.retryPolicy(), settings.orderingPolicy(), settings.random(), clock,
+                fault, events,
                 new EndpointTransitions(source.endpointLedger(), endpointSettings, source.auditRecorder()));
         // Delivery-rate buckets and endpoint pauses run on the queue clock's monotonic source (a test's clock
         // drives it too).
@@ -124,10 +129,12 @@ public final class DispatchPipeline implements AutoCloseable {
         this.directory = source.tenantDirectory();
         PendingLeaders leaders = new PendingLeaders(ledger, directory);
         OldestDue oldest = new OldestDue();
-        this.scheduler = new TenantScheduler(directory, source.tenantPolicies(), gate, leaders, oldest,
+        this.order = new KeyOrder(ledger::orderHead);
+        this.scheduler = new TenantScheduler(directory, source.tenantPolicies(), gate, order, leaders, oldest,
                 settings.quantumBytes());
         this.tick = new Tick(ledger, clock, nanoTime, new MarkerCleanup(ledger), scheduler, attempts, settler,
-                new QuarantineAlarm(directory, events), settings.rowsPerTick(), settings.bytesPerTick(), events, gate);
+                new QuarantineAlarm(directory, events), settings.rowsPerTick(), settings.bytesPerTick(), events, gate,
+                order);
         this.gauges = new GaugeReader(settings.queue(), ledger, clock, tick::lastVisited, leaders, oldest);
         this.health = new HealthReader(ledger, directory, nanoTime, oldest, this::lastTickNanos, attempts.pulse(),
                 attempts.failures(), this::ticking);
