@@ -5,6 +5,7 @@ import io.ankusa.api.events.QueueListener;
 import io.ankusa.dispatch.engine.DispatchPipeline;
 import io.ankusa.dispatch.report.DispatchHealth;
 import io.ankusa.dispatch.report.DueTenants;
+import io.ankusa.dispatch.report.OrderedKey;
 import io.ankusa.dispatch.report.GaugeListener;
 import io.ankusa.dispatch.report.Gauges;
 import io.ankusa.dispatch.report.TenantDispatch;
@@ -104,6 +105,18 @@ public interface Pipeline extends AutoCloseable {
      *         nothing in flight since it last drained)
      */
     Optional<TenantDispatch> tenantDispatch(String tenant);
+
+    /**
+     * Up to {@code limit} of {@code tenant}'s ordering keys with deliveries waiting, by sink and by
+     * key's group: each key's head (the one delivery of the key that may be attempted now) and how
+     * many wait; a key with more than one waits on its head ({@link OrderedKey#blocked()}). Reads the
+     * tenant's ordering keys from the store (at most 10 000 of them) and the heads' hooks; any thread.
+     *
+     * @param tenant the tenant id
+     * @param limit  the most keys, at least 1
+     * @return the keys, empty for an unknown tenant or one without ordered deliveries
+     */
+    List<OrderedKey> orderedKeys(String tenant, int limit);
 
     /**
      * A page of the tenants with due work now, as this pipeline's scheduler knows them: those in

@@ -1,11 +1,13 @@
 package io.ankusa.dispatch.engine;
 
 import io.ankusa.api.EndpointSettings;
+import io.ankusa.api.Hook;
 import io.ankusa.api.events.QueueListener;
 import io.ankusa.dispatch.report.DispatchHealth;
 import io.ankusa.dispatch.report.DueTenants;
 import io.ankusa.dispatch.report.GaugeListener;
 import io.ankusa.dispatch.report.Gauges;
+import io.ankusa.dispatch.report.OrderedKey;
 import io.ankusa.dispatch.report.TenantDispatch;
 import io.ankusa.dispatch.report.TenantHealth;
 import io.ankusa.dispatch.report.TickReport;
@@ -18,10 +20,12 @@ import io.ankusa.queue.events.EventHub;
 import io.ankusa.queue.ledger.AuditRecorder;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.LedgerSource;
+import io.ankusa.queue.ledger.OrderGroup;
 import io.ankusa.queue.ledger.QueueClock;
 import io.ankusa.queue.ledger.QueueFault;
 import io.ankusa.queue.ledger.TenantDirectory;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -93,6 +97,7 @@ public final class DispatchPipeline implements AutoCloseable {
     private final Tick tick;
     private final LongSupplier nanoTime;
     private final TenantDirectory directory;
+    private final DeliveryLedger ledger;
     private final GaugeReader gauges;
     private final HealthReader health;
     private volatile long loopStartedNanos = Tick.NEVER;
@@ -112,6 +117,7 @@ public final class DispatchPipeline implements AutoCloseable {
         this.settings = settings;
         LedgerSource source = LedgerSource.of(settings.queue());
         DeliveryLedger ledger = source.deliveryLedger();
+        this.ledger = ledger;
         QueueClock clock = ledger.clock();
         this.events = EventHub.start(settings.listeners(), settings.eventCapacity(), "ankusa-dispatch-events");
         this.fault = source.queueFault();
@@ -211,6 +217,29 @@ public final class DispatchPipeline implements AutoCloseable {
     /** See {@code Pipeline} for the contract. */
     public Gauges gauges() {
         return gauges.measure();
+    }
+
+    /** Ordering keys a read of {@link #orderedKeys} looks at, at most. */
+    static final int ORDERED_KEYS_SCAN = 10_000;
+
+    /** See {@code Pipeline} for the contract. */
+    public List<OrderedKey> orderedKeys(String tenant, int limit) {
+        Objects.requireNonNull(tenant, "tenant");
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be positive: " + limit);
+        }
+        requireOpen();
+        OptionalLong ord = directory.ord(tenant);
+        if (ord.isEmpty()) {
+            return List.of();
+        }
+        List<OrderedKey> out = new ArrayList<>();
+        for (OrderGroup g : ledger.orderGroups(ord.getAsLong(), limit, ORDERED_KEYS_SCAN)) {
+            Optional<Hook> head = ledger.storedHook(g.headSeq());
+            out.add(new OrderedKey(tenant, g.sink(), head.flatMap(Hook::orderingKey).orElse(""),
+                    head.map(Hook::id).orElse(""), g.headSeq(), g.waiting()));
+        }
+        return out;
     }
 
     /** See {@code Pipeline} for the contract. */

@@ -219,6 +219,13 @@ class OrderingTest {
                         .isEqualTo(TenantDispatch.Hold.ORDERING);
                 assertThat(pipeline.dispatchHealth().held()).extracting(HeldRows::hold)
                         .contains(TenantDispatch.Hold.ORDERING);
+                assertThat(pipeline.orderedKeys("acme", 10)).singleElement().satisfies(k -> {
+                    assertThat(k.orderingKey()).isEqualTo("stuck");
+                    assertThat(k.headHookId()).isEqualTo("acme-stuck-0");
+                    assertThat(k.waiting()).isEqualTo(20);
+                    assertThat(k.blocked()).isTrue();
+                });
+                assertThat(pipeline.orderedKeys("globex", 10)).isEmpty();
             }
             List<OrderGroup> groups = f.ledger().orderGroups(f.ord("acme"), 10, 1_000);
             assertThat(groups).singleElement().satisfies(g -> {
