@@ -299,7 +299,8 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
     @Override
     public List<OrderGroup> orderGroups(long ord, int limit, int scanLimit) {
         List<OrderGroup> out = new ArrayList<>();
-        try (Scan scan = store.scan(ColumnFamilies.ORDERING, Ranges.of(OrderKey.tenantRange(Ordinals.requireTenant(ord))))) {
+        KeySpan tenant = OrderKey.tenantRange(Ordinals.requireTenant(ord));
+        try (Scan scan = store.scan(ColumnFamilies.ORDERING, Ranges.of(tenant))) {
             OrderKey head = null;
             long waiting = 0;
             for (int read = 0; read < scanLimit && scan.hasNext(); read++) {
