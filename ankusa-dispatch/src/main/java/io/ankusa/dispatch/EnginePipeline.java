@@ -10,6 +10,7 @@ import io.ankusa.dispatch.report.TenantDispatch;
 import io.ankusa.dispatch.report.TenantHealth;
 import io.ankusa.dispatch.report.TickReport;
 import io.ankusa.dispatch.report.TroubledTenants;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 
