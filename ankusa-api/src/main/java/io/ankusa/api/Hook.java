@@ -15,8 +15,11 @@ import java.util.Set;
 
 /**
  * A webhook to deliver: an id, the source it came from, an optional tenant (absent means
- * {@value #DEFAULT_TENANT}), headers, a payload, an optional idempotency key, and the sinks it fans
- * out to (u16 numbers, one delivery each).
+ * {@value #DEFAULT_TENANT}), headers, a payload, an optional idempotency key, an optional ordering
+ * key, and the sinks it fans out to (u16 numbers, one delivery each).
+ *
+ * <p>Deliveries of hooks with the same tenant, sink and {@linkplain Builder#orderingKey ordering key}
+ * are attempted one at a time, in ingest order.
  *
  * <p>Valid by construction: {@link Builder#build()} refuses with {@link InvalidHookException}
  * (whose {@code reason()} names the rule and the field):
@@ -34,6 +37,8 @@ import java.util.Set;
  * <li>more than {@value #HEADERS_MAX} headers, or over {@value #HEADERS_MAX_BYTES} UTF-8 bytes of
  *     names and values, a header name that is not an RFC 9110 token, a value with a character other
  *     than tab, space, visible ASCII and U+0080..U+00FF (no CR, LF or NUL);</li>
+ * <li>an ordering key that is empty, longer than {@value #ORDERING_KEY_MAX_BYTES} bytes or holds
+ *     anything but printable ASCII without space;</li>
  * <li>no sinks, a duplicate sink, a sink outside 0..65535, and more than {@value #SINKS_MAX} sinks
  *     (the stored count is 16 bits).</li>
  * </ul>
@@ -69,6 +74,9 @@ public final class Hook {
     /** Most UTF-8 bytes of header names and values together. */
     public static final int HEADERS_MAX_BYTES = 16 * 1024;
 
+    /** Most bytes of an ordering key (printable ASCII, one byte a character). */
+    public static final int ORDERING_KEY_MAX_BYTES = 255;
+
     /** Most sinks on one hook (the stored sink count is 16 bits). */
     public static final int SINKS_MAX = 0xFFFF;
 
@@ -83,6 +91,7 @@ public final class Hook {
     private final byte[] payload;
     private final String idempotencyKey;
     private final List<Integer> sinks;
+    private final String orderingKey;
 
     private Hook(Builder b) {
         this.id = b.id;
@@ -92,6 +101,7 @@ public final class Hook {
         this.payload = b.payload.clone();
         this.idempotencyKey = b.idempotencyKey;
         this.sinks = List.copyOf(b.sinks);
+        this.orderingKey = b.orderingKey;
     }
 
     /** {@return a new builder} */
@@ -143,6 +153,14 @@ public final class Hook {
         return Optional.ofNullable(idempotencyKey);
     }
 
+    /**
+     * {@return the ordering key, if any: deliveries of the same tenant, sink and key are attempted
+     * one at a time, in ingest order}
+     */
+    public Optional<String> orderingKey() {
+        return Optional.ofNullable(orderingKey);
+    }
+
     /** {@return the sinks to deliver to, in the order given, each 0..65535, no duplicates, at least one} */
     public List<Integer> sinks() {
         return sinks;
@@ -153,12 +171,13 @@ public final class Hook {
         return o instanceof Hook h && id.equals(h.id) && sourceId.equals(h.sourceId)
                 && Objects.equals(tenantId, h.tenantId) && headers.equals(h.headers)
                 && Arrays.equals(payload, h.payload) && Objects.equals(idempotencyKey, h.idempotencyKey)
-                && sinks.equals(h.sinks);
+                && sinks.equals(h.sinks) && Objects.equals(orderingKey, h.orderingKey);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(id, sourceId, tenantId, headers, Arrays.hashCode(payload), idempotencyKey, sinks);
+        return Objects.hash(id, sourceId, tenantId, headers, Arrays.hashCode(payload), idempotencyKey, sinks,
+                orderingKey);
     }
 
     @Override
@@ -177,6 +196,7 @@ public final class Hook {
         private byte[] payload = new byte[0];
         private String idempotencyKey;
         private final List<Integer> sinks = new ArrayList<>();
+        private String orderingKey;
 
         private Builder() {
         }
@@ -280,6 +300,21 @@ public final class Hook {
         }
 
         /**
+         * The ordering key (1..{@value Hook#ORDERING_KEY_MAX_BYTES} characters of printable ASCII
+         * without space, such as an order id): the hook's delivery to each of its sinks is attempted
+         * only after every earlier hook of the same tenant with the same key was delivered to that
+         * sink or dead-lettered there. A constant key orders every such hook of the tenant per sink
+         * (strict per-endpoint order).
+         *
+         * @param orderingKey the key
+         * @return this builder
+         */
+        public Builder orderingKey(String orderingKey) {
+            this.orderingKey = Objects.requireNonNull(orderingKey, "orderingKey");
+            return this;
+        }
+
+        /**
          * Sets the sinks the hook fans out to, replacing any set before (each 0 .. 65 535, no
          * duplicates, at least one; checked by {@link #build()}).
          *
@@ -359,6 +394,9 @@ public final class Hook {
             if (idempotencyKey != null) {
                 checkIdempotencyKey(idempotencyKey);
             }
+            if (orderingKey != null) {
+                checkOrderingKey(orderingKey);
+            }
             if (sinks.isEmpty()) {
                 throw new InvalidHookException(InvalidHookException.Reason.NO_SINKS, "hook '" + id + "' has no sinks");
             }
@@ -390,6 +428,24 @@ public final class Hook {
                 }
             }
             return true;
+        }
+
+        private static void checkOrderingKey(String key) {
+            if (key.isEmpty()) {
+                throw new InvalidHookException(InvalidHookException.Reason.ORDERING_KEY_EMPTY,
+                        "ordering key is empty (leave it unset for none)");
+            }
+            if (key.length() > ORDERING_KEY_MAX_BYTES) {
+                throw new InvalidHookException(InvalidHookException.Reason.ORDERING_KEY_TOO_LONG,
+                        "ordering key is " + key.length() + " characters; at most " + ORDERING_KEY_MAX_BYTES);
+            }
+            for (int i = 0; i < key.length(); i++) {
+                char c = key.charAt(i);
+                if (c <= 0x20 || c >= 0x7F) {
+                    throw new InvalidHookException(InvalidHookException.Reason.ORDERING_KEY_INVALID,
+                            "ordering key holds a character that is not printable ASCII at index " + i);
+                }
+            }
         }
 
         private static void checkIdempotencyKey(String key) {

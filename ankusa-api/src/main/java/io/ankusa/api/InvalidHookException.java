@@ -45,6 +45,12 @@ public final class InvalidHookException extends AnkusaException {
         IDEMPOTENCY_KEY_TOO_LONG("idempotency_key_too_long"),
         /** An idempotency key that is not valid UTF-16 (an unpaired surrogate). */
         IDEMPOTENCY_KEY_INVALID("idempotency_key_invalid"),
+        /** An ordering key that is the empty string. */
+        ORDERING_KEY_EMPTY("ordering_key_empty"),
+        /** An ordering key longer than {@value Hook#ORDERING_KEY_MAX_BYTES} bytes. */
+        ORDERING_KEY_TOO_LONG("ordering_key_too_long"),
+        /** An ordering key with anything but printable ASCII (0x21..0x7E, so no space). */
+        ORDERING_KEY_INVALID("ordering_key_invalid"),
         /** A header name that is not an RFC 9110 token (empty, or a space, a colon, a control character…). */
         HEADER_NAME_INVALID("header_name_invalid"),
         /** A header value with a character RFC 9110 does not allow in a field value (CR, LF, NUL, above U+00FF…). */

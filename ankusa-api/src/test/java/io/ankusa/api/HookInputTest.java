@@ -88,4 +88,23 @@ class HookInputTest {
         }
         assertThat(valid().id("!~az-AZ_09").build().id()).isEqualTo("!~az-AZ_09");
     }
+
+    @Test
+    void anOrderingKeyIsPrintableAsciiOfOneTo255Bytes() {
+        assertThat(valid().orderingKey("order_1042:paid").build().orderingKey()).contains("order_1042:paid");
+        assertThat(valid().build().orderingKey()).isEmpty();
+        assertThat(valid().orderingKey("k".repeat(255)).build().orderingKey()).isPresent();
+        assertThatThrownBy(() -> valid().orderingKey("").build()).isInstanceOfSatisfying(InvalidHookException.class,
+                e -> assertThat(e.reason()).isEqualTo(Reason.ORDERING_KEY_EMPTY));
+        assertThatThrownBy(() -> valid().orderingKey("k".repeat(256)).build())
+                .isInstanceOfSatisfying(InvalidHookException.class,
+                        e -> assertThat(e.reason()).isEqualTo(Reason.ORDERING_KEY_TOO_LONG));
+        for (String bad : List.of("with space", "tab\t", "caf\u00e9", "nl\n")) {
+            assertThatThrownBy(() -> valid().orderingKey(bad).build()).as(bad)
+                    .isInstanceOfSatisfying(InvalidHookException.class,
+                            e -> assertThat(e.reason()).isEqualTo(Reason.ORDERING_KEY_INVALID));
+        }
+        assertThat(valid().orderingKey("a").build()).isNotEqualTo(valid().orderingKey("b").build())
+                .isNotEqualTo(valid().build());
+    }
 }

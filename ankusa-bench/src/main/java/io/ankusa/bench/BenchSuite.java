@@ -65,8 +65,12 @@ public final class BenchSuite {
     static final Map<String, List<String>> JVM_OPTIONS = Map.of(
             "io.ankusa.tests.upgrade.MigrationBench", List.of("-Xms2g", "-XX:+AlwaysPreTouch"));
 
-    /** Programs that run only when {@code ankusa.bench.only} names them: profiles, not self-checking benches. */
-    static final List<String> ON_REQUEST = List.of("io.ankusa.bench.outbox.DrainProfile");
+    /**
+     * Programs that run only when {@code ankusa.bench.only} names them: profiles, and benches whose
+     * figures are not on the performance page yet.
+     */
+    static final List<String> ON_REQUEST =
+            List.of("io.ankusa.bench.outbox.DrainProfile", "io.ankusa.bench.OrderingBench");
 
     /** The properties that tell this suite where its files go, left out of the page's options. */
     private static final Set<String> PLUMBING = Set.of("ankusa.bench.dir", "ankusa.bench.writeDocs",

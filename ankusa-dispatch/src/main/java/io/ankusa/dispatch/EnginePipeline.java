@@ -5,10 +5,12 @@ import io.ankusa.dispatch.engine.DispatchPipeline;
 import io.ankusa.dispatch.report.DispatchHealth;
 import io.ankusa.dispatch.report.DueTenants;
 import io.ankusa.dispatch.report.Gauges;
+import io.ankusa.dispatch.report.OrderedKey;
 import io.ankusa.dispatch.report.TenantDispatch;
 import io.ankusa.dispatch.report.TenantHealth;
 import io.ankusa.dispatch.report.TickReport;
 import io.ankusa.dispatch.report.TroubledTenants;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 
@@ -44,6 +46,11 @@ final class EnginePipeline implements Pipeline {
     @Override
     public Optional<TenantDispatch> tenantDispatch(String tenant) {
         return engine.tenantDispatch(tenant);
+    }
+
+    @Override
+    public List<OrderedKey> orderedKeys(String tenant, int limit) {
+        return engine.orderedKeys(tenant, limit);
     }
 
     @Override

@@ -5,12 +5,14 @@ import io.ankusa.api.events.QueueListener;
 import io.ankusa.dispatch.engine.DispatchPipeline;
 import io.ankusa.dispatch.report.DispatchHealth;
 import io.ankusa.dispatch.report.DueTenants;
+import io.ankusa.dispatch.report.OrderedKey;
 import io.ankusa.dispatch.report.GaugeListener;
 import io.ankusa.dispatch.report.Gauges;
 import io.ankusa.dispatch.report.TenantDispatch;
 import io.ankusa.dispatch.report.TenantHealth;
 import io.ankusa.dispatch.report.TickReport;
 import io.ankusa.dispatch.report.TroubledTenants;
+import io.ankusa.dispatch.sink.OrderingPolicy;
 import io.ankusa.dispatch.sink.RetryPolicy;
 import io.ankusa.dispatch.sink.Sink;
 import io.ankusa.queue.Queue;
@@ -105,6 +107,18 @@ public interface Pipeline extends AutoCloseable {
     Optional<TenantDispatch> tenantDispatch(String tenant);
 
     /**
+     * Up to {@code limit} of {@code tenant}'s ordering keys with deliveries waiting, by sink and by
+     * key's group: each key's head (the one delivery of the key that may be attempted now) and how
+     * many wait; a key with more than one waits on its head ({@link OrderedKey#blocked()}). Reads the
+     * tenant's ordering keys from the store (at most 10 000 of them) and the heads' hooks; any thread.
+     *
+     * @param tenant the tenant id
+     * @param limit  the most keys, at least 1
+     * @return the keys, empty for an unknown tenant or one without ordered deliveries
+     */
+    List<OrderedKey> orderedKeys(String tenant, int limit);
+
+    /**
      * A page of the tenants with due work now, as this pipeline's scheduler knows them: those in
      * its round-robin and those waiting at their in-flight limit or for a delivery token (a tenant
      * whose due rows the active-index feed has not reached yet, after a restart, shows up once it
@@ -190,6 +204,7 @@ public interface Pipeline extends AutoCloseable {
         private final Queue queue;
         private final Sink sink;
         private RetryPolicy retryPolicy = RetryPolicy.defaults();
+        private OrderingPolicy orderingPolicy = OrderingPolicy.block();
         private RandomGenerator random;
         private int rowsPerTick = 1024;
         private long bytesPerTick = 16L << 20;
@@ -215,6 +230,18 @@ public interface Pipeline extends AutoCloseable {
          */
         public Builder retryPolicy(RetryPolicy policy) {
             this.retryPolicy = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        /**
+         * What a stuck head of an ordering key does (default {@link OrderingPolicy#block()}: the key
+         * waits as long as the head retries).
+         *
+         * @param policy block, or skip the head after some attempts or an age, per sink if need be
+         * @return this builder
+         */
+        public Builder orderingPolicy(OrderingPolicy policy) {
+            this.orderingPolicy = Objects.requireNonNull(policy, "policy");
             return this;
         }
 
@@ -374,7 +401,7 @@ public interface Pipeline extends AutoCloseable {
             return new EnginePipeline(new DispatchPipeline(new DispatchPipeline.Settings(queue, sink, retryPolicy,
                     random == null ? new SplittableRandom() : random, rowsPerTick, bytesPerTick, quantumBytes,
                     concurrency, tickInterval, sinkDeadline, gaugeInterval, gaugeListeners, listeners,
-                    eventCapacity)));
+                    eventCapacity, orderingPolicy)));
         }
 
         private static int requirePositive(int value, String what) {

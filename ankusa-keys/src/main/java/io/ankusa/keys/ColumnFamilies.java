@@ -25,8 +25,15 @@ public final class ColumnFamilies {
     /** The audit trail (untouched by format 3). */
     public static final String AUDIT = "audit";
 
-    /** Every column family of format 3, in declaration order. */
-    public static final List<String> ALL = List.of(DEFAULT, HOOKS, DELIVERIES, INDEX, TENANTS, COUNTERS, AUDIT);
+    /**
+     * Ordered deliveries ({@code ?O}): per tenant, sink and ordering group, in ingest order. A family
+     * of its own so that a release without ordering refuses a store that has it.
+     */
+    public static final String ORDERING = "ordering";
+
+    /** Every column family, in declaration order. */
+    public static final List<String> ALL =
+            List.of(DEFAULT, HOOKS, DELIVERIES, INDEX, TENANTS, COUNTERS, AUDIT, ORDERING);
 
     private ColumnFamilies() {
     }

@@ -8,7 +8,9 @@ package io.ankusa.keys;
  * column family  index
  * key            | 'D' | ord u32 | at u64 (epoch ms) | seq u64 | sink u16 |   23 bytes
  * value          | size u32 | kind u8 |                                      5 bytes
+ *                | size u32 | kind u8 | group u64 |                         13 bytes, an ordered row
  * kind           0 = first attempt (ingest, revival, recovery, expansion), 1 = retry
+ * group          the row's ordering group ({@link OrderKey}), never 0; absent for an unordered row
  * sentinels      lo = 'D' + 22 x 0x00, hi = 'D' + 22 x 0xFF
  * </pre>
  *
@@ -23,8 +25,12 @@ public record DueKey(long ord, long at, long seq, int sink) {
 
     /** Encoded key length. */
     public static final int LENGTH = 23;
-    /** Encoded value length. */
+    /** Encoded value length of an unordered row. */
     public static final int VALUE_LENGTH = 5;
+    /** Encoded value length of an ordered row (with its ordering group). */
+    public static final int ORDERED_VALUE_LENGTH = 13;
+    /** The group of an unordered row. */
+    public static final long UNORDERED = 0;
     /** Kind of a first-attempt row. */
     public static final int KIND_FIRST = 0;
     /** Kind of a retry row. */
@@ -95,31 +101,49 @@ public record DueKey(long ord, long at, long seq, int sink) {
         return prefix;
     }
 
-    /** The value of a due row. */
+    /** The value of an unordered due row. */
     public static byte[] value(long size, int kind) {
+        return value(size, kind, UNORDERED);
+    }
+
+    /** The value of a due row of ordering group {@code group} ({@link #UNORDERED} for none). */
+    public static byte[] value(long size, int kind, long group) {
         if (kind != KIND_FIRST && kind != KIND_RETRY) {
             throw new IllegalArgumentException("due kind must be 0 or 1: " + kind);
         }
-        byte[] out = new byte[VALUE_LENGTH];
+        byte[] out = new byte[group == UNORDERED ? VALUE_LENGTH : ORDERED_VALUE_LENGTH];
         BigEndian.putU32(out, 0, size);
         out[4] = (byte) kind;
+        if (group != UNORDERED) {
+            BigEndian.putU64(out, 5, group);
+        }
         return out;
     }
 
     /** Decodes a due value. */
     public static Value decodeValue(byte[] value) {
-        if (value == null || value.length != VALUE_LENGTH || (value[4] != KIND_FIRST && value[4] != KIND_RETRY)) {
-            throw new KeyFormatException("due value", "5 bytes <<size::32, kind::8>> with kind 0 or 1", value);
+        if (value == null || (value.length != VALUE_LENGTH && value.length != ORDERED_VALUE_LENGTH)
+                || (value[4] != KIND_FIRST && value[4] != KIND_RETRY)
+                || (value.length == ORDERED_VALUE_LENGTH && BigEndian.u64(value, 5) == UNORDERED)) {
+            throw new KeyFormatException("due value",
+                    "5 bytes <<size::32, kind::8>> or 13 with a group::64 other than 0, kind 0 or 1", value);
         }
-        return new Value(BigEndian.u32(value, 0), value[4]);
+        return new Value(BigEndian.u32(value, 0), value[4],
+                value.length == ORDERED_VALUE_LENGTH ? BigEndian.u64(value, 5) : UNORDERED);
     }
 
     /**
      * A decoded due value.
      *
-     * @param size the hook's envelope size in bytes
-     * @param kind {@link #KIND_FIRST} or {@link #KIND_RETRY}
+     * @param size  the hook's envelope size in bytes
+     * @param kind  {@link #KIND_FIRST} or {@link #KIND_RETRY}
+     * @param group the row's ordering group, {@link #UNORDERED} for none
      */
-    public record Value(long size, int kind) {
+    public record Value(long size, int kind, long group) {
+
+        /** An unordered row's value. */
+        public Value(long size, int kind) {
+            this(size, kind, UNORDERED);
+        }
     }
 }

@@ -7,6 +7,7 @@ package io.ankusa.keys;
  * column family  index
  * key            | 'F' | ord u32 | seq u64 | sink u16 |   15 bytes
  * value          | size u32 |                              4 bytes
+ *                | size u32 | group u64 |                 12 bytes, an ordered row (its {@link OrderKey} group)
  * sentinels      lo = 'F' + 14 x 0x00, hi = 'F' + 14 x 0xFF
  * </pre>
  *
@@ -61,16 +62,39 @@ public record InflightKey(long ord, long seq, int sink) {
         return KeySpan.prefix(prefix);
     }
 
-    /** The value: the envelope size. */
+    /** The value of an unordered row: the envelope size. */
     public static byte[] value(long size) {
         return BigEndian.u32(size);
     }
 
-    /** Decodes the value (the envelope size). */
-    public static long decodeValue(byte[] value) {
-        if (value == null || value.length != 4) {
-            throw new KeyFormatException("inflight value", "4 bytes <<size::32>>", value);
+    /** The value of a row of ordering group {@code group} ({@link DueKey#UNORDERED} for none). */
+    public static byte[] value(long size, long group) {
+        if (group == DueKey.UNORDERED) {
+            return value(size);
         }
+        byte[] out = new byte[12];
+        BigEndian.putU32(out, 0, size);
+        BigEndian.putU64(out, 4, group);
+        return out;
+    }
+
+    /** Decodes the value's envelope size. */
+    public static long decodeValue(byte[] value) {
+        check(value);
         return BigEndian.u32(value, 0);
+    }
+
+    /** Decodes the value's ordering group ({@link DueKey#UNORDERED} for an unordered row). */
+    public static long decodeGroup(byte[] value) {
+        check(value);
+        return value.length == 4 ? DueKey.UNORDERED : BigEndian.u64(value, 4);
+    }
+
+    private static void check(byte[] value) {
+        if (value == null || (value.length != 4 && value.length != 12)
+                || (value.length == 12 && BigEndian.u64(value, 4) == DueKey.UNORDERED)) {
+            throw new KeyFormatException("inflight value", "4 bytes <<size::32>> or 12 with a group::64 other than 0",
+                    value);
+        }
     }
 }

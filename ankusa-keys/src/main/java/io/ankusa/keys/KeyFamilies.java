@@ -31,7 +31,8 @@ public final class KeyFamilies {
             TenantByOrdKey.FAMILY,
             OrdByTenantKey.FAMILY,
             CounterKey.FAMILY,
-            AUDIT);
+            AUDIT,
+            OrderKey.FAMILY);
 
     private KeyFamilies() {
     }

@@ -33,6 +33,8 @@ public final class Prefixes {
     public static final byte TENANT_BY_ORD = 't';
     /** Ordinal by tenant id: {@code ?n}. */
     public static final byte ORD_BY_TENANT = 'n';
+    /** Ordered deliveries by tenant, sink and ordering group, in the {@code ordering} column family: {@code ?O}. */
+    public static final byte ORDER = 'O';
     /** Format-2 due rows: {@code ?d} (migration only). */
     public static final byte DUE_V2 = 'd';
     /** Format-2 inflight rows: {@code ?f} (migration only). */

@@ -1,15 +1,18 @@
 package io.ankusa.dispatch.engine;
 
 import io.ankusa.api.EndpointSettings;
+import io.ankusa.api.Hook;
 import io.ankusa.api.events.QueueListener;
 import io.ankusa.dispatch.report.DispatchHealth;
 import io.ankusa.dispatch.report.DueTenants;
 import io.ankusa.dispatch.report.GaugeListener;
 import io.ankusa.dispatch.report.Gauges;
+import io.ankusa.dispatch.report.OrderedKey;
 import io.ankusa.dispatch.report.TenantDispatch;
 import io.ankusa.dispatch.report.TenantHealth;
 import io.ankusa.dispatch.report.TickReport;
 import io.ankusa.dispatch.report.TroubledTenants;
+import io.ankusa.dispatch.sink.OrderingPolicy;
 import io.ankusa.dispatch.sink.RetryPolicy;
 import io.ankusa.dispatch.sink.Sink;
 import io.ankusa.queue.Queue;
@@ -17,10 +20,12 @@ import io.ankusa.queue.events.EventHub;
 import io.ankusa.queue.ledger.AuditRecorder;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.LedgerSource;
+import io.ankusa.queue.ledger.OrderGroup;
 import io.ankusa.queue.ledger.QueueClock;
 import io.ankusa.queue.ledger.QueueFault;
 import io.ankusa.queue.ledger.TenantDirectory;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -68,17 +73,19 @@ public final class DispatchPipeline implements AutoCloseable {
      * @param gaugeListeners who gets them
      * @param listeners      who gets the pipeline's events
      * @param eventCapacity  most events waiting per listener
+     * @param orderingPolicy what a stuck head of an ordering key does
      */
     public record Settings(Queue queue, Sink sink, RetryPolicy retryPolicy,
             RandomGenerator random, int rowsPerTick, long bytesPerTick, long quantumBytes, int concurrency,
             Duration tickInterval,
             Duration sinkDeadline, Duration gaugeInterval, List<GaugeListener> gaugeListeners,
-            List<QueueListener> listeners, int eventCapacity) {
+            List<QueueListener> listeners, int eventCapacity, OrderingPolicy orderingPolicy) {
 
         /** Copies the listeners. */
         public Settings {
             gaugeListeners = List.copyOf(gaugeListeners);
             listeners = List.copyOf(listeners);
+            Objects.requireNonNull(orderingPolicy, "orderingPolicy");
         }
     }
 
@@ -86,9 +93,11 @@ public final class DispatchPipeline implements AutoCloseable {
     private final Settler settler;
     private final Attempts attempts;
     private final TenantScheduler scheduler;
+    private final KeyOrder order;
     private final Tick tick;
     private final LongSupplier nanoTime;
     private final TenantDirectory directory;
+    private final DeliveryLedger ledger;
     private final GaugeReader gauges;
     private final HealthReader health;
     private volatile long loopStartedNanos = Tick.NEVER;
@@ -108,11 +117,13 @@ public final class DispatchPipeline implements AutoCloseable {
         this.settings = settings;
         LedgerSource source = LedgerSource.of(settings.queue());
         DeliveryLedger ledger = source.deliveryLedger();
+        this.ledger = ledger;
         QueueClock clock = ledger.clock();
         this.events = EventHub.start(settings.listeners(), settings.eventCapacity(), "ankusa-dispatch-events");
         this.fault = source.queueFault();
         EndpointSettings endpointSettings = source.endpointSettings();
-        this.settler = new Settler(ledger, settings.retryPolicy(), settings.random(), clock, fault, events,
+        this.settler = new Settler(ledger, settings.retryPolicy(), settings.orderingPolicy(), settings.random(), clock,
+                fault, events,
                 new EndpointTransitions(source.endpointLedger(), endpointSettings, source.auditRecorder()));
         // Delivery-rate buckets and endpoint pauses run on the queue clock's monotonic source (a test's clock
         // drives it too).
@@ -124,10 +135,12 @@ public final class DispatchPipeline implements AutoCloseable {
         this.directory = source.tenantDirectory();
         PendingLeaders leaders = new PendingLeaders(ledger, directory);
         OldestDue oldest = new OldestDue();
-        this.scheduler = new TenantScheduler(directory, source.tenantPolicies(), gate, leaders, oldest,
+        this.order = new KeyOrder(ledger::orderHead);
+        this.scheduler = new TenantScheduler(directory, source.tenantPolicies(), gate, order, leaders, oldest,
                 settings.quantumBytes());
         this.tick = new Tick(ledger, clock, nanoTime, new MarkerCleanup(ledger), scheduler, attempts, settler,
-                new QuarantineAlarm(directory, events), settings.rowsPerTick(), settings.bytesPerTick(), events, gate);
+                new QuarantineAlarm(directory, events), settings.rowsPerTick(), settings.bytesPerTick(), events, gate,
+                order);
         this.gauges = new GaugeReader(settings.queue(), ledger, clock, tick::lastVisited, leaders, oldest);
         this.health = new HealthReader(ledger, directory, nanoTime, oldest, this::lastTickNanos, attempts.pulse(),
                 attempts.failures(), this::ticking);
@@ -204,6 +217,29 @@ public final class DispatchPipeline implements AutoCloseable {
     /** See {@code Pipeline} for the contract. */
     public Gauges gauges() {
         return gauges.measure();
+    }
+
+    /** Ordering keys a read of {@link #orderedKeys} looks at, at most. */
+    static final int ORDERED_KEYS_SCAN = 10_000;
+
+    /** See {@code Pipeline} for the contract. */
+    public List<OrderedKey> orderedKeys(String tenant, int limit) {
+        Objects.requireNonNull(tenant, "tenant");
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be positive: " + limit);
+        }
+        requireOpen();
+        OptionalLong ord = directory.ord(tenant);
+        if (ord.isEmpty()) {
+            return List.of();
+        }
+        List<OrderedKey> out = new ArrayList<>();
+        for (OrderGroup g : ledger.orderGroups(ord.getAsLong(), limit, ORDERED_KEYS_SCAN)) {
+            Optional<Hook> head = ledger.storedHook(g.headSeq());
+            out.add(new OrderedKey(tenant, g.sink(), head.flatMap(Hook::orderingKey).orElse(""),
+                    head.map(Hook::id).orElse(""), g.headSeq(), g.waiting()));
+        }
+        return out;
     }
 
     /** See {@code Pipeline} for the contract. */

@@ -3,6 +3,7 @@ package io.ankusa.dispatch.engine;
 import io.ankusa.api.events.DeadLettered;
 import io.ankusa.api.events.DeliverySettled;
 import io.ankusa.api.events.RetryScheduled;
+import io.ankusa.dispatch.sink.OrderingPolicy;
 import io.ankusa.dispatch.sink.RetryDecision;
 import io.ankusa.dispatch.sink.RetryPolicy;
 import io.ankusa.dispatch.sink.SinkOutcome;
@@ -83,11 +84,18 @@ final class Settler implements AutoCloseable {
     private final EndpointTransitions endpoints;
     private final LinkedBlockingQueue<Waiting> queue = new LinkedBlockingQueue<>();
     private final SettleSync syncs;
+    private final OrderingPolicy ordering;
     private final Thread thread;
     private volatile boolean closing;
 
     Settler(DeliveryLedger ledger, RetryPolicy policy, RandomGenerator random, InstantSource clock, QueueFault fault,
             EventHub events, EndpointTransitions endpoints) {
+        this(ledger, policy, OrderingPolicy.block(), random, clock, fault, events, endpoints);
+    }
+
+    Settler(DeliveryLedger ledger, RetryPolicy policy, OrderingPolicy ordering, RandomGenerator random,
+            InstantSource clock, QueueFault fault, EventHub events, EndpointTransitions endpoints) {
+        this.ordering = Objects.requireNonNull(ordering, "ordering");
         this.endpoints = Objects.requireNonNull(endpoints, "endpoints");
         this.fault = Objects.requireNonNull(fault, "fault");
         this.events = Objects.requireNonNull(events, "events");
@@ -265,6 +273,12 @@ final class Settler implements AutoCloseable {
             return new Pending(new Settlement.Dead(d, outcome.reason()), Settled.DEAD, w, 0, outcome.reason());
         }
         SinkOutcome.Retry retry = (SinkOutcome.Retry) outcome;
+        if (d.row().ordered() && ordering.skips(d.sink(), d.attempt(), clock.millis() - d.receivedAt())) {
+            // A head that holds up its key past the ordering policy: dead-lettered, and the key goes on.
+            String reason = OrderingPolicy.SKIPPED + ": head of its ordering key skipped after attempt " + d.attempt()
+                    + "; " + retry.reason();
+            return new Pending(new Settlement.Dead(d, reason), Settled.DEAD, w, 0, reason);
+        }
         RetryDecision decision = policy.decide(d.attempt(), retry, random);
         if (decision instanceof RetryDecision.RetryAfter after) {
             long nextAt = clock.millis() + after.delay().toMillis();

@@ -27,8 +27,9 @@ final class TenantLane {
         /** Out of delivery tokens (or its policy unreadable): waits until {@link #wakeNanos}. */
         WAITING_FOR_TOKENS,
         /**
-         * Every due row it has is refused by the endpoint gate: waits until a refusal may have
-         * ended ({@link #skipValid} turns false) or the feed brings a new marker.
+         * Every due row it has is refused by the endpoint gate or waits behind its ordering key's
+         * head: waits until a refusal may have ended ({@link #skipValid} turns false) or the feed
+         * brings a new marker.
          */
         BLOCKED
     }
@@ -72,6 +73,11 @@ final class TenantLane {
     long skipWake;
     /** Whether a refusal behind {@link #skipAfter} waits for one of the lane's settles. */
     boolean skipOnSettle;
+    /**
+     * Whether the endpoint gate refused a row behind {@link #skipAfter} (otherwise every refusal
+     * was a row waiting behind its ordering key's head).
+     */
+    boolean gateRefused;
     /** The gate's epoch when {@link #skipAfter} was set. */
     long skipEpoch;
     /** The second (of the queue clock) the lane was last {@link State#BLOCKED} in. */
@@ -118,6 +124,7 @@ final class TenantLane {
     void startSkip(long nowNanos, long epoch) {
         skipWake = nowNanos + SKIP_REFRESH_NANOS;
         skipOnSettle = false;
+        gateRefused = false;
         skipEpoch = epoch;
         settledSinceSkip = false;
     }

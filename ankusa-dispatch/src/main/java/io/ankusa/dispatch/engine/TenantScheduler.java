@@ -87,6 +87,7 @@ final class TenantScheduler {
     private final TenantNames names;
     private final PolicyCache policies;
     private final EndpointGate gate;
+    private final KeyOrder order;
     private final PendingLeaders leaders;
     private final OldestDue oldest;
     /** Envelope bytes a weight-1 tenant may claim per turn (beside {@link #QUANTUM} rows). */
@@ -130,6 +131,12 @@ final class TenantScheduler {
 
     TenantScheduler(TenantDirectory directory, PolicyCache policies, EndpointGate gate,
             PendingLeaders leaders, OldestDue oldest, long quantumBytes) {
+        this(directory, policies, gate, KeyOrder.NONE, leaders, oldest, quantumBytes);
+    }
+
+    TenantScheduler(TenantDirectory directory, PolicyCache policies, EndpointGate gate, KeyOrder order,
+            PendingLeaders leaders, OldestDue oldest, long quantumBytes) {
+        this.order = Objects.requireNonNull(order, "order");
         this.quantumBytes = quantumBytes;
         this.leaders = Objects.requireNonNull(leaders, "leaders");
         this.oldest = Objects.requireNonNull(oldest, "oldest");
@@ -417,7 +424,17 @@ final class TenantScheduler {
                     break;
                 }
                 last = row;
-                long until = gate.admit(row, nowNanos);
+                long until;
+                if (order.admit(row)) {
+                    until = gate.admit(row, nowNanos);
+                    if (until != EndpointGate.ADMITTED) {
+                        order.unclaimed(row);
+                        lane.gateRefused = true;
+                    }
+                } else {
+                    // Behind its key's head: waits for a settle of the tenant (the head's).
+                    until = EndpointGate.UNTIL_SETTLED;
+                }
                 if (until == EndpointGate.ADMITTED) {
                     admitted.add(row);
                     bytes[0] += row.size();
@@ -598,7 +615,7 @@ final class TenantScheduler {
                 : lane.tokens.available(nowNanos);
         TenantDispatch.Hold hold = switch (lane.state) {
             case AT_INFLIGHT_LIMIT -> TenantDispatch.Hold.IN_FLIGHT_LIMIT;
-            case BLOCKED -> TenantDispatch.Hold.ENDPOINTS;
+            case BLOCKED -> lane.gateRefused ? TenantDispatch.Hold.ENDPOINTS : TenantDispatch.Hold.ORDERING;
             case WAITING_FOR_TOKENS -> lane.policyUnreadable ? TenantDispatch.Hold.POLICY_UNREADABLE
                     : TenantDispatch.Hold.DELIVERY_RATE;
             default -> TenantDispatch.Hold.NONE;
@@ -653,7 +670,7 @@ final class TenantScheduler {
         }
         TenantDispatch.Hold hold = switch (state) {
             case AT_INFLIGHT_LIMIT -> TenantDispatch.Hold.IN_FLIGHT_LIMIT;
-            case BLOCKED -> TenantDispatch.Hold.ENDPOINTS;
+            case BLOCKED -> lane.gateRefused ? TenantDispatch.Hold.ENDPOINTS : TenantDispatch.Hold.ORDERING;
             default -> TenantDispatch.Hold.NONE;
         };
         if (hold != TenantDispatch.Hold.NONE || state == TenantLane.State.IDLE) {

@@ -82,6 +82,7 @@ final class Tick {
     private final ReentrantLock lock = new ReentrantLock();
     private final EventHub events;
     private final EndpointGate gate;
+    private final KeyOrder order;
     private volatile int lastVisited;
     /** When the last tick ended (the scheduler's monotonic nanos); {@link #NEVER} before the first. */
     private volatile long lastEndedNanos = NEVER;
@@ -95,7 +96,8 @@ final class Tick {
 
     Tick(DeliveryLedger ledger, InstantSource clock, LongSupplier nanoTime, MarkerCleanup cleanup,
             TenantScheduler scheduler, Attempts attempts, Settler settler, QuarantineAlarm alarm, int rowLimit,
-            long byteBudget, EventHub events, EndpointGate gate) {
+            long byteBudget, EventHub events, EndpointGate gate, KeyOrder order) {
+        this.order = Objects.requireNonNull(order, "order");
         this.events = Objects.requireNonNull(events, "events");
         this.gate = Objects.requireNonNull(gate, "gate");
         this.ledger = Objects.requireNonNull(ledger, "ledger");
@@ -223,10 +225,11 @@ final class Tick {
         visited.forEach(lane -> lanes.put(lane.ord, lane));
         List<CompletableFuture<Settled>> settles = new ArrayList<>(attempts.start(claim.claimed()));
         for (int i = 0; i < claim.claimed().size(); i++) {
-            settles.set(i, release(settles.get(i), lanes.get(claim.claimed().get(i).row().ord())));
+            InflightRow row = claim.claimed().get(i).row();
+            settles.set(i, release(settles.get(i), lanes.get(row.ord()), row));
         }
         for (InflightRow orphan : claim.orphans()) {
-            settles.add(release(settler.drop(orphan), lanes.get(orphan.ord())));
+            settles.add(release(settler.drop(orphan), lanes.get(orphan.ord()), orphan));
         }
         return settles;
     }
@@ -280,7 +283,8 @@ final class Tick {
     }
 
     /**
-     * Rows the endpoint gate admitted that will not be sent (gone, quarantined, orphans) give their endpoint slot back.
+     * Rows the endpoint gate admitted that will not be sent (gone, quarantined, orphans) give their endpoint slot
+     * back, and their ordering key's turn (an orphan's settle gives it back again).
      */
     private void releaseUnsent(TenantScheduler.Plan plan, Claim claim) {
         int planned = 0;
@@ -297,16 +301,21 @@ final class Tick {
             for (DueRow row : rows) {
                 if (!sent.contains(List.of(row.seq(), (long) row.sink()))) {
                     gate.unclaimed(row.ord(), row.sink());
+                    order.unclaimed(row);
                 }
             }
         }
     }
 
     /**
-     * When {@code settle} completes, its tenant's in-flight slot goes back to the scheduler; the
-     * returned stage completes after that, so a tick's report means its slots are back.
+     * When {@code settle} completes, its ordering key's turn and its tenant's in-flight slot go back
+     * to the scheduler (the key first, so the lane the settle wakes finds it free); the returned
+     * stage completes after that, so a tick's report means its slots are back.
      */
-    private CompletableFuture<Settled> release(CompletableFuture<Settled> settle, TenantLane lane) {
-        return settle.whenComplete((outcome, failure) -> scheduler.settled(lane));
+    private CompletableFuture<Settled> release(CompletableFuture<Settled> settle, TenantLane lane, InflightRow row) {
+        return settle.whenComplete((outcome, failure) -> {
+            order.settled(row);
+            scheduler.settled(lane);
+        });
     }
 }

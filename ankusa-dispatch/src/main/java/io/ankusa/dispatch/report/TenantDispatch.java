@@ -34,7 +34,12 @@ public record TenantDispatch(String tenantId, int weight, int inflight, int maxI
          * Every due row it has waits on its endpoint (disabled, paused by {@code Retry-After}, breaker
          * open or at its concurrency limit): it leaves the ring until that may have changed.
          */
-        ENDPOINTS
+        ENDPOINTS,
+        /**
+         * Every due row it has waits behind the head of its ordering key (delivered or dead-lettered
+         * first, in ingest order): it leaves the ring until one of its settles.
+         */
+        ORDERING
     }
 
     /**

@@ -11,6 +11,7 @@ import io.ankusa.keys.DueKey;
 import io.ankusa.keys.EndpointKey;
 import io.ankusa.keys.HookKey;
 import io.ankusa.keys.InflightKey;
+import io.ankusa.keys.OrderKey;
 import io.ankusa.keys.QuarantineKey;
 import io.ankusa.queue.ledger.DeadRow;
 import io.ankusa.queue.ledger.DueKind;
@@ -61,6 +62,12 @@ import java.util.Optional;
  * <tr><td>migrated archive obligation</td><td></td><td></td><td></td><td></td><td></td><td>+1</td></tr>
  * </table>
  *
+ * <p>Ordered deliveries (a hook with an ordering key) carry their ordering group in the due and
+ * inflight values and have an {@link io.ankusa.keys.OrderKey ?O} key from ingest until the
+ * transition that takes them out of due and inflight for good: delivered, orphan drop,
+ * dead-letter, purge of a due row, quarantine. Retry and recovery keep the group; revival, release
+ * from quarantine and expansion write unordered rows (a revived row is delivered out of order).
+ *
  * <p>The quarantined counter (field 7) is +1 on quarantine and −1 on release and purge; bytes are
  * unchanged by quarantine and release (the delivery row stays).
  */
@@ -74,8 +81,13 @@ public final class Deliveries {
      * for a first attempt, scheduled +1 for a retry. There is no other way to write a due row.
      */
     public static void dueOps(DeliveryBatch b, long ord, long at, long seq, int sink, long size, DueKind kind) {
+        dueOps(b, ord, at, seq, sink, size, kind, DueRow.UNORDERED);
+    }
+
+    /** {@link #dueOps} of a delivery of ordering group {@code group} (its {@code ?O} key is the caller's). */
+    static void dueOps(DeliveryBatch b, long ord, long at, long seq, int sink, long size, DueKind kind, long group) {
         int k = kind == DueKind.RETRY ? DueKey.KIND_RETRY : DueKey.KIND_FIRST;
-        b.putIndex(new DueKey(ord, at, seq, sink).encode(), DueKey.value(size, k));
+        b.putIndex(new DueKey(ord, at, seq, sink).encode(), DueKey.value(size, k, group));
         b.marker(ActiveKey.forDue(ord, at));
         b.count(ord, kind == DueKind.RETRY ? CounterField.SCHEDULED : CounterField.PENDING, 1);
     }
@@ -87,7 +99,25 @@ public final class Deliveries {
      */
     public static void ingestOps(DeliveryBatch b, long ord, long seq, Collection<Integer> sinks, long size, long at,
             boolean archive) {
-        expandOps(b, ord, seq, sinks, size, at);
+        ingestOps(b, ord, seq, sinks, size, at, archive, DueRow.UNORDERED);
+    }
+
+    /**
+     * {@link #ingestOps} of a hook of ordering group {@code group} ({@link DueRow#UNORDERED} for
+     * none): each due row carries the group, and each delivery joins the end of its (tenant, sink,
+     * group) order with an {@link OrderKey ?O} key.
+     */
+    public static void ingestOps(DeliveryBatch b, long ord, long seq, Collection<Integer> sinks, long size, long at,
+            boolean archive, long group) {
+        byte[] row = DeliveryRow.fresh(size).encode();
+        for (int sink : sinks) {
+            b.putRow(ColumnFamilies.DELIVERIES, new DeliveryKey(seq, sink).encode(), row);
+            dueOps(b, ord, at, seq, sink, size, DueKind.FIRST_ATTEMPT, group);
+            b.count(ord, CounterField.BYTES, size);
+            if (group != DueRow.UNORDERED) {
+                b.putOrder(new OrderKey(ord, sink, group, seq).encode());
+            }
+        }
         if (archive) {
             b.putIndex(new ArchiveKey(seq).encode(), ArchiveKey.value(size, ord));
             b.count(ord, CounterField.ARCHIVE_PENDING, 1);
@@ -107,10 +137,11 @@ public final class Deliveries {
     /** Moves a due row to inflight with the ord and size it carries. */
     public static InflightRow claimOps(DeliveryBatch b, DueRow due) {
         b.deleteIndex(new DueKey(due.ord(), due.at(), due.seq(), due.sink()).encode());
-        b.putIndex(new InflightKey(due.ord(), due.seq(), due.sink()).encode(), InflightKey.value(due.size()));
+        b.putIndex(new InflightKey(due.ord(), due.seq(), due.sink()).encode(),
+                InflightKey.value(due.size(), due.group()));
         b.count(due.ord(), due.kind() == DueKind.RETRY ? CounterField.SCHEDULED : CounterField.PENDING, -1);
         b.count(due.ord(), CounterField.INFLIGHT, 1);
-        return new InflightRow(due.ord(), due.seq(), due.sink(), due.size());
+        return new InflightRow(due.ord(), due.seq(), due.sink(), due.size(), due.group());
     }
 
     /**
@@ -142,6 +173,7 @@ public final class Deliveries {
     }
 
     private static void removeInflight(DeliveryBatch b, InflightRow row) {
+        leaveOrder(b, row.ord(), row.sink(), row.group(), row.seq());
         b.deleteIndex(new InflightKey(row.ord(), row.seq(), row.sink()).encode());
         b.deleteRow(ColumnFamilies.DELIVERIES, new DeliveryKey(row.seq(), row.sink()).encode());
         b.count(row.ord(), CounterField.INFLIGHT, -1);
@@ -154,6 +186,8 @@ public final class Deliveries {
      * the delivery row and the hook stay untouched; pending or scheduled −1, quarantined +1.
      */
     public static QuarantinedRow quarantineOps(DeliveryBatch b, DueRow due, QuarantinedRow.Reason reason, long now) {
+        // A row that cannot be sent must not hold up its key: it leaves the order (released, it is unordered).
+        leaveOrder(b, due.ord(), due.sink(), due.group(), due.seq());
         b.deleteIndex(new DueKey(due.ord(), due.at(), due.seq(), due.sink()).encode());
         b.putIndex(new QuarantineKey(due.ord(), due.seq(), due.sink()).encode(),
                 QuarantineKey.value(due.size(), reasonCode(reason), now));
@@ -244,13 +278,14 @@ public final class Deliveries {
     public static void retryOps(DeliveryBatch b, InflightRow row, DeliveryRow updated, long nextAt) {
         b.deleteIndex(new InflightKey(row.ord(), row.seq(), row.sink()).encode());
         b.putRow(ColumnFamilies.DELIVERIES, new DeliveryKey(row.seq(), row.sink()).encode(), updated.encode());
-        dueOps(b, row.ord(), nextAt, row.seq(), row.sink(), row.size(), DueKind.RETRY);
+        dueOps(b, row.ord(), nextAt, row.seq(), row.sink(), row.size(), DueKind.RETRY, row.group());
         b.count(row.ord(), CounterField.INFLIGHT, -1);
     }
 
     /** Inflight to the DLQ at {@code at}: the global dead key, its by-tenant companion, the delivery row updated. */
     public static void deadOps(DeliveryBatch b, InflightRow row, DeliveryRow updated, long at, String sourceId,
             String hookId) {
+        leaveOrder(b, row.ord(), row.sink(), row.group(), row.seq());
         b.deleteIndex(new InflightKey(row.ord(), row.seq(), row.sink()).encode());
         b.putRow(ColumnFamilies.DELIVERIES, new DeliveryKey(row.seq(), row.sink()).encode(), updated.encode());
         b.putIndex(new DeadKey(at, row.seq(), row.sink()).encode(), DeadKey.value(row.ord(), sourceId, hookId));
@@ -262,7 +297,7 @@ public final class Deliveries {
     /** Boot recovery: inflight back to due now as a first attempt. */
     public static void recoverInflightOps(DeliveryBatch b, InflightRow row, long now) {
         b.deleteIndex(new InflightKey(row.ord(), row.seq(), row.sink()).encode());
-        dueOps(b, row.ord(), now, row.seq(), row.sink(), row.size(), DueKind.FIRST_ATTEMPT);
+        dueOps(b, row.ord(), now, row.seq(), row.sink(), row.size(), DueKind.FIRST_ATTEMPT, row.group());
         b.count(row.ord(), CounterField.INFLIGHT, -1);
     }
 
@@ -280,6 +315,7 @@ public final class Deliveries {
      * row's active marker is left to the pipeline's cleanup (a stale marker costs one empty visit).
      */
     public static void purgeDueOps(DeliveryBatch b, DueRow due) {
+        leaveOrder(b, due.ord(), due.sink(), due.group(), due.seq());
         b.deleteIndex(new DueKey(due.ord(), due.at(), due.seq(), due.sink()).encode());
         b.deleteRow(ColumnFamilies.DELIVERIES, new DeliveryKey(due.seq(), due.sink()).encode());
         b.putRow(ColumnFamilies.INDEX, new ClearedKey(due.seq()).encode(), new byte[0]);
@@ -358,6 +394,13 @@ public final class Deliveries {
     public static void migratedArchiveOps(DeliveryBatch b, long seq, long size, long ord) {
         b.putIndex(new ArchiveKey(seq).encode(), ArchiveKey.value(size, ord));
         b.count(ord, CounterField.ARCHIVE_PENDING, 1);
+    }
+
+    /** An ordered delivery is done with its order: its {@code ?O} key goes, and the next of its group is the head. */
+    private static void leaveOrder(DeliveryBatch b, long ord, int sink, long group, long seq) {
+        if (group != DueRow.UNORDERED) {
+            b.deleteOrder(new OrderKey(ord, sink, group, seq).encode());
+        }
     }
 
     /** Deletes tenant {@code ord}'s marker of {@code bucket} (marker cleanup; markers are not counted). */

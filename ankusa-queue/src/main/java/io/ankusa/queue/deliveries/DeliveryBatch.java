@@ -20,7 +20,8 @@ import java.util.Set;
  * {@link io.ankusa.keys.InflightKey ?F} {@link io.ankusa.keys.DeadKey ?x}
  * {@link io.ankusa.keys.DeadByTenantKey ?X} {@link io.ankusa.keys.ArchiveKey ?a}
  * {@link io.ankusa.keys.ActiveKey ?A}
- * {@link io.ankusa.keys.QuarantineKey ?Q} {@link io.ankusa.keys.EndpointKey ?E}) can only be written
+ * {@link io.ankusa.keys.QuarantineKey ?Q} {@link io.ankusa.keys.EndpointKey ?E}) and the ordering family
+ * ({@link io.ankusa.keys.OrderKey ?O}) can only be written
  * through {@link Deliveries}: {@link #put} and {@link #delete} refuse them, and the counters
  * family takes no direct write at all. That is the structural half of the rule "a batch that
  * changes one of those keys without its deltas is a bug"; the property test is the other half.
@@ -64,6 +65,14 @@ public final class DeliveryBatch {
         }
         rows.deleteRange(family, from, to);
         return this;
+    }
+
+    void putOrder(byte[] key) {
+        rows.put(ColumnFamilies.ORDERING, key, new byte[0]);
+    }
+
+    void deleteOrder(byte[] key) {
+        rows.delete(ColumnFamilies.ORDERING, key);
     }
 
     void putIndex(byte[] key, byte[] value) {
@@ -123,6 +132,9 @@ public final class DeliveryBatch {
     private static void requireUncounted(String family, byte[] key) {
         if (family.equals(ColumnFamilies.COUNTERS)) {
             throw new IllegalArgumentException("counters change only through counter deltas");
+        }
+        if (family.equals(ColumnFamilies.ORDERING) && key.length > 0) {
+            throw new IllegalArgumentException("ordering keys are written through the Deliveries op builders");
         }
         if (family.equals(ColumnFamilies.INDEX) && key.length > 0) {
             byte p = key[0];

@@ -14,6 +14,6 @@ final class DueRows {
         DueKey k = DueKey.decode(key);
         DueKey.Value v = DueKey.decodeValue(value);
         return new DueRow(k.ord(), k.at(), k.seq(), k.sink(), v.size(),
-                v.kind() == DueKey.KIND_RETRY ? DueKind.RETRY : DueKind.FIRST_ATTEMPT);
+                v.kind() == DueKey.KIND_RETRY ? DueKind.RETRY : DueKind.FIRST_ATTEMPT, v.group());
     }
 }

@@ -20,8 +20,12 @@ import java.util.Optional;
  * | header count u32 | (name str, value str) * count |
  * | sink count u16 | sink u16 * count |
  * | payload length u32 | payload bytes |
- * flags: bit 0 tenant id present, bit 1 idempotency key present; other bits must be 0
+ * | ordering_key str, if flags bit 3 |
+ * flags: bit 0 tenant id present, bit 1 idempotency key present, bit 3 ordering key present;
+ *        other bits must be 0
  * </pre>
+ * Optional fields added after the first release follow the payload, in flag-bit order, so an
+ * envelope without them is byte for byte what the first release wrote.
  * A decoder refuses an unknown version, unknown flags, an overrun, trailing bytes, a string that
  * is not well-formed UTF-8 and a hook that breaks the storage rules with
  * {@link StoreCorruptionException}. The encoder writes strings strictly (a string that is not
@@ -38,6 +42,7 @@ public record HookEnvelope(Hook hook, long receivedAt) {
 
     private static final int TENANT = 1;
     private static final int IDEMPOTENCY = 2;
+    private static final int ORDERING = 8;
 
     /** Checks the fields. */
     public HookEnvelope {
@@ -53,6 +58,7 @@ public record HookEnvelope(Hook hook, long receivedAt) {
         byte[] source = utf8(hook.sourceId());
         byte[] tenantBytes = tenant.map(HookEnvelope::utf8).orElse(null);
         byte[] keyBytes = key.map(HookEnvelope::utf8).orElse(null);
+        byte[] orderingBytes = hook.orderingKey().map(HookEnvelope::utf8).orElse(null);
         List<byte[]> headers = new ArrayList<>(hook.headers().size() * 2);
         hook.headers().forEach((name, value) -> {
             headers.add(utf8(name));
@@ -62,10 +68,12 @@ public record HookEnvelope(Hook hook, long receivedAt) {
         int size = 1 + 1 + 8 + 4 + id.length + 4 + source.length
                 + (tenantBytes == null ? 0 : 4 + tenantBytes.length) + (keyBytes == null ? 0 : 4 + keyBytes.length)
                 + 4 + headers.stream().mapToInt(b -> 4 + b.length).sum()
-                + 2 + 2 * hook.sinks().size() + 4 + payload.length;
+                + 2 + 2 * hook.sinks().size() + 4 + payload.length
+                + (orderingBytes == null ? 0 : 4 + orderingBytes.length);
         Wire.Out out = new Wire.Out(size)
                 .u8(VERSION)
-                .u8((tenant.isPresent() ? TENANT : 0) | (key.isPresent() ? IDEMPOTENCY : 0))
+                .u8((tenant.isPresent() ? TENANT : 0) | (key.isPresent() ? IDEMPOTENCY : 0)
+                        | (orderingBytes != null ? ORDERING : 0))
                 .u64(receivedAt)
                 .bytes(id)
                 .bytes(source);
@@ -80,6 +88,9 @@ public record HookEnvelope(Hook hook, long receivedAt) {
         out.u16(hook.sinks().size());
         hook.sinks().forEach(out::u16);
         out.bytes(payload);
+        if (orderingBytes != null) {
+            out.bytes(orderingBytes);
+        }
         return out.toByteArray();
     }
 
@@ -132,7 +143,7 @@ public record HookEnvelope(Hook hook, long receivedAt) {
             throw in.corrupt("unknown version " + version);
         }
         int flags = in.u8();
-        if ((flags & ~(TENANT | IDEMPOTENCY)) != 0) {
+        if ((flags & ~(TENANT | IDEMPOTENCY | ORDERING)) != 0) {
             throw in.corrupt("unknown flags " + flags);
         }
         long receivedAt = in.u64();
@@ -158,6 +169,9 @@ public record HookEnvelope(Hook hook, long receivedAt) {
         b.sinks(sinks);
         int payloadFrom = in.skipBytes();
         int payloadTo = in.position();
+        if ((flags & ORDERING) != 0) {
+            b.orderingKey(in.string());
+        }
         in.end();
         return new Parsed(b, receivedAt, payloadFrom, payloadTo);
     }

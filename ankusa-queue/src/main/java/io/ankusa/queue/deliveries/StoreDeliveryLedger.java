@@ -12,6 +12,7 @@ import io.ankusa.keys.DeliveryKey;
 import io.ankusa.keys.DueKey;
 import io.ankusa.keys.HookKey;
 import io.ankusa.keys.InflightKey;
+import io.ankusa.keys.OrderKey;
 import io.ankusa.keys.KeySpan;
 import io.ankusa.keys.Ordinals;
 import io.ankusa.queue.ledger.ActiveTenant;
@@ -27,6 +28,7 @@ import io.ankusa.queue.ledger.DueRow;
 import io.ankusa.queue.ledger.DueStamps;
 import io.ankusa.queue.ledger.EndpointRow;
 import io.ankusa.queue.ledger.InflightRow;
+import io.ankusa.queue.ledger.OrderGroup;
 import io.ankusa.queue.ledger.QuarantinedRow;
 import io.ankusa.queue.ledger.QueueClock;
 import io.ankusa.queue.ledger.Settlement;
@@ -282,6 +284,42 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
                 }
                 bytes += row.size();
                 out.add(row);
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public OptionalLong orderHead(long ord, int sink, long group) {
+        try (Scan scan = store.scan(ColumnFamilies.ORDERING, Ranges.of(OrderKey.groupRange(ord, sink, group)))) {
+            return scan.hasNext() ? OptionalLong.of(OrderKey.decode(scan.next().key()).seq()) : OptionalLong.empty();
+        }
+    }
+
+    @Override
+    public List<OrderGroup> orderGroups(long ord, int limit, int scanLimit) {
+        List<OrderGroup> out = new ArrayList<>();
+        KeySpan tenant = OrderKey.tenantRange(Ordinals.requireTenant(ord));
+        try (Scan scan = store.scan(ColumnFamilies.ORDERING, Ranges.of(tenant))) {
+            OrderKey head = null;
+            long waiting = 0;
+            for (int read = 0; read < scanLimit && scan.hasNext(); read++) {
+                OrderKey k = OrderKey.decode(scan.next().key());
+                if (head != null && (k.sink() != head.sink() || k.group() != head.group())) {
+                    out.add(new OrderGroup(ord, head.sink(), head.group(), head.seq(), waiting));
+                    if (out.size() == limit) {
+                        return out;
+                    }
+                    head = null;
+                }
+                if (head == null) {
+                    head = k;
+                    waiting = 0;
+                }
+                waiting++;
+            }
+            if (head != null) {
+                out.add(new OrderGroup(ord, head.sink(), head.group(), head.seq(), waiting));
             }
         }
         return out;
@@ -642,7 +680,7 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
                         continue;
                     }
                     InflightRow row = new InflightRow(key.ord(), key.seq(), key.sink(),
-                            InflightKey.decodeValue(values.get(i).get()));
+                            InflightKey.decodeValue(values.get(i).get()), InflightKey.decodeGroup(values.get(i).get()));
                     if (s instanceof Settlement.Delivered) {
                         Deliveries.deliveredOps(batch, row);
                         removed.add(key);
@@ -749,7 +787,8 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
                         break;
                     }
                     InflightKey k = InflightKey.decode(kv.key());
-                    chunk.add(new InflightRow(k.ord(), k.seq(), k.sink(), InflightKey.decodeValue(kv.value())));
+                    chunk.add(new InflightRow(k.ord(), k.seq(), k.sink(), InflightKey.decodeValue(kv.value()),
+                            InflightKey.decodeGroup(kv.value())));
                     last = kv.key();
                 }
             }

@@ -13,6 +13,7 @@ import io.ankusa.keys.HookKey;
 import io.ankusa.keys.InflightKey;
 import io.ankusa.keys.KeySpan;
 import io.ankusa.keys.OrdByTenantKey;
+import io.ankusa.keys.OrderKey;
 import io.ankusa.keys.Ordinals;
 import io.ankusa.keys.QuarantineKey;
 import io.ankusa.keys.TenantByOrdKey;
@@ -359,7 +360,8 @@ public final class TenantErasure {
                 while (rows.size() < CHUNK && scan.hasNext()) {
                     KeyValue kv = scan.next();
                     InflightKey k = InflightKey.decode(kv.key());
-                    rows.add(new InflightRow(k.ord(), k.seq(), k.sink(), InflightKey.decodeValue(kv.value())));
+                    rows.add(new InflightRow(k.ord(), k.seq(), k.sink(), InflightKey.decodeValue(kv.value()),
+                            InflightKey.decodeGroup(kv.value())));
                 }
             }
             if (rows.isEmpty()) {
@@ -561,6 +563,10 @@ public final class TenantErasure {
             // more: the inflight step dropped the tenant's rows, and a settle records only rows it settles.
             KeySpan history = AttemptHistory.tenantAll(ord);
             batch.deleteRange(ColumnFamilies.INDEX, history.from(), history.to());
+            // Its ordering keys (?O): the row steps removed each with its row; none can be left,
+            // and the range delete keeps a store written by a crash between them clean.
+            KeySpan order = OrderKey.tenantRange(ord);
+            batch.deleteRange(ColumnFamilies.ORDERING, order.from(), order.to());
             store.commit(batch, Durability.SYNC);
             return true;
         });

@@ -15,12 +15,14 @@ import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.keys.DedupeKey;
 import io.ankusa.keys.HookKey;
 import io.ankusa.keys.MetaKeys;
+import io.ankusa.keys.OrderKey;
 import io.ankusa.queue.admission.PolicyCache;
 import io.ankusa.queue.deliveries.Counters;
 import io.ankusa.queue.deliveries.HookEnvelope;
 import io.ankusa.queue.deliveries.Deliveries;
 import io.ankusa.queue.deliveries.DeliveryBatch;
 import io.ankusa.queue.events.EventHub;
+import io.ankusa.queue.ledger.DueRow;
 import io.ankusa.queue.ledger.DueStamps;
 import io.ankusa.queue.ledger.QueueFault;
 import io.ankusa.store.Durability;
@@ -553,7 +555,7 @@ public final class IngestWriter implements AutoCloseable {
             long seq = ++lastSeq;
             ops.put(ColumnFamilies.HOOKS, new HookKey(seq).encode(), p.envelope());
             Deliveries.ingestOps(ops, ord.getAsLong(), seq, p.hook().sinks(), p.envelope().length, now,
-                    limits.archive());
+                    limits.archive(), p.hook().orderingKey().map(OrderKey::group).orElse(DueRow.UNORDERED));
             if (kept.get(i) instanceof IdempotencyKeys.Fresh fresh) {
                 keys.put(fresh.key(), idempotencyKeys.writeTo(ops, fresh, seq, p.hook().id(), now));
             }

@@ -105,6 +105,21 @@ public interface DeliveryLedger {
      */
     OptionalLong oldestDueAt();
 
+    /**
+     * The head of an ordering group: the seq of the earliest delivery of tenant {@code ord} to
+     * {@code sink} in ordering group {@code group} that is neither delivered nor dead (due,
+     * retrying or inflight), the only one of the group that may be claimed; empty when the group has
+     * none. One seek.
+     */
+    OptionalLong orderHead(long ord, int sink, long group);
+
+    /**
+     * Up to {@code limit} of tenant {@code ord}'s ordering groups with deliveries waiting, by sink
+     * and group: each with its head and how many wait. Reads the tenant's ordering keys (at most
+     * {@code scanLimit} of them).
+     */
+    List<OrderGroup> orderGroups(long ord, int limit, int scanLimit);
+
     /** Up to {@code limit} of tenant {@code ord}'s dead rows, oldest first. */
     List<DeadRow> deadRows(long ord, int limit);
 

@@ -8,6 +8,7 @@ import io.ankusa.keys.KeyFamilies;
 import io.ankusa.keys.KeyFamily;
 import io.ankusa.keys.MetaKeys;
 import io.ankusa.keys.EndpointKey;
+import io.ankusa.keys.OrderKey;
 import io.ankusa.keys.QuarantineKey;
 import io.ankusa.keys.StoreFormat;
 import io.ankusa.store.Durability;
@@ -94,7 +95,8 @@ public final class FormatGuard {
     }
 
     /** Families added to format 3 after it shipped; their sentinels are written when missing. */
-    private static final List<KeyFamily> ADDED = List.of(QuarantineKey.FAMILY, AttemptKey.FAMILY, EndpointKey.FAMILY);
+    private static final List<KeyFamily> ADDED = List.of(QuarantineKey.FAMILY, AttemptKey.FAMILY, EndpointKey.FAMILY,
+            OrderKey.FAMILY);
 
     private static void addFamilies(Store store) {
         WriteBatch batch = new WriteBatch();

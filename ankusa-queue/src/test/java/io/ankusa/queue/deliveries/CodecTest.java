@@ -61,6 +61,26 @@ class CodecTest {
         }
     }
 
+    @Test
+    void anOrderingKeyFollowsThePayloadUnderFlagBitThree() {
+        Hook hook = Hook.builder().id("evt_1").sourceId("src").tenantId("acme").orderingKey("order_1042")
+                .payload("{}").sinks(0).build();
+        Wire.Out out = new Wire.Out(1).u8(HookEnvelope.VERSION).u8(1 | 8).u64(42).string("evt_1").string("src")
+                .string("acme").u32(0).u16(1).u16(0).bytes("{}".getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                .string("order_1042");
+        byte[] bytes = new HookEnvelope(hook, 42).encode();
+        assertThat(bytes).isEqualTo(out.toByteArray());
+        assertThat(HookEnvelope.decode(bytes).hook().orderingKey()).contains("order_1042");
+        assertThat(HookEnvelope.decode(bytes).hook()).isEqualTo(hook);
+        // Without the key, the envelope is what a release before ordering wrote, byte for byte.
+        Hook plain = Hook.builder().id("evt_1").sourceId("src").tenantId("acme").payload("{}").sinks(0).build();
+        byte[] before = new Wire.Out(1).u8(HookEnvelope.VERSION).u8(1).u64(42).string("evt_1").string("src")
+                .string("acme").u32(0).u16(1).u16(0).bytes("{}".getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                .toByteArray();
+        assertThat(new HookEnvelope(plain, 42).encode()).isEqualTo(before);
+        assertThat(HookEnvelope.decode(before).hook().orderingKey()).isEmpty();
+    }
+
     /** An envelope as an older release wrote it, of a hook today's input rules refuse. */
     private static byte[] olderEnvelope(String id, String tenant, String headerName, String headerValue) {
         Wire.Out out = new Wire.Out(64).u8(1).u8(1).u64(7).string(id).string("src\nforged").string(tenant);

@@ -43,7 +43,7 @@ class FormatGuardTest {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
             Store store = q.store();
             assertThat(store.families()).extracting(FamilySpec::name)
-                    .containsExactly("default", "hooks", "deliveries", "index", "tenants", "counters", "audit");
+                    .containsExactly("default", "hooks", "deliveries", "index", "tenants", "counters", "audit", "ordering");
             assertThat(store.families()).filteredOn(f -> f.kind() == FamilyKind.COUNTER).extracting(FamilySpec::name)
                     .containsExactly("counters");
             assertThat(store.get(ColumnFamilies.DEFAULT, MetaKeys.FORMAT)).hasValueSatisfying(

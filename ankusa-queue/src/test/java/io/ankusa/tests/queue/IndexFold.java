@@ -16,6 +16,7 @@ import io.ankusa.keys.KeyFamily;
 import io.ankusa.keys.KeySpan;
 import io.ankusa.keys.Prefixes;
 import io.ankusa.keys.EndpointKey;
+import io.ankusa.keys.OrderKey;
 import io.ankusa.keys.QuarantineKey;
 import io.ankusa.queue.deliveries.DeliveryRow;
 import io.ankusa.store.KeyRange;
@@ -37,7 +38,8 @@ import java.util.TreeSet;
  * A test-only fold of the index families, read straight from the store (no queue code): what
  * the counters must equal. Also checks the structural invariants the counters rest on: every
  * family between its sentinels, every delivery row with exactly one index key, every due row
- * with its active marker, every {@code ?x} with its {@code ?X}.
+ * with its active marker, every {@code ?x} with its {@code ?X}, every ordered due or inflight row
+ * with its {@code ?O} key and every {@code ?O} key with an ordered due or inflight row.
  */
 public final class IndexFold {
 
@@ -76,7 +78,8 @@ public final class IndexFold {
                     last = key;
                 }
             }
-            if (first == null && (family.equals(QuarantineKey.FAMILY) || family.equals(io.ankusa.keys.AttemptKey.FAMILY) || family.equals(EndpointKey.FAMILY))) {
+            if (first == null && (family.equals(QuarantineKey.FAMILY) || family.equals(io.ankusa.keys.AttemptKey.FAMILY) || family.equals(EndpointKey.FAMILY)
+                    || family.equals(OrderKey.FAMILY))) {
                 continue; // added to format 3 later: a store written before has none until an open writes them
             }
             if (first == null || !Arrays.equals(first, family.lo()) || !Arrays.equals(last, family.hi())) {
@@ -87,6 +90,7 @@ public final class IndexFold {
 
     private void foldIndex(Store store) {
         Map<DeliveryKey, String> owners = new HashMap<>();
+        Set<OrderKey> orderNeeded = new HashSet<>();
         Set<DeadByTenantKey> byTenant = new HashSet<>();
         Set<DeadByTenantKey> byTenantNeeded = new HashSet<>();
         try (Scan scan = store.scan(ColumnFamilies.INDEX, KeyRange.all())) {
@@ -101,11 +105,18 @@ public final class IndexFold {
                     fields(k.ord())[5] += v.size();
                     own(owners, new DeliveryKey(k.seq(), k.sink()), "due");
                     markersNeeded.add(ActiveKey.forDue(k.ord(), k.at()));
+                    if (v.group() != DueKey.UNORDERED) {
+                        orderNeeded.add(new OrderKey(k.ord(), k.sink(), v.group(), k.seq()));
+                    }
                 } else if (prefix == Prefixes.INFLIGHT && !InflightKey.FAMILY.isSentinel(key)) {
                     InflightKey k = InflightKey.decode(key);
                     fields(k.ord())[3]++;
                     fields(k.ord())[5] += InflightKey.decodeValue(kv.value());
                     own(owners, new DeliveryKey(k.seq(), k.sink()), "inflight");
+                    long group = InflightKey.decodeGroup(kv.value());
+                    if (group != DueKey.UNORDERED) {
+                        orderNeeded.add(new OrderKey(k.ord(), k.sink(), group, k.seq()));
+                    }
                 } else if (prefix == Prefixes.DEAD && !DeadKey.FAMILY.isSentinel(key)) {
                     DeadKey k = DeadKey.decode(key);
                     long ord = DeadKey.decodeValue(kv.value()).ord();
@@ -137,6 +148,21 @@ public final class IndexFold {
                     }
                 }
             }
+        }
+        Set<OrderKey> order = new HashSet<>();
+        try (Scan scan = store.scan(ColumnFamilies.ORDERING, KeyRange.of(OrderKey.FAMILY.between().from(),
+                OrderKey.FAMILY.between().to()))) {
+            while (scan.hasNext()) {
+                order.add(OrderKey.decode(scan.next().key()));
+            }
+        }
+        if (!order.equals(orderNeeded)) {
+            Set<OrderKey> stray = new HashSet<>(order);
+            stray.removeAll(orderNeeded);
+            Set<OrderKey> missing = new HashSet<>(orderNeeded);
+            missing.removeAll(order);
+            problems.add("?O keys without an ordered due or inflight row: " + stray + "; ordered rows without one: "
+                    + missing);
         }
         if (!byTenant.equals(byTenantNeeded)) {
             problems.add("?X keys " + byTenant + " do not mirror ?x keys " + byTenantNeeded);

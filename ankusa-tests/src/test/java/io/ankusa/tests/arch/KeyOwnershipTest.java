@@ -18,6 +18,7 @@ import io.ankusa.keys.DeadByTenantKey;
 import io.ankusa.keys.DueKey;
 import io.ankusa.keys.InflightKey;
 import io.ankusa.keys.EndpointKey;
+import io.ankusa.keys.OrderKey;
 import io.ankusa.keys.QuarantineKey;
 import java.util.Set;
 
@@ -32,13 +33,14 @@ class KeyOwnershipTest {
 
     private static final Set<String> KEY_BUILDERS = Set.of(DueKey.class.getName(), InflightKey.class.getName(),
             DeadByTenantKey.class.getName(), ActiveKey.class.getName(), QuarantineKey.class.getName(),
-            EndpointKey.class.getName());
+            EndpointKey.class.getName(), OrderKey.class.getName());
 
     /** Builders of a ?D ?F ?X ?A key: their constructors, encode(), and the static factories and ranges. */
-    private static final Set<String> BUILDING_MEMBERS = Set.of("<init>", "encode", "forDue", "tenantRange", "upTo");
+    private static final Set<String> BUILDING_MEMBERS = Set.of("<init>", "encode", "forDue", "tenantRange", "upTo",
+            "groupRange");
 
     private static final DescribedPredicate<JavaCall<?>> A_TENANT_INDEX_KEY_CONSTRUCTOR = DescribedPredicate.describe(
-            "a constructor, encoder or range builder of DueKey, InflightKey, DeadByTenantKey, ActiveKey, QuarantineKey or EndpointKey",
+            "a constructor, encoder or range builder of DueKey, InflightKey, DeadByTenantKey, ActiveKey, QuarantineKey, EndpointKey or OrderKey",
             call -> KEY_BUILDERS.contains(call.getTargetOwner().getName())
                     && BUILDING_MEMBERS.contains(call.getTarget().getName()));
 
@@ -46,7 +48,7 @@ class KeyOwnershipTest {
     static final ArchRule onlyDeliveriesBuildsDueInflightDeadByTenantAndActiveKeys = noClasses()
             .that().resideOutsideOfPackages("io.ankusa.queue.deliveries..", "io.ankusa.keys..")
             .should().callCodeUnitWhere(A_TENANT_INDEX_KEY_CONSTRUCTOR)
-            .because("only the deliveries package builds a ?D, ?F, ?X, ?A, ?Q or ?E key, so no due row is written without its marker and "
+            .because("only the deliveries package builds a ?D, ?F, ?X, ?A, ?Q, ?E or ?O key, so no due row is written without its marker and "
                     + "no index row changes without its counter deltas (TEN-1 §3, §9)");
 
     /** Builders of an attempt history key ({@code ?H}): constructor, encoders, slot keys and ranges. */
@@ -90,7 +92,7 @@ class KeyOwnershipTest {
                         "io.ankusa.keys", "io.ankusa.keys.v2", "io.ankusa.dispatch")
                 .noneMatch(name -> name.startsWith("io.ankusa.tests"));
         assertThat(classes.stream().filter(c -> KEY_BUILDERS.contains(c.getName())).map(HasName::getName))
-                .as("the guarded key classes").hasSize(6);
+                .as("the guarded key classes").hasSize(7);
         // The rule sees real calls: Deliveries itself calls the guarded constructors.
         assertThat(classes.get("io.ankusa.queue.deliveries.Deliveries").getCodeUnits().stream()
                 .flatMap(u -> u.getCallsFromSelf().stream())
