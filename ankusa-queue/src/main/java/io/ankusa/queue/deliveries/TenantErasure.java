@@ -561,7 +561,12 @@ public final class TenantErasure {
             // more: the inflight step dropped the tenant's rows, and a settle records only rows it settles.
             KeySpan history = AttemptHistory.tenantAll(ord);
             batch.deleteRange(ColumnFamilies.INDEX, history.from(), history.to());
-            store.commit(batch, Durability.SYNC);
+            try {
+                store.commit(batch, Durability.SYNC);
+            } finally {
+                // Its history_bytes went with its counters above; settles that read history before this read again.
+                stripes.removedHistory();
+            }
             return true;
         });
     }
