@@ -44,11 +44,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * <p><b>Meters</b> (docs/operations.md lists them with their tags): node gauges read from the
  * queue's counters through a {@link QueueMonitor} ({@code ankusa.deliveries.pending},
  * {@code .scheduled}, {@code .inflight}, {@code .dead}, {@code .bytes}, {@code ankusa.archive.pending},
- * {@code ankusa.backlog.age}, {@code ankusa.tenants}) and from its disk usage ({@code ankusa.store.size},
- * {@code ankusa.store.history.size}, {@code ankusa.store.history.max}, {@code Queue.diskUsage()}); timers for the ingest commit, each sink attempt
- * and each tick; counters of ingest outcomes by reason, of attempts by outcome (the attempt timer's
- * count), retries, dead letters, settlements, endpoint state changes, quarantined records and
- * dropped events.
+ * {@code ankusa.backlog.age}, {@code ankusa.tenants}) and from its disk usage
+ * ({@code Queue.diskUsage()}: {@code ankusa.store.size}, {@code ankusa.store.history.size},
+ * {@code ankusa.store.history.max}); timers for the ingest commit, each sink attempt and each tick;
+ * counters of ingest outcomes by reason, of attempts by outcome (the attempt timer's count), retries,
+ * dead letters, settlements, endpoint state changes, quarantined records and dropped events.
  *
  * <p><b>Per-tenant series and their cap.</b> Tenants are unbounded (TEN-1 allows 10⁶), series are
  * not: the only per-tenant meter is the gauge {@code ankusa.tenant.pending{tenant}}, kept for the
