@@ -5,6 +5,7 @@ import io.ankusa.api.Hook;
 import io.ankusa.api.QueueConfig;
 import io.ankusa.api.QueueStats;
 import io.ankusa.dispatch.Pipeline;
+import io.ankusa.dispatch.sink.RetryPolicy;
 import io.ankusa.dispatch.sink.Sink;
 import io.ankusa.dispatch.sink.SinkOutcome;
 import io.ankusa.queue.Queue;
@@ -44,7 +45,7 @@ import java.util.stream.Stream;
  * <li><b>delivered, no history</b>: {@code attempts.per-delivery} 0: what a delivered hook leaves
  *     (RocksDB: tombstones until compaction; LMDB: nothing, its pages are reused);</li>
  * <li><b>delivered</b>: the defaults (history kept): a delivered hook's cost, its history entry included;</li>
- * <li><b>retried</b>: each delivery fails once (retry after 1 ms), then is delivered: the extra
+ * <li><b>retried</b>: each delivery fails once (a retry policy of 1 ms), then is delivered: the extra
  *     cost of a retried attempt is this cell less the last, per hook;</li>
  * <li><b>dead</b>: each delivery is dead-lettered at its first attempt: a dead letter's cost, its
  *     hook, delivery row, dead index keys and history entry.</li>
@@ -55,7 +56,7 @@ import java.util.stream.Stream;
  * all its hooks, the history counter is 0 without history and positive with it, and every growth is
  * at least 0. Prints a Markdown table; exits non-zero when a rule fails.
  *
- * <p>System properties: {@code ankusa.bench.backends} (default {@code rocksdb,lmdb}),
+ * <p>System properties: {@code ankusa.bench.backends} (default, or empty: {@code rocksdb,lmdb}),
  * {@code ankusa.bench.dir}, {@code ankusa.bench.diskHooks}.
  */
 public final class DiskBench {
@@ -81,8 +82,9 @@ public final class DiskBench {
      * @throws IOException when a store directory cannot be made or removed
      */
     public static void main(String[] args) throws IOException {
-        List<String> backends = Arrays.stream(System.getProperty("ankusa.bench.backends", "rocksdb,lmdb").split(","))
+        List<String> chosen = Arrays.stream(System.getProperty("ankusa.bench.backends", "").split(","))
                 .map(String::trim).filter(s -> !s.isEmpty()).toList();
+        List<String> backends = chosen.isEmpty() ? List.of("rocksdb", "lmdb") : chosen;
         int hooks = Integer.getInteger("ankusa.bench.diskHooks", 20_000);
         Path root = Files.createDirectories(Path.of(System.getProperty("ankusa.bench.dir",
                 System.getProperty("java.io.tmpdir"))));
@@ -155,8 +157,7 @@ public final class DiskBench {
             int call = calls.computeIfAbsent(d.hookId(), id -> new AtomicInteger()).incrementAndGet();
             SinkOutcome outcome = switch (load) {
                 case DEAD -> SinkOutcome.dead("gone for good");
-                case RETRIED -> call == 1 ? SinkOutcome.retryAfter(Duration.ofMillis(1), "busy")
-                        : SinkOutcome.delivered(200);
+                case RETRIED -> call == 1 ? SinkOutcome.retry("busy") : SinkOutcome.delivered(200);
                 default -> SinkOutcome.delivered(200);
             };
             return CompletableFuture.completedFuture(outcome);
@@ -164,7 +165,9 @@ public final class DiskBench {
         SplittableRandom random = new SplittableRandom(42);
         try (Queue queue = Queue.open(config.build())) {
             long before = measure(queue, dir);
-            try (Pipeline pipeline = Pipeline.builder(queue, sink).rowsPerTick(4_096).manual()) {
+            // Retries due 1 ms after their attempt, so a chunk drains in a few ticks.
+            RetryPolicy retries = RetryPolicy.builder().schedule(List.of(Duration.ofMillis(1))).jitter(0).build();
+            try (Pipeline pipeline = Pipeline.builder(queue, sink).rowsPerTick(4_096).retryPolicy(retries).manual()) {
                 for (int from = 0; from < hooks; from += CHUNK) {
                     List<CompletableFuture<?>> receipts = new ArrayList<>(CHUNK);
                     for (int i = from; i < Math.min(hooks, from + CHUNK); i++) {
