@@ -38,7 +38,8 @@ import java.util.OptionalInt;
  *     release never reads its keys.</li>
  * <li>A store whose counters do not cover its attempt history yet (no {@code m:history_counted}:
  *     written before the {@code history_bytes} counter) has its history counted, one scan
- *     ({@link AttemptHistory#countIfUncounted}); a new store is stamped as counted.</li>
+ *     ({@link AttemptHistory#countIfUncounted}); a new store, and an older format's store (which
+ *     has no history) with its format-3 sentinels, is stamped as counted.</li>
  * </ul>
  */
 public final class FormatGuard {
@@ -86,17 +87,20 @@ public final class FormatGuard {
         int found = stamp.getAsInt();
         if (found == StoreFormat.CURRENT) {
             addFamilies(store);
+            // A store written before the history_bytes counter: one scan of its history, once.
+            AttemptHistory.countIfUncounted(store);
         }
         if (found < StoreFormat.CURRENT) {
-            store.commit(sentinels(), Durability.SYNC);
+            // An older format has no attempt history: its (zero) history bytes are counted as they stand.
+            WriteBatch batch = sentinels();
+            batch.put(ColumnFamilies.DEFAULT, MetaKeys.HISTORY_COUNTED, MetaKeys.u32Value(1));
+            store.commit(batch, Durability.SYNC);
             migrations.upgrade(store, found, StoreFormat.CURRENT, config);
             int after = stamp(store).orElse(found);
             if (after != StoreFormat.CURRENT) {
                 throw new StoreCorruptionException("migration from format " + found + " ended at format " + after);
             }
         }
-        // A store written before the history_bytes counter: one scan of its history, once.
-        AttemptHistory.countIfUncounted(store);
         return StoreFormat.CURRENT;
     }
 
