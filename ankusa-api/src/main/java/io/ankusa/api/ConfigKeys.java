@@ -55,6 +55,8 @@ final class ConfigKeys {
                 (int) count("attempts.per-delivery", v, 0, QueueConfig.ATTEMPTS_PER_DELIVERY_LIMIT)));
         keys.put("attempts.retention",
                 (b, v) -> b.attemptsRetention(duration("attempts.retention", v, Duration.ofMillis(1))));
+        keys.put("attempts.max-bytes",
+                (b, v) -> b.attemptsMaxBytes(size("attempts.max-bytes", v, 1, Long.MAX_VALUE)));
         keys.put("endpoint.disable-after",
                 (b, v) -> b.endpoints(b.endpoints()
                 .withDisableAfter(duration("endpoint.disable-after", v, Duration.ofMillis(1)))));

@@ -56,6 +56,10 @@ import java.util.concurrent.Executor;
  *                            delivery, 0..1 000 (default {@value #DEFAULT_ATTEMPTS_PER_DELIVERY}; 0 records no history)
  * @param attemptsRetention   {@code attempts.retention}: how long the attempt history keeps an attempt
  *                            (default 7 days)
+ * @param attemptsMaxBytes    {@code attempts.max-bytes}: most key and value bytes the attempt history
+ *                            keeps on the node; past it housekeeping prunes the oldest entries first
+ *                            (default {@value #DEFAULT_ATTEMPTS_MAX_BYTES}, 4 GiB; {@link Long#MAX_VALUE}:
+ *                            bounded by time only)
  * @param endpoints           {@code endpoint.*}: when an endpoint is disabled for failing, what a disabled
  *                            endpoint's deliveries do, and per-endpoint back-pressure (default
  *                            {@link EndpointSettings#DEFAULTS})
@@ -65,7 +69,7 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
         Map<String, String> storeSettings, Duration dedupeWindow, Duration auditRetention,
         Duration housekeepingInterval, TenantPolicies tenantPolicies, Optional<Executor> completionExecutor,
         long nodeMaxBytes, List<QueueListener> listeners, int eventCapacity, int attemptsPerDelivery,
-        Duration attemptsRetention, EndpointSettings endpoints) {
+        Duration attemptsRetention, long attemptsMaxBytes, EndpointSettings endpoints) {
 
     /** Default {@code tenants.max}. */
     public static final long DEFAULT_TENANTS_MAX = 1_000_000;
@@ -78,6 +82,9 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
 
     /** Default {@code attempts.per-delivery}. */
     public static final int DEFAULT_ATTEMPTS_PER_DELIVERY = 20;
+
+    /** Default {@code attempts.max-bytes}: 4 GiB of history keys and values. */
+    public static final long DEFAULT_ATTEMPTS_MAX_BYTES = 4L << 30;
 
     /** Largest {@code attempts.per-delivery}. */
     public static final int ATTEMPTS_PER_DELIVERY_LIMIT = 1_000;
@@ -117,6 +124,7 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
      * @param attemptsPerDelivery most attempts the attempt history keeps per delivery, 0..1 000 (default 20; 0 records
      *     none)
      * @param attemptsRetention how long the attempt history keeps an attempt, at least 1 ms (default 7 days)
+     * @param attemptsMaxBytes most key and value bytes of attempt history on the node, at least 1 (default 4 GiB)
      * @param endpoints endpoint state and back-pressure settings (default {@link EndpointSettings#DEFAULTS})
      */
     public QueueConfig {
@@ -153,6 +161,9 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
         Objects.requireNonNull(attemptsRetention, "attemptsRetention");
         if (attemptsRetention.toMillis() < 1) {
             throw new IllegalArgumentException("attempts.retention must be at least 1 ms: " + attemptsRetention);
+        }
+        if (attemptsMaxBytes < 1) {
+            throw new IllegalArgumentException("attempts.max-bytes must be at least 1: " + attemptsMaxBytes);
         }
         if (dedupeWindow.toMillis() < 1 || auditRetention.toMillis() < 1 || housekeepingInterval.isNegative()) {
             throw new IllegalArgumentException("dedupe window and audit retention must be at least 1 ms, "
@@ -260,6 +271,7 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
         private int eventCapacity = DEFAULT_EVENT_CAPACITY;
         private int attemptsPerDelivery = DEFAULT_ATTEMPTS_PER_DELIVERY;
         private Duration attemptsRetention = Duration.ofDays(7);
+        private long attemptsMaxBytes = DEFAULT_ATTEMPTS_MAX_BYTES;
 
         private Builder(Path directory) {
             this.directory = Objects.requireNonNull(directory, "directory");
@@ -494,6 +506,19 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
         }
 
         /**
+         * Sets {@code attempts.max-bytes}: the most key and value bytes of attempt history the node
+         * keeps; housekeeping prunes the oldest entries first past it, as it prunes those past the
+         * retention.
+         *
+         * @param attemptsMaxBytes the bound in bytes, at least 1 ({@link Long#MAX_VALUE}: time only)
+         * @return this builder
+         */
+        public Builder attemptsMaxBytes(long attemptsMaxBytes) {
+            this.attemptsMaxBytes = attemptsMaxBytes;
+            return this;
+        }
+
+        /**
          * The endpoint settings set so far (the {@code endpoint.*} keys change them one at a time).
          *
          * @return the settings
@@ -520,7 +545,7 @@ public record QueueConfig(Path directory, String backend, long tenantsMax, int b
             return new QueueConfig(directory, backend, tenantsMax, batchMaxHooks, batchMaxBytes, payloadMaxBytes,
                     ingestQueueCapacity, archive, clock, storeSettings, dedupeWindow, auditRetention,
                     housekeepingInterval, tenantPolicies, Optional.ofNullable(completionExecutor), nodeMaxBytes,
-                    listeners, eventCapacity, attemptsPerDelivery, attemptsRetention, endpoints);
+                    listeners, eventCapacity, attemptsPerDelivery, attemptsRetention, attemptsMaxBytes, endpoints);
         }
     }
 }

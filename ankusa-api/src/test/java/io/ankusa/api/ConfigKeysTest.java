@@ -30,6 +30,7 @@ class ConfigKeysTest {
         m.put("housekeeping.interval", "0s");
         m.put("attempts.per-delivery", "5");
         m.put("attempts.retention", "3d");
+        m.put("attempts.max-bytes", "64MiB");
         m.put("store.lmdb.mapSize", "1048576");
         return m;
     }
@@ -53,6 +54,9 @@ class ConfigKeysTest {
         assertThat(c.attemptsRetention()).isEqualTo(Duration.ofDays(3));
         assertThat(QueueConfig.builder(Path.of("d")).build().attemptsPerDelivery()).isEqualTo(20);
         assertThat(QueueConfig.builder(Path.of("d")).build().attemptsRetention()).isEqualTo(Duration.ofDays(7));
+        assertThat(c.attemptsMaxBytes()).isEqualTo(64L << 20);
+        assertThat(QueueConfig.builder(Path.of("d")).build().attemptsMaxBytes()).as("4 GiB by default")
+                .isEqualTo(4L << 30);
     }
 
     @Test
@@ -61,6 +65,8 @@ class ConfigKeysTest {
                 .hasMessageContaining("'attempts.per-delivery' = '1001'");
         assertThatThrownBy(() -> QueueConfig.fromMap(Map.of("directory", "d", "attempts.retention", "0s")))
                 .hasMessageContaining("'attempts.retention' = '0s'");
+        assertThatThrownBy(() -> QueueConfig.fromMap(Map.of("directory", "d", "attempts.max-bytes", "0")))
+                .hasMessageContaining("'attempts.max-bytes' = '0'");
     }
 
     @Test

@@ -8,12 +8,12 @@ package io.ankusa.keys;
  * column family  counters (a counter family)
  * key            | ord u32 | field u8 |   5 bytes
  * fields         1 pending, 2 scheduled, 3 inflight, 4 dead, 5 bytes, 6 archive_pending,
- *                7 quarantined
+ *                7 quarantined, 8 history_bytes (key and value bytes of every attempt history key)
  * sentinels      lo = 00 00 00 00 00, hi = FF FF FF FF FF   (merged with 0)
  * </pre>
  *
  * @param ord   tenant ordinal, or 0 for the aggregate
- * @param field field number 1..7
+ * @param field field number 1..8
  */
 public record CounterKey(long ord, int field) {
 
@@ -22,7 +22,7 @@ public record CounterKey(long ord, int field) {
     /** Lowest field number. */
     public static final int FIRST_FIELD = 1;
     /** Highest field number. */
-    public static final int LAST_FIELD = 7;
+    public static final int LAST_FIELD = 8;
     /** The family and its sentinels. */
     public static final KeyFamily FAMILY = KeyFamily.fixed("counters", ColumnFamilies.COUNTERS, new byte[0], LENGTH);
 
@@ -30,7 +30,7 @@ public record CounterKey(long ord, int field) {
     public CounterKey {
         Ordinals.requireCounterOwner(ord);
         if (field < FIRST_FIELD || field > LAST_FIELD) {
-            throw new IllegalArgumentException("counter field out of range 1..7: " + field);
+            throw new IllegalArgumentException("counter field out of range 1.." + LAST_FIELD + ": " + field);
         }
     }
 
@@ -50,7 +50,7 @@ public record CounterKey(long ord, int field) {
         try {
             return new CounterKey(BigEndian.u32(key, 0), key[4] & 0xFF);
         } catch (IllegalArgumentException e) {
-            throw new KeyFormatException("counters", "ord 0..0xFFFFFFFE and field 1..7", key);
+            throw new KeyFormatException("counters", "ord 0..0xFFFFFFFE and field 1..8", key);
         }
     }
 }

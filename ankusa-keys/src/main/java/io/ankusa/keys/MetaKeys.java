@@ -13,6 +13,8 @@ import java.nio.charset.StandardCharsets;
  * m:migrating:&lt;n&gt;     migration cursor      present while the migration to format n runs
  * m:audit_pruned      | seq u64 |             highest audit seq removed by retention (audit seqs are never reused)
  * m:clock             | millis u64 |          the queue clock's last persisted "now" (a restart starts at or after it)
+ * m:history_counted   | 1 u32 |               the history_bytes counters cover every attempt history key (written
+ *                                           by the open that created the store or counted its history)
  * m:intake:&lt;source&gt;   | offset u64 |          the intake position of the last hook accepted from source
  *                                           (printable ASCII, 1..200 bytes), written in that hook's batch
  * sentinels           lo = "m:" 00, hi = "m:" FF
@@ -30,6 +32,11 @@ public final class MetaKeys {
     public static final byte[] AUDIT_PRUNED = ascii("m:audit_pruned");
     /** The queue clock's last persisted "now": a restart never starts its clock before it. */
     public static final byte[] CLOCK = ascii("m:clock");
+    /**
+     * Present once the {@code history_bytes} counters (counter field 8) cover every attempt history
+     * key: written with a new store, or by the open that counted an older store's history.
+     */
+    public static final byte[] HISTORY_COUNTED = ascii("m:history_counted");
     /** The family and its sentinels. */
     public static final KeyFamily FAMILY = new KeyFamily("meta", ColumnFamilies.DEFAULT,
             new byte[] {'m', ':', 0x00}, new byte[] {'m', ':', (byte) 0xFF});

@@ -17,7 +17,7 @@ class GarbageInputTest {
         refuses("dead_by_tenant", DeadByTenantKey::decode, new byte[23], DeadByTenantKey.FAMILY.hi());
         refuses("active", ActiveKey::decode, new byte[13], ActiveKey.FAMILY.lo(), new byte[] {'A', 0, 0});
         refuses("archive", ArchiveKey::decode, new byte[9], ArchiveKey.FAMILY.hi());
-        refuses("counters", CounterKey::decode, CounterKey.FAMILY.lo(), new byte[] {0, 0, 0, 1, 8}, new byte[4]);
+        refuses("counters", CounterKey::decode, CounterKey.FAMILY.lo(), new byte[] {0, 0, 0, 1, 9}, new byte[4]);
         refuses("tenant_ords", OrdByTenantKey::decode, OrdByTenantKey.FAMILY.hi(), new byte[] {'n'},
                 new byte[] {'n', 'a', 0, 'b'});
         refuses("hooks", HookKey::decode, HookKey.FAMILY.hi(), HookKey.FAMILY.lo(), new byte[7]);

@@ -6,6 +6,7 @@ import io.ankusa.api.events.DeliverySettled;
 import io.ankusa.api.events.EndpointStateChanged;
 import io.ankusa.api.events.IngestCommitted;
 import io.ankusa.api.events.Quarantined;
+import io.ankusa.api.DiskUsage;
 import io.ankusa.api.events.QueueListener;
 import io.ankusa.api.events.RetryScheduled;
 import io.ankusa.api.events.TickFinished;
@@ -43,10 +44,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * <p><b>Meters</b> (docs/operations.md lists them with their tags): node gauges read from the
  * queue's counters through a {@link QueueMonitor} ({@code ankusa.deliveries.pending},
  * {@code .scheduled}, {@code .inflight}, {@code .dead}, {@code .bytes}, {@code ankusa.archive.pending},
- * {@code ankusa.backlog.age}, {@code ankusa.tenants}); timers for the ingest commit, each sink attempt
- * and each tick; counters of ingest outcomes by reason, of attempts by outcome (the attempt timer's
- * count), retries, dead letters, settlements, endpoint state changes, quarantined records and
- * dropped events.
+ * {@code ankusa.backlog.age}, {@code ankusa.tenants}) and from its disk usage
+ * ({@code Queue.diskUsage()}: {@code ankusa.store.size}, {@code ankusa.store.history.size},
+ * {@code ankusa.store.history.max}); timers for the ingest commit, each sink attempt and each tick;
+ * counters of ingest outcomes by reason, of attempts by outcome (the attempt timer's count), retries,
+ * dead letters, settlements, endpoint state changes, quarantined records and dropped events.
  *
  * <p><b>Per-tenant series and their cap.</b> Tenants are unbounded (TEN-1 allows 10⁶), series are
  * not: the only per-tenant meter is the gauge {@code ankusa.tenant.pending{tenant}}, kept for the
@@ -72,6 +74,7 @@ public final class AnkusaMetrics implements MeterBinder, QueueListener {
     private final Tags tags;
     private final List<RegistryMeters> registries = new CopyOnWriteArrayList<>();
     private volatile Snapshots<Gauges, List<TenantPending>> snapshots;
+    private volatile Snapshots<DiskUsage, DiskUsage> disk;
     private volatile Snapshots<HealthSnapshot, TroubledTenants> health;
     private final List<MeterRegistry> bound = new CopyOnWriteArrayList<>();
     private final Map<MeterRegistry, HealthMeters> healthMeters = new IdentityHashMap<>();
@@ -113,6 +116,7 @@ public final class AnkusaMetrics implements MeterBinder, QueueListener {
                 g -> g.topTenantsByPending().subList(0, Math.min(topTenants, g.topTenantsByPending().size())),
                 refreshInterval);
         this.snapshots = fresh;
+        this.disk = new Snapshots<>(queue::diskUsage, d -> d, refreshInterval);
         registries.forEach(r -> r.tenants().follow(fresh));
         return this;
     }
@@ -127,6 +131,10 @@ public final class AnkusaMetrics implements MeterBinder, QueueListener {
         Snapshots<Gauges, List<TenantPending>> current = snapshots;
         if (current != null) {
             current.measure();
+        }
+        Snapshots<DiskUsage, DiskUsage> currentDisk = disk;
+        if (currentDisk != null) {
+            currentDisk.measure();
         }
         Snapshots<HealthSnapshot, TroubledTenants> currentHealth = health;
         if (currentHealth != null) {
@@ -169,7 +177,7 @@ public final class AnkusaMetrics implements MeterBinder, QueueListener {
     @Override
     public void bindTo(MeterRegistry registry) {
         Objects.requireNonNull(registry, "registry");
-        RegistryMeters meters = new RegistryMeters(registry, tags, this::snapshots);
+        RegistryMeters meters = new RegistryMeters(registry, tags, this::snapshots, this::disk);
         meters.bindGauges();
         Snapshots<Gauges, List<TenantPending>> current = snapshots;
         if (current != null) {
@@ -208,6 +216,10 @@ public final class AnkusaMetrics implements MeterBinder, QueueListener {
 
     private Snapshots<Gauges, List<TenantPending>> snapshots() {
         return snapshots;
+    }
+
+    private Snapshots<DiskUsage, DiskUsage> disk() {
+        return disk;
     }
 
     @Override

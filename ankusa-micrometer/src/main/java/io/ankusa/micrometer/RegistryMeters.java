@@ -1,5 +1,6 @@
 package io.ankusa.micrometer;
 
+import io.ankusa.api.DiskUsage;
 import io.ankusa.dispatch.report.Gauges;
 import io.ankusa.dispatch.report.TenantPending;
 import io.micrometer.core.instrument.Counter;
@@ -23,6 +24,7 @@ final class RegistryMeters {
     private final MeterRegistry registry;
     private final Tags common;
     private final Supplier<Snapshots<Gauges, List<TenantPending>>> snapshots;
+    private final Supplier<Snapshots<DiskUsage, DiskUsage>> disk;
     private final TopTenants tenants;
     /** The event meters, looked up once: building a meter id per event would cost more than the event. */
     private final Map<MeterKey, Meter> meters = new ConcurrentHashMap<>();
@@ -30,10 +32,12 @@ final class RegistryMeters {
     private record MeterKey(String name, Tags tags) {
     }
 
-    RegistryMeters(MeterRegistry registry, Tags common, Supplier<Snapshots<Gauges, List<TenantPending>>> snapshots) {
+    RegistryMeters(MeterRegistry registry, Tags common, Supplier<Snapshots<Gauges, List<TenantPending>>> snapshots,
+            Supplier<Snapshots<DiskUsage, DiskUsage>> disk) {
         this.registry = registry;
         this.common = common;
         this.snapshots = snapshots;
+        this.disk = disk;
         this.tenants = new TopTenants(registry, common);
     }
 
@@ -54,6 +58,22 @@ final class RegistryMeters {
                         g -> g.oldestDueAge().map(age -> (double) age.toMillis()).orElse(0.0)))
                 .description("How long the oldest due row has been due; 0 when nothing is due")
                 .tags(common).register(registry);
+        diskGauge("ankusa.store.size", "The store's size on disk, as its backend reports it", DiskUsage::storeBytes);
+        diskGauge("ankusa.store.history.size", "Key and value bytes of the attempt history",
+                DiskUsage::historyBytes);
+        diskGauge("ankusa.store.history.max", "The attempt history's bound (attempts.max-bytes)",
+                DiskUsage::historyMaxBytes);
+    }
+
+    private void diskGauge(String name, String description, ToDoubleFunction<DiskUsage> value) {
+        Gauge.builder(name, this, m -> m.readDisk(value)).description(description).baseUnit("bytes").tags(common)
+                .register(registry);
+    }
+
+    private double readDisk(ToDoubleFunction<DiskUsage> value) {
+        Snapshots<DiskUsage, DiskUsage> source = disk.get();
+        DiskUsage d = source == null ? null : source.current();
+        return d == null ? Double.NaN : value.applyAsDouble(d);
     }
 
     private void gauge(String name, String description, String unit, ToDoubleFunction<Gauges> value) {

@@ -6,6 +6,7 @@ import io.ankusa.api.AuditEntry;
 import io.ankusa.api.DeadLetterPage;
 import io.ankusa.api.DeadLetterQuery;
 import io.ankusa.api.DeadStats;
+import io.ankusa.api.DiskUsage;
 import io.ankusa.api.EndpointStatus;
 import io.ankusa.api.ErasureResult;
 import io.ankusa.api.Hook;
@@ -166,6 +167,20 @@ public interface Queue extends AutoCloseable {
      *     archive obligations
      */
     QueueStats stats();
+
+    /**
+     * What the store takes on disk and the attempt history's share of it
+     * (docs/operations.md, "Disk").
+     *
+     * <p>Cost: one counter read for the history's bytes (the node's {@code history_bytes} counter,
+     * kept in the batches that write and prune the history), and the backend's size: on RocksDB two
+     * property reads, on LMDB one environment read; no family is scanned, no file system call is made
+     * (an adapter without its own measure walks the store's directory instead, O(files)). Cheap
+     * enough for every metrics scrape and health check.
+     *
+     * @return the store's size, the history's bytes and the history's bound ({@code attempts.max-bytes})
+     */
+    DiskUsage diskUsage();
 
     /**
      * How many tenants were ever seen (ordinals allocated), one point read.

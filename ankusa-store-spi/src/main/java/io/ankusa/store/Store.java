@@ -1,8 +1,13 @@
 package io.ankusa.store;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * An open key-value store with column families, ordered scans, atomic batches and blind-merge
@@ -106,6 +111,38 @@ public interface Store extends AutoCloseable {
      * @param durability whether the commit returns only once it is on disk ({@link Durability#SYNC})
      */
     void commit(WriteBatch batch, Durability durability);
+
+    /**
+     * How many bytes the store takes on disk now, as the backend counts them: what an operator sizes
+     * a volume by. RocksDB: the live SST files of every family plus the memtables not yet flushed
+     * (two property reads, no file system call); LMDB: the pages of the data file in use up to its
+     * highest written page (one environment read; LMDB reuses freed pages and never shrinks the
+     * file).
+     *
+     * <p>The default, for an adapter that does not override it, sums the sizes of the regular files
+     * under {@link #directory()} (one directory walk per call, so O(files); a file removed during
+     * the walk counts 0); a store that is not a
+     * directory of files (an in-memory store) overrides it. An I/O error walking the directory is
+     * a {@link StoreException} ({@link StoreError#IO}).
+     *
+     * @return the store's size in bytes, at least 0
+     */
+    default long sizeBytes() {
+        try (Stream<Path> files = Files.walk(directory())) {
+            return files.filter(Files::isRegularFile).mapToLong(file -> {
+                try {
+                    return Files.size(file);
+                } catch (NoSuchFileException e) {
+                    return 0; // removed since the walk listed it (a compaction's input, say)
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }).sum();
+        } catch (IOException | UncheckedIOException e) {
+            throw new StoreException(StoreError.IO, "cannot measure the store in " + directory() + ": "
+                    + e.getMessage(), e);
+        }
+    }
 
     /**
      * Writes a consistent copy of the store into {@code target} (which must not exist) that opens as a store.

@@ -9,6 +9,7 @@ import io.ankusa.keys.AttemptKey;
 import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.keys.InflightKey;
 import io.ankusa.keys.KeySpan;
+import io.ankusa.keys.MetaKeys;
 import io.ankusa.keys.Ordinals;
 import io.ankusa.queue.ledger.AttemptRecord;
 import io.ankusa.store.Direction;
@@ -31,6 +32,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * The attempt history ({@link AttemptKey ?H}): what each settled attempt was, readable per tenant
@@ -61,7 +63,17 @@ import java.util.Set;
  * in-memory cursor (one seek finds the next such tenant, so tenants without history cost nothing),
  * and for each deletes its entries older than the cutoff from the oldest end of its by-tenant range,
  * under the tenant's stripe, in unsynced batches; a call does bounded work and the walk resumes
- * where the last call stopped.
+ * where the last call stopped. The node's byte bound ({@code attempts.max-bytes}) raises that cutoff
+ * for every tenant at once, pass by pass, so the oldest entries go first (see {@link #prune(long,
+ * long, long, int)}).
+ *
+ * <p><b>Counted.</b> Every batch that puts or deletes history keys carries the change in their key
+ * and value bytes as a {@link CounterField#HISTORY_BYTES} delta of the tenant (and so of the node,
+ * ordinal 0), a blind merge like every counter, so the history's size is one counter read. A
+ * settle knows what it adds; what it replaces or evicts it knows from the slot and evicted-entry
+ * reads {@link #prepare} made outside the stripes, which stay exact unless history keys were
+ * removed since ({@link TenantStripes#historyRemovals()}): then {@link Prepared#appendTo} reads
+ * again under the stripes. The retention and erasure read what they delete, under the stripe.
  *
  * <p>Entry value (both the by-tenant and by-hook key), version 1:
  * {@code | version u8 = 1 | outcome u8 | status u16 (0 none) | latency_us u64 | slot u16 |
@@ -82,6 +94,10 @@ public final class AttemptHistory {
     private final int perDelivery;
     /** The next ordinal {@link #prune} visits (guarded by this). */
     private long pruneFrom = Ordinals.FIRST;
+    /** The byte bound's cutoff for the pass in progress, epoch ms; {@link Long#MIN_VALUE}: none (guarded by this). */
+    private long byteCutoff = Long.MIN_VALUE;
+    /** The oldest entry kept by the pass in progress, epoch ms (guarded by this). */
+    private long passOldestKept = Long.MAX_VALUE;
 
     /**
      * The history over {@code store}.
@@ -106,30 +122,42 @@ public final class AttemptHistory {
 
     /**
      * The history entries of {@code records}, each evicting the entry that held its slot (one
-     * multi-get of their slots), ready to be added to the batch that settles their rows; read and
-     * encoded before the settle takes its stripes (see the class comment).
+     * multi-get of their slots, and one of the evicted entries when a slot is held), ready to be
+     * added to the batch that settles their rows; read and encoded before the settle takes its
+     * stripes (see the class comment).
      */
     Prepared prepare(List<AttemptRecord> records) {
         if (perDelivery == 0 || records.isEmpty()) {
             return Prepared.NONE;
         }
+        // Read before the store reads: a removal that committed after this count is seen by appendTo.
+        long removalsSeen = stripes.historyRemovals();
         List<byte[]> slotKeys = new ArrayList<>(records.size());
         for (AttemptRecord r : records) {
             slotKeys.add(AttemptKey.slotKey(r.row().ord(), r.row().seq(), r.row().sink(), slotOf(r.attempt())));
         }
         List<Optional<byte[]>> held = store.multiGet(ColumnFamilies.INDEX, slotKeys);
+        Map<ByteBuffer, Integer> stored = new HashMap<>();
         Map<ByteBuffer, byte[]> writtenHere = new HashMap<>();
         List<EntryOps> entries = new ArrayList<>(records.size());
+        List<byte[]> evictedKeys = new ArrayList<>();
+        List<byte[]> evictedHookKeys = new ArrayList<>();
         for (int i = 0; i < records.size(); i++) {
             AttemptRecord r = records.get(i);
             byte[] slotKey = slotKeys.get(i);
             byte[] hookId = r.hookId().getBytes(StandardCharsets.UTF_8);
             ByteBuffer slotName = ByteBuffer.wrap(slotKey);
-            byte[] previous = writtenHere.containsKey(slotName) ? writtenHere.get(slotName) : held.get(i).orElse(null);
+            boolean fromStore = !writtenHere.containsKey(slotName);
+            byte[] previous = fromStore ? held.get(i).orElse(null) : writtenHere.get(slotName);
             AttemptKey key = new AttemptKey(r.row().ord(), r.at(), r.row().seq(), r.row().sink(), r.attempt());
             List<byte[]> deletes = new ArrayList<>(2);
             if (previous != null) {
                 AttemptKey evicted = AttemptKey.ofSlotValue(key.ord(), key.seq(), key.sink(), previous);
+                if (fromStore) {
+                    stored.put(slotName, slotKey.length + previous.length);
+                    evictedKeys.add(evicted.encodeByTenant());
+                    evictedHookKeys.add(AttemptKey.fitsHookKey(hookId) ? evicted.encodeByHook(hookId) : null);
+                }
                 if (!evicted.equals(key)) {
                     deletes.add(evicted.encodeByTenant());
                     if (AttemptKey.fitsHookKey(hookId)) {
@@ -150,7 +178,21 @@ public final class AttemptHistory {
             entries.add(new EntryOps(new InflightKey(r.row().ord(), r.row().seq(), r.row().sink()), deletes, puts,
                     slotKey, slotValue, previous != null));
         }
-        return new Prepared(entries);
+        if (!evictedKeys.isEmpty()) {
+            // Only a delivery past its K-th attempt evicts: the sizes its deletes take off the counter.
+            List<Optional<byte[]>> evictedValues = store.multiGet(ColumnFamilies.INDEX, evictedKeys);
+            for (int i = 0; i < evictedKeys.size(); i++) {
+                if (evictedValues.get(i).isPresent()) {
+                    int valueLength = evictedValues.get(i).get().length;
+                    stored.put(ByteBuffer.wrap(evictedKeys.get(i)), evictedKeys.get(i).length + valueLength);
+                    byte[] hookKey = evictedHookKeys.get(i);
+                    if (hookKey != null) {
+                        stored.put(ByteBuffer.wrap(hookKey), hookKey.length + valueLength);
+                    }
+                }
+            }
+        }
+        return new Prepared(this, records, removalsSeen, entries, stored);
     }
 
     /**
@@ -161,38 +203,86 @@ public final class AttemptHistory {
             boolean slotHeld) {
     }
 
-    /** History entries read and encoded by {@link #prepare}, to be added to a settle's batch. */
+    /**
+     * History entries read and encoded by {@link #prepare}, to be added to a settle's batch, with
+     * the sizes of the keys they replace or delete as read ({@code stored}), from which the batch's
+     * {@link CounterField#HISTORY_BYTES} deltas follow.
+     */
     static final class Prepared {
 
-        static final Prepared NONE = new Prepared(List.of());
+        static final Prepared NONE = new Prepared(null, List.of(), 0, List.of(), Map.of());
 
+        private final AttemptHistory history;
+        private final List<AttemptRecord> records;
+        private final long removalsSeen;
         private final List<EntryOps> entries;
+        private final Map<ByteBuffer, Integer> stored;
 
-        private Prepared(List<EntryOps> entries) {
+        private Prepared(AttemptHistory history, List<AttemptRecord> records, long removalsSeen,
+                List<EntryOps> entries, Map<ByteBuffer, Integer> stored) {
+            this.history = history;
+            this.records = records;
+            this.removalsSeen = removalsSeen;
             this.entries = entries;
+            this.stored = stored;
         }
 
         /**
          * Adds to {@code batch} the entries of the attempts whose rows are in {@code settled}, in
-         * the order prepared; the caller holds their tenants' stripes. Those whose rows are also
-         * in {@code removed} (the batch deletes the delivery row: nothing attempts it again) take
-         * no slot.
+         * the order prepared, and their bytes to each tenant's {@code history_bytes}; the caller
+         * holds their tenants' stripes. Those whose rows are also in {@code removed} (the batch
+         * deletes the delivery row: nothing attempts it again) take no slot. When history keys were
+         * removed since {@link #prepare} read (the retention or an erasure, under some tenant's
+         * stripe), the reads are made again first, under the stripes held: the retention may have
+         * deleted an entry or slot this settle would otherwise count as stored.
          */
         void appendTo(DeliveryBatch batch, Set<InflightKey> settled, Set<InflightKey> removed) {
+            if (entries.isEmpty()) {
+                return;
+            }
+            if (history.stripes.historyRemovals() != removalsSeen) {
+                history.prepare(records).write(batch, settled, removed);
+                return;
+            }
+            write(batch, settled, removed);
+        }
+
+        private void write(DeliveryBatch batch, Set<InflightKey> settled, Set<InflightKey> removed) {
+            Map<ByteBuffer, Integer> present = new HashMap<>(stored);
             for (EntryOps e : entries) {
                 if (!settled.contains(e.row())) {
                     continue;
                 }
-                e.deletes().forEach(batch::deleteIndex);
+                long delta = 0;
+                for (byte[] key : e.deletes()) {
+                    batch.deleteIndex(key);
+                    Integer size = present.remove(ByteBuffer.wrap(key));
+                    delta -= size == null ? 0 : size;
+                }
                 for (int i = 0; i < e.puts().size(); i += 2) {
-                    batch.putIndex(e.puts().get(i), e.puts().get(i + 1));
+                    byte[] key = e.puts().get(i);
+                    byte[] value = e.puts().get(i + 1);
+                    batch.putIndex(key, value);
+                    delta += put(present, key, value);
                 }
                 if (!removed.contains(e.row())) {
                     batch.putIndex(e.slotKey(), e.slotValue());
+                    delta += put(present, e.slotKey(), e.slotValue());
                 } else if (e.slotHeld()) {
                     batch.deleteIndex(e.slotKey());
+                    Integer size = present.remove(ByteBuffer.wrap(e.slotKey()));
+                    delta -= size == null ? 0 : size;
+                }
+                if (delta != 0) {
+                    batch.count(e.row().ord(), CounterField.HISTORY_BYTES, delta);
                 }
             }
+        }
+
+        /** The change in stored bytes when {@code key} is put with {@code value}. */
+        private static long put(Map<ByteBuffer, Integer> present, byte[] key, byte[] value) {
+            Integer before = present.put(ByteBuffer.wrap(key), key.length + value.length);
+            return key.length + value.length - (before == null ? 0 : before);
         }
     }
 
@@ -250,29 +340,85 @@ public final class AttemptHistory {
     /**
      * Deletes history entries that started before {@code cutoff}, at most about {@code maxEntries}
      * of them, visiting at most {@value #PRUNE_TENANTS_PER_CALL} tenants with history; resumes the
-     * walk where the last call stopped.
+     * walk where the last call stopped. The retention alone: {@link #prune(long, long, long, int)}
+     * with no byte bound.
      *
      * @param cutoff     entries that started before this time go, epoch milliseconds
      * @param maxEntries most entries to delete in this call
      * @return how many entries were deleted
      */
-    public synchronized int prune(long cutoff, int maxEntries) {
+    public int prune(long cutoff, int maxEntries) {
+        return prune(cutoff, Long.MAX_VALUE, cutoff, maxEntries);
+    }
+
+    /**
+     * Deletes history entries that started before the retention's {@code cutoff} or before the
+     * byte bound's cutoff, at most about {@code maxEntries} of them, visiting at most
+     * {@value #PRUNE_TENANTS_PER_CALL} tenants with history; resumes the walk where the last call
+     * stopped.
+     *
+     * <p><b>The byte bound.</b> The history is ordered by time per tenant only, so the bound is
+     * kept by raising the time cutoff, the same for every tenant: a pass (one walk over the tenants
+     * with history) learns the oldest entry it kept, and at its end, when the node's
+     * {@code history_bytes} is over {@code maxBytes}, the next pass's cutoff moves from that oldest
+     * entry toward {@code now} by the share of the history to remove to get down to seven eighths
+     * of the bound, as if the history were spread evenly over time. A history that is not gets
+     * there in a few passes: each one removes at least the oldest entry, and a pass that removed too
+     * little is followed by one with a higher cutoff. What a pass removes is older than what it
+     * keeps, so the oldest entries go first; between passes the history grows by what the node
+     * writes meanwhile.
+     *
+     * @param cutoff     entries that started before this time go (the retention), epoch milliseconds
+     * @param maxBytes   the node's bound on {@code history_bytes} ({@link Long#MAX_VALUE}: none)
+     * @param now        the queue clock's now, epoch milliseconds
+     * @param maxEntries most entries to delete in this call
+     * @return how many entries were deleted
+     */
+    public synchronized int prune(long cutoff, long maxBytes, long now, int maxEntries) {
         int removed = 0;
         for (int visited = 0; removed < maxEntries && visited < PRUNE_TENANTS_PER_CALL; visited++) {
             OptionalLong next = nextTenantFrom(pruneFrom);
             if (next.isEmpty()) {
                 pruneFrom = Ordinals.FIRST;
+                endPass(maxBytes, now);
                 break;
             }
             long ord = next.getAsLong();
             int budget = maxEntries - removed;
-            int n = stripes.locked(ord, () -> pruneTenant(ord, cutoff, budget));
-            removed += n;
-            if (n < budget) {
+            long passCutoff = Math.max(cutoff, byteCutoff);
+            Pruned p = stripes.locked(ord, () -> pruneTenant(ord, passCutoff, budget));
+            removed += p.entries();
+            if (p.entries() < budget) {
                 pruneFrom = ord + 1;
+                passOldestKept = Math.min(passOldestKept, p.oldestKept());
             }
         }
         return removed;
+    }
+
+    /** The cutoff the byte bound asks of the next pass, from what this one kept (see {@link #prune}). */
+    private void endPass(long maxBytes, long now) {
+        long oldest = passOldestKept;
+        passOldestKept = Long.MAX_VALUE;
+        long bytes = historyBytes();
+        if (maxBytes == Long.MAX_VALUE || bytes <= maxBytes || oldest >= now) {
+            byteCutoff = Long.MIN_VALUE;
+            return;
+        }
+        long target = maxBytes - maxBytes / 8;
+        double share = (double) (bytes - target) / bytes;
+        long step = Math.max(1, (long) Math.ceil((now - oldest) * share));
+        byteCutoff = Math.min(now, oldest + step);
+    }
+
+    /** {@return the node's history bytes: the {@code history_bytes} counter of ordinal 0} */
+    public long historyBytes() {
+        return Counters.historyBytes(store, Ordinals.AGGREGATE);
+    }
+
+    /** The cutoff the byte bound sets for the pass in progress, epoch ms ({@link Long#MIN_VALUE}: none). */
+    synchronized long byteCutoff() {
+        return byteCutoff;
     }
 
     private OptionalLong nextTenantFrom(long ord) {
@@ -284,19 +430,29 @@ public final class AttemptHistory {
         }
     }
 
-    private int pruneTenant(long ord, long cutoff, int budget) {
+    /**
+     * What one tenant's pruning did: entries removed, and the start of the oldest entry it kept
+     * ({@link Long#MAX_VALUE}: none kept, or the budget ran out first).
+     */
+    private record Pruned(int entries, long oldestKept) {
+    }
+
+    private Pruned pruneTenant(long ord, long cutoff, int budget) {
         List<KeyValue> old = new ArrayList<>();
+        long oldestKept = Long.MAX_VALUE;
         try (Scan scan = store.scan(ColumnFamilies.INDEX, Ranges.of(AttemptKey.tenantRange(ord)), Direction.REVERSE)) {
             while (old.size() < budget && scan.hasNext()) {
                 KeyValue kv = scan.next();
-                if (AttemptKey.decodeByTenant(kv.key()).at() >= cutoff) {
+                long at = AttemptKey.decodeByTenant(kv.key()).at();
+                if (at >= cutoff) {
+                    oldestKept = at;
                     break;
                 }
                 old.add(kv);
             }
         }
         if (old.isEmpty()) {
-            return 0;
+            return new Pruned(0, oldestKept);
         }
         List<AttemptKey> keys = new ArrayList<>(old.size());
         List<Entry> entries = new ArrayList<>(old.size());
@@ -310,19 +466,65 @@ public final class AttemptHistory {
         }
         List<Optional<byte[]>> slots = store.multiGet(ColumnFamilies.INDEX, slotKeys);
         DeliveryBatch batch = new DeliveryBatch();
+        long bytes = 0;
         for (int i = 0; i < keys.size(); i++) {
             AttemptKey key = keys.get(i);
-            batch.deleteIndex(key.encodeByTenant());
+            int valueLength = old.get(i).value().length;
+            byte[] byTenant = key.encodeByTenant();
+            batch.deleteIndex(byTenant);
+            bytes += byTenant.length + valueLength;
             byte[] hookId = entries.get(i).hookId().getBytes(StandardCharsets.UTF_8);
             if (AttemptKey.fitsHookKey(hookId)) {
-                batch.deleteIndex(key.encodeByHook(hookId));
+                byte[] byHook = key.encodeByHook(hookId);
+                batch.deleteIndex(byHook);
+                bytes += byHook.length + valueLength;
             }
             if (slots.get(i).isPresent() && Arrays.equals(slots.get(i).get(), key.slotValue())) {
                 batch.deleteIndex(slotKeys.get(i));
+                bytes += slotKeys.get(i).length + slots.get(i).get().length;
             }
         }
-        batch.commit(store, Durability.ASYNC);
-        return keys.size();
+        batch.count(ord, CounterField.HISTORY_BYTES, -bytes);
+        try {
+            batch.commit(store, Durability.ASYNC);
+        } finally {
+            // Under the stripe, after the commit (or its failure): settles that read before it read again.
+            stripes.removedHistory();
+        }
+        return new Pruned(keys.size(), keys.size() < budget ? oldestKept : Long.MAX_VALUE);
+    }
+
+    /**
+     * Counts every history key's bytes into the {@code history_bytes} counters when the store's
+     * counters do not cover them yet (no {@code m:history_counted}): one scan of the {@code ?H}
+     * family, then each tenant's sum and the node's merged and the marker put, in one synced batch.
+     * Run by the open of a store written before the counter existed, before anything writes
+     * history; a store created with the counter has the marker from the start and is not scanned.
+     *
+     * @param store the store, opened and at the current format, not yet written by the queue
+     * @return the history bytes counted, or -1 when the counters already covered them
+     */
+    public static long countIfUncounted(Store store) {
+        if (store.get(ColumnFamilies.DEFAULT, MetaKeys.HISTORY_COUNTED).isPresent()) {
+            return -1;
+        }
+        Map<Long, Long> byTenant = new TreeMap<>();
+        KeySpan family = AttemptKey.FAMILY.between();
+        try (Scan scan = store.scan(ColumnFamilies.INDEX, KeyRange.of(family.from(), family.to()))) {
+            while (scan.hasNext()) {
+                KeyValue kv = scan.next();
+                byTenant.merge(AttemptKey.ordOf(kv.key()), (long) kv.key().length + kv.value().length, Long::sum);
+            }
+        }
+        DeliveryBatch batch = new DeliveryBatch();
+        long total = 0;
+        for (Map.Entry<Long, Long> e : byTenant.entrySet()) {
+            batch.count(e.getKey(), CounterField.HISTORY_BYTES, e.getValue());
+            total += e.getValue();
+        }
+        batch.put(ColumnFamilies.DEFAULT, MetaKeys.HISTORY_COUNTED, MetaKeys.u32Value(1));
+        batch.commit(store, Durability.SYNC);
+        return total;
     }
 
     /** The range of every key of tenant {@code ord}'s history, for erasure. */

@@ -1,6 +1,6 @@
 package io.ankusa.queue.deliveries;
 
-/** The seven per-tenant counters and their field numbers in the counter key {@code <<ord::32, field::8>>}. */
+/** The eight per-tenant counters and their field numbers in the counter key {@code <<ord::32, field::8>>}. */
 public enum CounterField {
     /** Due rows of kind 0 (first attempt). */
     PENDING(1),
@@ -15,7 +15,12 @@ public enum CounterField {
     /** Archive obligations. */
     ARCHIVE_PENDING(6),
     /** Quarantined rows (moved aside: their hook or delivery row does not decode). */
-    QUARANTINED(7);
+    QUARANTINED(7),
+    /**
+     * Key and value bytes of every attempt history key ({@code ?H}: by tenant, by hook, slot),
+     * changed in the batches that write and delete them.
+     */
+    HISTORY_BYTES(8);
 
     private final int number;
 

@@ -5,7 +5,7 @@ import io.ankusa.api.QueueStats;
 import io.ankusa.api.TenantStats;
 
 /**
- * The seven counters of one ordinal as read.
+ * The eight counters of one ordinal as read.
  *
  * @param pending        field 1
  * @param scheduled      field 2
@@ -14,12 +14,13 @@ import io.ankusa.api.TenantStats;
  * @param bytes          field 5
  * @param archivePending field 6
  * @param quarantined    field 7
+ * @param historyBytes   field 8
  */
 public record CounterValues(long pending, long scheduled, long inflight, long dead, long bytes, long archivePending,
-        long quarantined) {
+        long quarantined, long historyBytes) {
 
     /** All zero. */
-    public static final CounterValues ZERO = new CounterValues(0, 0, 0, 0, 0, 0, 0);
+    public static final CounterValues ZERO = new CounterValues(0, 0, 0, 0, 0, 0, 0, 0);
 
     /** The value of {@code field}. */
     public long get(CounterField field) {
@@ -31,6 +32,7 @@ public record CounterValues(long pending, long scheduled, long inflight, long de
             case BYTES -> bytes;
             case ARCHIVE_PENDING -> archivePending;
             case QUARANTINED -> quarantined;
+            case HISTORY_BYTES -> historyBytes;
         };
     }
 

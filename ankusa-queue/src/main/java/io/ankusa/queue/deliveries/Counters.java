@@ -47,6 +47,12 @@ public final class Counters {
         }
     }
 
+    /** The {@code history_bytes} counter of {@code ord} (0: the node's), one counter read. */
+    public static long historyBytes(Store store, long ord) {
+        byte[] key = new CounterKey(ord, CounterField.HISTORY_BYTES.number()).encode();
+        return store.counter(ColumnFamilies.COUNTERS, key);
+    }
+
     private static void addOps(List<WriteBatch.Merge> ops, long ord, long[] fields) {
         for (int f = CounterKey.FIRST_FIELD; f <= CounterKey.LAST_FIELD; f++) {
             if (fields[f] != 0) {
@@ -55,13 +61,13 @@ public final class Counters {
         }
     }
 
-    /** The seven counters of {@code ord} (0 for the aggregate), in one multi-read. */
+    /** The eight counters of {@code ord} (0 for the aggregate), in one multi-read. */
     public static CounterValues read(Store store, long ord) {
         List<byte[]> keys = new ArrayList<>(CounterKey.LAST_FIELD);
         for (int f = CounterKey.FIRST_FIELD; f <= CounterKey.LAST_FIELD; f++) {
             keys.add(new CounterKey(ord, f).encode());
         }
         long[] v = store.counters(ColumnFamilies.COUNTERS, keys);
-        return new CounterValues(v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
+        return new CounterValues(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]);
     }
 }

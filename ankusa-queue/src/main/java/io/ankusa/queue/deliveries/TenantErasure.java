@@ -567,7 +567,12 @@ public final class TenantErasure {
             // and the range delete keeps a store written by a crash between them clean.
             KeySpan order = OrderKey.tenantRange(ord);
             batch.deleteRange(ColumnFamilies.ORDERING, order.from(), order.to());
-            store.commit(batch, Durability.SYNC);
+            try {
+                store.commit(batch, Durability.SYNC);
+            } finally {
+                // Its history_bytes went with its counters above; settles that read history before this read again.
+                stripes.removedHistory();
+            }
             return true;
         });
     }

@@ -24,6 +24,7 @@ public final class TenantStripes {
 
     private final ReentrantLock[] locks;
     private final AtomicLong dueRemovals = new AtomicLong();
+    private final AtomicLong historyRemovals = new AtomicLong();
 
     /** {@code stripes} locks (a power of two is not required). */
     public TenantStripes(int stripes) {
@@ -78,6 +79,21 @@ public final class TenantStripes {
     /** Transitions that removed (or set out to remove) due rows so far. */
     public long dueRemovals() {
         return dueRemovals.get();
+    }
+
+    /**
+     * Counts a removal of attempt history keys (the retention, erasure); called under the stripe of
+     * the tenant whose keys it removed, after its commit. A settle whose history reads (made outside
+     * the stripes) saw the count unchanged by the time it holds its stripes knows they are still
+     * exact, so the bytes it adds to and takes from the {@code history_bytes} counter are too.
+     */
+    public void removedHistory() {
+        historyRemovals.incrementAndGet();
+    }
+
+    /** Removals of attempt history keys so far. */
+    public long historyRemovals() {
+        return historyRemovals.get();
     }
 
     private int index(long ord) {

@@ -7,6 +7,7 @@ import io.ankusa.api.AuditEntry;
 import io.ankusa.api.DeadLetterPage;
 import io.ankusa.api.DeadLetterQuery;
 import io.ankusa.api.DeadStats;
+import io.ankusa.api.DiskUsage;
 import io.ankusa.api.EndpointSettings;
 import io.ankusa.api.EndpointStatus;
 import io.ankusa.api.ErasureResult;
@@ -219,7 +220,7 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
                 tenant -> writer.submitChore(() -> idempotencyKeys.eraseTenant(tenant)).join()), audit);
         auditedErasure.fenceUnfinished();
         this.housekeeping = new Housekeeping(reclaimer, writer, idempotencyKeys, audit, clock, config.auditRetention(),
-                fault, history, config.attemptsRetention());
+                fault, history, config.attemptsRetention(), config.attemptsMaxBytes());
         if (!config.housekeepingInterval().isZero()) {
             housekeeping.start(config.housekeepingInterval());
         }
@@ -341,6 +342,12 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
     /** See {@code Queue}. */
     public QueueStats stats() {
         return Counters.read(store, Ordinals.AGGREGATE).queueStats();
+    }
+
+    /** See {@code Queue}. */
+    public DiskUsage diskUsage() {
+        // A counter that an older release's writes left short can read below 0: report 0.
+        return new DiskUsage(store.sizeBytes(), Math.max(0, history.historyBytes()), config.attemptsMaxBytes());
     }
 
     /** See {@code Queue}. */

@@ -11,6 +11,7 @@ import io.ankusa.keys.EndpointKey;
 import io.ankusa.keys.OrderKey;
 import io.ankusa.keys.QuarantineKey;
 import io.ankusa.keys.StoreFormat;
+import io.ankusa.queue.deliveries.AttemptHistory;
 import io.ankusa.store.Durability;
 import io.ankusa.store.KeyRange;
 import io.ankusa.store.Scan;
@@ -36,6 +37,10 @@ import java.util.OptionalInt;
  * <li>A format-3 store written before a family was added to format 3 (the quarantine) gets that
  *     family's sentinels: an additive family needs no new format number, because an older
  *     release never reads its keys.</li>
+ * <li>A store whose counters do not cover its attempt history yet (no {@code m:history_counted}:
+ *     written before the {@code history_bytes} counter) has its history counted, one scan
+ *     ({@link AttemptHistory#countIfUncounted}); a new store, and an older format's store (which
+ *     has no history) with its format-3 sentinels, is stamped as counted.</li>
  * </ul>
  */
 public final class FormatGuard {
@@ -76,15 +81,21 @@ public final class FormatGuard {
             batch.put(ColumnFamilies.DEFAULT, MetaKeys.FORMAT, MetaKeys.u32Value(StoreFormat.CURRENT));
             batch.put(ColumnFamilies.DEFAULT, MetaKeys.NEXT_ORD, MetaKeys.u32Value(1));
             batch.put(ColumnFamilies.DEFAULT, MetaKeys.LAST_SEQ, MetaKeys.u64Value(0));
+            batch.put(ColumnFamilies.DEFAULT, MetaKeys.HISTORY_COUNTED, MetaKeys.u32Value(1));
             store.commit(batch, Durability.SYNC);
             return StoreFormat.CURRENT;
         }
         int found = stamp.getAsInt();
         if (found == StoreFormat.CURRENT) {
             addFamilies(store);
+            // A store written before the history_bytes counter: one scan of its history, once.
+            AttemptHistory.countIfUncounted(store);
         }
         if (found < StoreFormat.CURRENT) {
-            store.commit(sentinels(), Durability.SYNC);
+            // An older format has no attempt history: its (zero) history bytes are counted as they stand.
+            WriteBatch batch = sentinels();
+            batch.put(ColumnFamilies.DEFAULT, MetaKeys.HISTORY_COUNTED, MetaKeys.u32Value(1));
+            store.commit(batch, Durability.SYNC);
             migrations.upgrade(store, found, StoreFormat.CURRENT, config);
             int after = stamp(store).orElse(found);
             if (after != StoreFormat.CURRENT) {

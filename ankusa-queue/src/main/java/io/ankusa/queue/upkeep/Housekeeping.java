@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What keeps the store from growing forever: reclaim of hooks nobody owes, the sweep of expired
- * dedupe keys, the pruning of audit entries past their retention and of attempt history past its own. Each runs in
+ * dedupe keys, the pruning of audit entries past their retention and of attempt history past its own
+ * retention or byte bound. Each runs in
  * batches (reclaim {@value #RECLAIM_BATCH} markers, the others {@value #BATCH} keys), repeated while
  * batches come back full, at most {@value #MAX_BATCHES} per task per round, so a round is bounded
  * and a backlog drains over a few rounds. Reclaim's batch is smaller because it holds the stripes
@@ -51,7 +52,7 @@ public final class Housekeeping implements AutoCloseable {
      * @param hooksReclaimed   hooks removed by reclaim
      * @param dedupeKeysSwept  expired dedupe expiry keys removed
      * @param auditPruned      audit entries removed
-     * @param attemptsPruned   attempt history entries removed by the retention
+     * @param attemptsPruned   attempt history entries removed by the retention or the byte bound
      */
     public record Report(int hooksReclaimed, int dedupeKeysSwept, int auditPruned, int attemptsPruned) {
 
@@ -76,6 +77,7 @@ public final class Housekeeping implements AutoCloseable {
     private final QueueFault fault;
     private final AttemptHistory attempts;
     private final Duration attemptsRetention;
+    private final long attemptsMaxBytes;
     /** Set once by {@link #start}; volatile because a failing round shuts it down without the lock
      *  (taking it there would deadlock with {@link #close()}, which waits for the round). */
     private volatile ScheduledExecutorService thread;
@@ -83,8 +85,9 @@ public final class Housekeeping implements AutoCloseable {
     /** Housekeeping over the queue's parts; a round that dies of an {@code Error} is recorded in {@code fault}. */
     public Housekeeping(HookReclaimer reclaimer, IngestWriter writer, IdempotencyKeys idempotencyKeys, AuditLog audit,
             InstantSource clock, Duration auditRetention, QueueFault fault, AttemptHistory attempts,
-            Duration attemptsRetention) {
+            Duration attemptsRetention, long attemptsMaxBytes) {
         this.attempts = Objects.requireNonNull(attempts, "attempts");
+        this.attemptsMaxBytes = attemptsMaxBytes;
         this.attemptsRetention = Objects.requireNonNull(attemptsRetention, "attemptsRetention");
         this.fault = Objects.requireNonNull(fault, "fault");
         this.reclaimer = Objects.requireNonNull(reclaimer, "reclaimer");
@@ -179,10 +182,15 @@ public final class Housekeeping implements AutoCloseable {
         return repeat(() -> audit.prune(cutoff, BATCH));
     }
 
-    /** Removes attempt history entries older than the attempt retention; entries removed. */
+    /**
+     * Removes attempt history entries older than the attempt retention, and the oldest ones while
+     * the history is over {@code attempts.max-bytes} ({@link AttemptHistory#prune(long, long, long, int)});
+     * entries removed.
+     */
     public int pruneAttempts() {
-        long cutoff = clock.millis() - attemptsRetention.toMillis();
-        return repeat(() -> attempts.prune(cutoff, BATCH));
+        long now = clock.millis();
+        long cutoff = now - attemptsRetention.toMillis();
+        return repeat(() -> attempts.prune(cutoff, attemptsMaxBytes, now, BATCH));
     }
 
     private static int repeat(IntSupplier batch) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.ankusa.api.AnkusaException;
 import io.ankusa.api.QueueConfig;
 import io.ankusa.api.StoreFormatNewerException;
+import io.ankusa.keys.AttemptKey;
 import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.keys.KeyFamilies;
 import io.ankusa.keys.KeyFamily;
@@ -56,6 +57,7 @@ class FormatGuardTest {
                 assertThat(store.get(family.columnFamily(), family.hi())).as(family.name() + " hi").isPresent();
             }
             IndexFold.of(store).assertCountersMatch(store);
+            assertThat(store.get(ColumnFamilies.DEFAULT, MetaKeys.HISTORY_COUNTED)).as("stamped as counted").isPresent();
             assertThat(q.queue().tenantCount()).isZero();
         }
     }
@@ -100,5 +102,35 @@ class FormatGuardTest {
         }
         assertThatThrownBy(() -> Queue.open(QueueConfig.builder(dir).backend(backend).build()))
                 .isInstanceOf(StoreCorruptionException.class).hasMessageContaining("no format stamp");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    void aStoreWrittenBeforeTheHistoryCounterHasItsHistoryCountedOnceAtOpen(String backend) {
+        QueueUnderTest.open(backend, dir).close();
+        byte[] hookId = "msg_1".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        AttemptKey first = new AttemptKey(1, 1_000, 7, 0, 1);
+        AttemptKey second = new AttemptKey(2, 2_000, 8, 1, 2);
+        try (Store store = rawStore(backend, dir)) {
+            // What a release before the counter left: history keys, no history_bytes, no marker.
+            WriteBatch older = new WriteBatch().delete(ColumnFamilies.DEFAULT, MetaKeys.HISTORY_COUNTED);
+            for (AttemptKey key : List.of(first, second)) {
+                older.put(ColumnFamilies.INDEX, key.encodeByTenant(), new byte[] {1, 2, 3});
+                older.put(ColumnFamilies.INDEX, key.encodeByHook(hookId), new byte[] {1, 2, 3});
+            }
+            older.put(ColumnFamilies.INDEX, AttemptKey.slotKey(2, 8, 1, 1), second.slotValue());
+            store.commit(older, Durability.SYNC);
+        }
+        long expected = 2L * (AttemptKey.TENANT_KEY_LENGTH + 3) + 2L * (7 + hookId.length + 22 + 3)
+                + AttemptKey.SLOT_KEY_LENGTH + AttemptKey.SLOT_VALUE_LENGTH;
+        try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
+            assertThat(q.queue().diskUsage().historyBytes()).as("counted at open").isEqualTo(expected);
+            IndexFold.of(q.store()).assertCountersMatch(q.store());
+            assertThat(q.store().get(ColumnFamilies.DEFAULT, MetaKeys.HISTORY_COUNTED)).isPresent();
+        }
+        try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
+            assertThat(q.queue().diskUsage().historyBytes()).as("not counted twice").isEqualTo(expected);
+            IndexFold.of(q.store()).assertCountersMatch(q.store());
+        }
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.keys.ActiveKey;
 import io.ankusa.keys.ArchiveKey;
+import io.ankusa.keys.AttemptKey;
 import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.keys.CounterKey;
 import io.ankusa.keys.DeadByTenantKey;
@@ -43,7 +44,7 @@ import java.util.TreeSet;
  */
 public final class IndexFold {
 
-    /** Field numbers 1..6 as array indexes. */
+    /** Field numbers 1..8 as array indexes. */
     private final Map<Long, long[]> byOrd = new TreeMap<>();
     private final Set<ActiveKey> markers = new HashSet<>();
     private final Set<ActiveKey> markersNeeded = new HashSet<>();
@@ -138,6 +139,9 @@ public final class IndexFold {
                     own(owners, new DeliveryKey(k.seq(), k.sink()), "quarantined");
                 } else if (prefix == Prefixes.ACTIVE && !ActiveKey.FAMILY.isSentinel(key)) {
                     markers.add(ActiveKey.decode(key));
+                } else if (prefix == Prefixes.ATTEMPTS && !AttemptKey.FAMILY.isSentinel(key)) {
+                    // history_bytes: key and value bytes of every history key (by tenant, by hook, slot).
+                    fields(AttemptKey.ordOf(key))[8] += key.length + kv.value().length;
                 } else if (prefix == Prefixes.ENDPOINT && !EndpointKey.FAMILY.isSentinel(key)) {
                     // Endpoint states are not counted; a key or value that does not decode is a problem.
                     try {
@@ -208,7 +212,7 @@ public final class IndexFold {
         return out;
     }
 
-    /** The folded fields of {@code ord} (index 1..7; zeros if it has no rows). */
+    /** The folded fields of {@code ord} (index 1..8; zeros if it has no rows). */
     public long[] of(long ord) {
         return byOrd.getOrDefault(ord, new long[CounterKey.LAST_FIELD + 1]).clone();
     }
@@ -247,13 +251,14 @@ public final class IndexFold {
         ords.remove(0L);
         for (long ord : ords) {
             long[] stored = counters.getOrDefault(ord, new long[CounterKey.LAST_FIELD + 1]);
-            assertThat(Arrays.copyOfRange(stored, 1, 8))
-                    .as("counters of tenant %d (pending, scheduled, inflight, dead, bytes, archive_pending, quarantined)", ord)
-                    .containsExactly(Arrays.copyOfRange(of(ord), 1, 8));
+            assertThat(Arrays.copyOfRange(stored, 1, 9))
+                    .as("counters of tenant %d (pending, scheduled, inflight, dead, bytes, archive_pending, quarantined, "
+                            + "history_bytes)", ord)
+                    .containsExactly(Arrays.copyOfRange(of(ord), 1, 9));
         }
         long[] aggregate = counters.getOrDefault(0L, new long[CounterKey.LAST_FIELD + 1]);
-        assertThat(Arrays.copyOfRange(aggregate, 1, 8)).as("aggregate counters (ord 0)")
-                .containsExactly(Arrays.copyOfRange(total(), 1, 8));
+        assertThat(Arrays.copyOfRange(aggregate, 1, 9)).as("aggregate counters (ord 0)")
+                .containsExactly(Arrays.copyOfRange(total(), 1, 9));
     }
 
     /** Asserts every due row has its marker. */

@@ -73,6 +73,11 @@ public abstract class ForwardingStore implements Store {
     }
 
     @Override
+    public long sizeBytes() {
+        return delegate.sizeBytes();
+    }
+
+    @Override
     public void checkpoint(Path target) {
         delegate.checkpoint(target);
     }

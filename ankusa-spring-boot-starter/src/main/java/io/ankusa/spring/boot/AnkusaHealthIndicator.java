@@ -1,5 +1,6 @@
 package io.ankusa.spring.boot;
 
+import io.ankusa.api.DiskUsage;
 import io.ankusa.api.QueueHealth;
 import io.ankusa.dispatch.HealthLimits;
 import io.ankusa.dispatch.NodeHealth;
@@ -28,7 +29,10 @@ import org.springframework.boot.health.contributor.HealthIndicator;
  * <p>Details: {@code state}; when DOWN, {@code problems} (code and message each) and {@code reason}
  * (the first message); {@code oldestDueAge} (every due row), {@code oldestDeliverableAge},
  * {@code held} (by reason: tenants, rows, oldest age), {@code sinceLastTick} and {@code sinkSilentFor}
- * when there is a pipeline; the limits. Durations in ISO-8601.
+ * when there is a pipeline; {@code disk} ({@code storeBytes}, {@code historyBytes},
+ * {@code historyMaxBytes}: {@code Queue.diskUsage()}, never a reason for DOWN: a store that grows
+ * is for an operator to size, and a write the disk refuses fails the queue, which is DOWN); the
+ * limits. Durations in ISO-8601.
  */
 public final class AnkusaHealthIndicator implements HealthIndicator {
 
@@ -63,6 +67,7 @@ public final class AnkusaHealthIndicator implements HealthIndicator {
         }
         if (queueHealth.running()) {
             queue.oldestDueAge().ifPresent(age -> builder.withDetail("oldestDueAge", age.toString()));
+            builder.withDetail("disk", disk(queue.diskUsage()));
         }
         node.dispatch().ifPresent(d -> dispatchDetails(builder, d));
         limits.maxDeliverableAge().ifPresent(max -> builder.withDetail("maxOldestDueAge", max.toString()));
@@ -76,6 +81,15 @@ public final class AnkusaHealthIndicator implements HealthIndicator {
         builder.withDetail("held", held(d.held()));
         d.sinceLastTick().ifPresent(since -> builder.withDetail("sinceLastTick", since.toString()));
         d.sinkSilentFor().ifPresent(silent -> builder.withDetail("sinkSilentFor", silent.toString()));
+    }
+
+    /** The disk figures: a detail only, whatever their size (a full disk fails writes, which the queue reports). */
+    private static Map<String, Object> disk(DiskUsage disk) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("storeBytes", disk.storeBytes());
+        out.put("historyBytes", disk.historyBytes());
+        out.put("historyMaxBytes", disk.historyMaxBytes());
+        return out;
     }
 
     private static Map<String, Object> held(List<HeldRows> held) {

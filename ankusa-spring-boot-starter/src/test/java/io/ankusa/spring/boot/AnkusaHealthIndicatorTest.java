@@ -2,6 +2,7 @@ package io.ankusa.spring.boot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ankusa.api.DiskUsage;
 import io.ankusa.api.Hook;
 import io.ankusa.api.QueueConfig;
 import io.ankusa.dispatch.HealthLimits;
@@ -70,6 +71,29 @@ class AnkusaHealthIndicatorTest {
                 assertThat(judgedByEveryRow.getStatus()).isEqualTo(Status.DOWN);
                 assertThat(judgedByEveryRow.getDetails()).containsKey("problems")
                         .hasEntrySatisfying("reason", r -> assertThat((String) r).contains("PT30M"));
+            }
+        }
+    }
+
+    @Test
+    void theDiskFiguresAreDetailsAndNeverTurnTheNodeDown() throws Exception {
+        HandClock clock = new HandClock();
+        // A bound far below what the history holds: still only a detail.
+        try (Queue queue = Queue.open(QueueConfig.builder(dir).clock(clock).attemptsMaxBytes(1)
+                .housekeepingInterval(Duration.ZERO).build())) {
+            queue.ingest(Hook.builder().id("hook-1").sourceId("test").tenantId("acme").sinks(0)
+                    .payload("{}".getBytes(StandardCharsets.UTF_8)).build()).toCompletableFuture()
+                    .get(30, TimeUnit.SECONDS);
+            try (Pipeline pipeline = Pipeline.builder(queue,
+                    d -> CompletableFuture.completedFuture(SinkOutcome.delivered())).manual()) {
+                pipeline.tick().toCompletableFuture().get(30, TimeUnit.SECONDS);
+                Health health = new AnkusaHealthIndicator(queue, () -> Optional.of(pipeline), HealthLimits.DEFAULTS)
+                        .health();
+                assertThat(health.getStatus()).isEqualTo(Status.UP);
+                DiskUsage disk = queue.diskUsage();
+                assertThat(disk.historyBytes()).as("the delivered attempt's entry").isGreaterThan(1);
+                assertThat(health.getDetails().get("disk")).isEqualTo(Map.of("storeBytes", disk.storeBytes(),
+                        "historyBytes", disk.historyBytes(), "historyMaxBytes", 1L));
             }
         }
     }

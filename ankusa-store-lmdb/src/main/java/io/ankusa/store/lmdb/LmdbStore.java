@@ -606,6 +606,22 @@ final class LmdbStore implements Store {
         }
     }
 
+    /**
+     * The pages in use up to the highest page ever written ({@code (last page + 1) x page size},
+     * one environment read): the part of {@code data.mdb} that holds data. LMDB reuses freed pages
+     * and never shrinks the file, so this is the store's high-water mark, not the bytes of live
+     * data; the map size beyond it is address space, not disk.
+     */
+    @Override
+    public long sizeBytes() {
+        gate.enterRead();
+        try {
+            return (env.info().lastPageNumber + 1) * pageSize;
+        } finally {
+            gate.exitRead();
+        }
+    }
+
     @Override
     public void checkpoint(Path target) {
         Objects.requireNonNull(target, "target");

@@ -867,6 +867,36 @@ public abstract class StoreConformanceSuite {
         assertThat(reopened.counter(COUNTS, b(0x01))).isEqualTo(5);
     }
 
+    /**
+     * The store's size counts what was written: after 2 MiB of incompressible values, synced, it
+     * has grown by at least that much, and it stays so after a close and reopen.
+     */
+    @Test
+    public void sizeBytesCountsWhatWasWritten() {
+        Path dir = storeDir();
+        Store store = openAt(dir, FAMILIES, true);
+        long empty = store.sizeBytes();
+        assertThat(empty).as("an empty store").isNotNegative();
+        SplittableRandom random = new SplittableRandom(7);
+        int values = 512;
+        int valueBytes = 4096;
+        for (int batch = 0; batch < 4; batch++) {
+            WriteBatch writes = new WriteBatch();
+            for (int i = 0; i < values / 4; i++) {
+                byte[] value = new byte[valueBytes];
+                random.nextBytes(value);
+                writes.put(PLAIN, new byte[] {(byte) batch, (byte) i}, value);
+            }
+            store.commit(writes, Durability.SYNC);
+        }
+        long written = (long) values * valueBytes;
+        assertThat(store.sizeBytes()).as("after %d bytes of random values", written)
+                .isGreaterThanOrEqualTo(empty + written);
+        store.close();
+        Store reopened = openAt(dir, FAMILIES, false);
+        assertThat(reopened.sizeBytes()).as("reopened").isGreaterThanOrEqualTo(written);
+    }
+
     /** A checkpoint opens with the same content and the original keeps working. */
     @Test
     public void checkpointOpensWithTheSameContentAndTheOriginalKeepsWorking() {

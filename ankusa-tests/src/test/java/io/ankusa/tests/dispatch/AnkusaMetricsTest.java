@@ -116,6 +116,35 @@ class AnkusaMetricsTest {
         }
     }
 
+    @ParameterizedTest(name = "[{0}]")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    void theDiskGaugesShowTheStoreAndTheAttemptHistory(String backend) {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        try (DispatchFixture f = DispatchFixture.open(backend, dir, b -> b.attemptsMaxBytes(1L << 20));
+                Pipeline p = f.pipeline(d -> CompletableFuture.completedFuture(SinkOutcome.delivered()), b -> b)) {
+            AnkusaMetrics metrics = AnkusaMetrics.builder().refreshInterval(Duration.ZERO).build();
+            metrics.bindTo(registry, f.queue(), p);
+            metrics.refresh();
+            assertThat(gauge(registry, "ankusa_store_history_size_bytes")).as("no attempt yet").isZero();
+            f.ingest("one", "a", 0);
+            f.ingest("two", "b", 0);
+            assertThat(DispatchFixture.await(p.tick()).delivered()).isEqualTo(2);
+            metrics.refresh();
+            long history = f.queue().diskUsage().historyBytes();
+            assertThat(history).as("two entries, two keys each").isPositive();
+            assertThat(gauge(registry, "ankusa_store_history_size_bytes")).isEqualTo(history);
+            assertThat(gauge(registry, "ankusa_store_history_max_bytes")).isEqualTo(1L << 20);
+            assertThat(gauge(registry, "ankusa_store_size_bytes")).as("the backend's size").isPositive();
+        }
+    }
+
+    /** The value of the untagged gauge {@code name} in a scrape. */
+    private static double gauge(PrometheusMeterRegistry registry, String name) {
+        return registry.scrape().lines().filter(l -> l.startsWith(name + " ")).findFirst()
+                .map(l -> Double.parseDouble(l.substring(name.length() + 1).trim()))
+                .orElseThrow(() -> new AssertionError("no " + name + " in the scrape"));
+    }
+
     /** Scrapes until every line is there (the listeners count on their own threads), for at most 30 s. */
     private static void awaitScrape(PrometheusMeterRegistry registry, String... lines) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);

@@ -126,8 +126,8 @@ class GaugesTest {
                 c.touches(ColumnFamilies.HOOKS) || c.touches(ColumnFamilies.DELIVERIES));
         assertThat(m.calls()).as("writes").noneMatch(c -> c.method().equals("commit"));
         assertThat(m.calls()).filteredOn(c -> c.method().equals("counters")
-                && c.keys().stream().anyMatch(k -> CounterKey.decode(k).ord() == 0)).as("one read of the aggregate's seven counters")
-                .singleElement().satisfies(c -> assertThat(c.keys()).hasSize(7));
+                && c.keys().stream().anyMatch(k -> CounterKey.decode(k).ord() == 0)).as("one read of the aggregate's eight counters")
+                .singleElement().satisfies(c -> assertThat(c.keys()).hasSize(8));
     }
 
     /** The last key of a prefix range's end is the prefix plus one: step back to compare prefixes. */

@@ -16,7 +16,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The structural guard of TEN-1 §4: whatever sequence of transitions runs, through whichever op
- * builder, every tenant's seven counters and the aggregate equal a fold of the families read
+ * builder, every tenant's eight counters and the aggregate equal a fold of the families read
  * straight from the store — checked after every step, on both backends.
  */
 class CounterFoldPropertyTest {

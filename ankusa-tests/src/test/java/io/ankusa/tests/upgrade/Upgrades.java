@@ -151,6 +151,6 @@ final class Upgrades {
 
     /** Six counters from their values in the spec's order (pending, scheduled, inflight, dead, bytes, archive_pending). */
     static CounterValues counters(long pending, long scheduled, long inflight, long dead, long bytes, long archive) {
-        return new CounterValues(pending, scheduled, inflight, dead, bytes, archive, 0);
+        return new CounterValues(pending, scheduled, inflight, dead, bytes, archive, 0, 0);
     }
 }
