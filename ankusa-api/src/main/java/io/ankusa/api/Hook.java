@@ -83,6 +83,7 @@ public final class Hook {
     private final byte[] payload;
     private final String idempotencyKey;
     private final List<Integer> sinks;
+    private final TraceContext traceContext;
 
     private Hook(Builder b) {
         this.id = b.id;
@@ -92,6 +93,7 @@ public final class Hook {
         this.payload = b.payload.clone();
         this.idempotencyKey = b.idempotencyKey;
         this.sinks = List.copyOf(b.sinks);
+        this.traceContext = b.traceContext;
     }
 
     /** {@return a new builder} */
@@ -148,17 +150,29 @@ public final class Hook {
         return sinks;
     }
 
+    /**
+     * The trace the hook was produced in, if the caller set one. When it is absent, the queue
+     * captures the caller's current OpenTelemetry context at {@code ingest} (when the queue was
+     * given an OpenTelemetry) and stores that with the hook instead.
+     *
+     * @return the trace context given to the builder, if any
+     */
+    public Optional<TraceContext> traceContext() {
+        return Optional.ofNullable(traceContext);
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof Hook h && id.equals(h.id) && sourceId.equals(h.sourceId)
                 && Objects.equals(tenantId, h.tenantId) && headers.equals(h.headers)
                 && Arrays.equals(payload, h.payload) && Objects.equals(idempotencyKey, h.idempotencyKey)
-                && sinks.equals(h.sinks);
+                && sinks.equals(h.sinks) && Objects.equals(traceContext, h.traceContext);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(id, sourceId, tenantId, headers, Arrays.hashCode(payload), idempotencyKey, sinks);
+        return Objects.hash(id, sourceId, tenantId, headers, Arrays.hashCode(payload), idempotencyKey, sinks,
+                traceContext);
     }
 
     @Override
@@ -177,8 +191,21 @@ public final class Hook {
         private byte[] payload = new byte[0];
         private String idempotencyKey;
         private final List<Integer> sinks = new ArrayList<>();
+        private TraceContext traceContext;
 
         private Builder() {
+        }
+
+        /**
+         * Sets the trace the hook belongs to (a W3C traceparent and tracestate, validated by
+         * {@link TraceContext}); leave unset to let the queue capture the caller's current context.
+         *
+         * @param traceContext the producer's trace context
+         * @return this builder
+         */
+        public Builder traceContext(TraceContext traceContext) {
+            this.traceContext = Objects.requireNonNull(traceContext, "traceContext");
+            return this;
         }
 
         /**
