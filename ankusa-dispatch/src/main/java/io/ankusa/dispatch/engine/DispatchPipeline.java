@@ -18,6 +18,7 @@ import io.ankusa.queue.ledger.AuditRecorder;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.LedgerSource;
 import io.ankusa.queue.ledger.QueueClock;
+import io.opentelemetry.api.OpenTelemetry;
 import io.ankusa.queue.ledger.QueueFault;
 import io.ankusa.queue.ledger.TenantDirectory;
 import java.time.Duration;
@@ -68,15 +69,17 @@ public final class DispatchPipeline implements AutoCloseable {
      * @param gaugeListeners who gets them
      * @param listeners      who gets the pipeline's events
      * @param eventCapacity  most events waiting per listener
+     * @param openTelemetry  what the attempts are traced with
      */
     public record Settings(Queue queue, Sink sink, RetryPolicy retryPolicy,
             RandomGenerator random, int rowsPerTick, long bytesPerTick, long quantumBytes, int concurrency,
             Duration tickInterval,
             Duration sinkDeadline, Duration gaugeInterval, List<GaugeListener> gaugeListeners,
-            List<QueueListener> listeners, int eventCapacity) {
+            List<QueueListener> listeners, int eventCapacity, OpenTelemetry openTelemetry) {
 
         /** Copies the listeners. */
         public Settings {
+            Objects.requireNonNull(openTelemetry, "openTelemetry");
             gaugeListeners = List.copyOf(gaugeListeners);
             listeners = List.copyOf(listeners);
         }
@@ -120,7 +123,7 @@ public final class DispatchPipeline implements AutoCloseable {
         EndpointGate gate = new EndpointAdmission(source.endpointLedger(), endpointSettings,
                 EndpointAdmission.declaredBy(settings.sink()));
         this.attempts = new Attempts(settings.sink(), settings.concurrency(), settings.sinkDeadline(), clock, settler,
-                this::slotFreed, events, gate, nanoTime);
+                this::slotFreed, events, gate, nanoTime, new AttemptTracing(settings.openTelemetry()));
         this.directory = source.tenantDirectory();
         PendingLeaders leaders = new PendingLeaders(ledger, directory);
         OldestDue oldest = new OldestDue();
