@@ -2,7 +2,9 @@
  * The Ankusa dispatcher: pipeline tick, sinks, retries, dead letters, marker cleanup, replay, HTTP
  * sink. Its exported signatures name {@code io.ankusa.api} and {@code io.ankusa.queue} types only.
  */
-// httpclient5 and httpcore5 ship no module descriptor; their types stay internal
+// httpclient5 and httpcore5 ship no module descriptor; their types stay internal. The OpenTelemetry
+// API (Automatic-Module-Name io.opentelemetry.api) comes through io.ankusa.queue, whose Queue.open
+// names it, as Pipeline.Builder.openTelemetry does.
 @SuppressWarnings("requires-automatic")
 module io.ankusa.dispatch {
     requires org.apache.httpcomponents.client5.httpclient5;

@@ -5,13 +5,19 @@
  * {@code migration} guards and upgrades the store format; {@code engine} wires them; the API
  * package {@code io.ankusa.queue} sits on top.
  */
-@SuppressWarnings("module") // io.ankusa.dispatch, io.ankusa.cli and io.ankusa.kafka are compiled after this module
+// "module": io.ankusa.dispatch, io.ankusa.cli and io.ankusa.kafka are compiled after this module.
+// "requires-automatic", "requires-transitive-automatic": the OpenTelemetry API ships no descriptor
+// (Automatic-Module-Name io.opentelemetry.api, io.opentelemetry.context); Queue.open names its
+// OpenTelemetry type, so it is passed on.
+@SuppressWarnings({"module", "requires-automatic", "requires-transitive-automatic"})
 module io.ankusa.queue {
     requires io.ankusa.keys;
     requires org.slf4j;
+    requires io.ankusa.store;
 
     requires transitive io.ankusa.api;
-    requires io.ankusa.store;
+    requires transitive io.opentelemetry.api;
+    requires transitive io.opentelemetry.context;
 
     exports io.ankusa.queue;
     // The dispatcher's port: decoded rows and transitions, never a key; ordinals and the audit hook.

@@ -92,6 +92,7 @@ public final class Hook {
     private final String idempotencyKey;
     private final List<Integer> sinks;
     private final String orderingKey;
+    private final TraceContext traceContext;
 
     private Hook(Builder b) {
         this.id = b.id;
@@ -102,6 +103,7 @@ public final class Hook {
         this.idempotencyKey = b.idempotencyKey;
         this.sinks = List.copyOf(b.sinks);
         this.orderingKey = b.orderingKey;
+        this.traceContext = b.traceContext;
     }
 
     /** {@return a new builder} */
@@ -166,18 +168,30 @@ public final class Hook {
         return sinks;
     }
 
+    /**
+     * The trace the hook was produced in, if the caller set one. When it is absent, the queue
+     * captures the caller's current OpenTelemetry context at {@code ingest} (when the queue was
+     * given an OpenTelemetry) and stores that with the hook instead.
+     *
+     * @return the trace context given to the builder, if any
+     */
+    public Optional<TraceContext> traceContext() {
+        return Optional.ofNullable(traceContext);
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof Hook h && id.equals(h.id) && sourceId.equals(h.sourceId)
                 && Objects.equals(tenantId, h.tenantId) && headers.equals(h.headers)
                 && Arrays.equals(payload, h.payload) && Objects.equals(idempotencyKey, h.idempotencyKey)
-                && sinks.equals(h.sinks) && Objects.equals(orderingKey, h.orderingKey);
+                && sinks.equals(h.sinks) && Objects.equals(orderingKey, h.orderingKey)
+                && Objects.equals(traceContext, h.traceContext);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(id, sourceId, tenantId, headers, Arrays.hashCode(payload), idempotencyKey, sinks,
-                orderingKey);
+                orderingKey, traceContext);
     }
 
     @Override
@@ -197,8 +211,21 @@ public final class Hook {
         private String idempotencyKey;
         private final List<Integer> sinks = new ArrayList<>();
         private String orderingKey;
+        private TraceContext traceContext;
 
         private Builder() {
+        }
+
+        /**
+         * Sets the trace the hook belongs to (a W3C traceparent and tracestate, validated by
+         * {@link TraceContext}); leave unset to let the queue capture the caller's current context.
+         *
+         * @param traceContext the producer's trace context
+         * @return this builder
+         */
+        public Builder traceContext(TraceContext traceContext) {
+            this.traceContext = Objects.requireNonNull(traceContext, "traceContext");
+            return this;
         }
 
         /**

@@ -16,6 +16,7 @@ import io.ankusa.dispatch.sink.OrderingPolicy;
 import io.ankusa.dispatch.sink.RetryPolicy;
 import io.ankusa.dispatch.sink.Sink;
 import io.ankusa.queue.Queue;
+import io.opentelemetry.api.OpenTelemetry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -216,6 +217,7 @@ public interface Pipeline extends AutoCloseable {
         private final List<GaugeListener> gaugeListeners = new ArrayList<>();
         private final List<QueueListener> listeners = new ArrayList<>();
         private int eventCapacity = QueueConfig.DEFAULT_EVENT_CAPACITY;
+        private OpenTelemetry openTelemetry = OpenTelemetry.noop();
 
         private Builder(Queue queue, Sink sink) {
             this.queue = Objects.requireNonNull(queue, "queue");
@@ -382,6 +384,21 @@ public interface Pipeline extends AutoCloseable {
         }
 
         /**
+         * What the delivery attempts are traced with (default {@link OpenTelemetry#noop()}, which
+         * costs nothing): each attempt is an {@code ankusa.deliver} span, child of the trace context
+         * stored with its hook, current while the sink runs; retries and dead letters are span events
+         * (docs/operations.md, Traces). Give the queue's {@code Queue.open(config, openTelemetry)} the
+         * same one, so ingest and attempts land in one trace.
+         *
+         * @param openTelemetry the tracer provider to trace with
+         * @return this builder
+         */
+        public Builder openTelemetry(OpenTelemetry openTelemetry) {
+            this.openTelemetry = Objects.requireNonNull(openTelemetry, "openTelemetry");
+            return this;
+        }
+
+        /**
          * The pipeline, started: ticking on its own thread and reporting gauges. This is how an
          * application gets a pipeline; there is no built-but-idle pipeline to forget to start.
          *
@@ -401,7 +418,7 @@ public interface Pipeline extends AutoCloseable {
             return new EnginePipeline(new DispatchPipeline(new DispatchPipeline.Settings(queue, sink, retryPolicy,
                     random == null ? new SplittableRandom() : random, rowsPerTick, bytesPerTick, quantumBytes,
                     concurrency, tickInterval, sinkDeadline, gaugeInterval, gaugeListeners, listeners,
-                    eventCapacity, orderingPolicy)));
+                    eventCapacity, orderingPolicy, openTelemetry)));
         }
 
         private static int requirePositive(int value, String what) {

@@ -4,6 +4,8 @@ import io.ankusa.api.QueueConfig;
 import io.ankusa.queue.engine.QueueEngine;
 import io.ankusa.queue.migration.Migrations;
 import io.ankusa.store.Store;
+import io.opentelemetry.api.OpenTelemetry;
+import java.util.Objects;
 import java.util.function.UnaryOperator;
 
 /**
@@ -13,11 +15,13 @@ import java.util.function.UnaryOperator;
  */
 final class EngineQueue extends QueueEngine implements Queue {
 
-    private EngineQueue(QueueConfig config, Store store) {
-        super(config, store);
+    private EngineQueue(QueueConfig config, Store store, OpenTelemetry openTelemetry) {
+        super(config, store, openTelemetry);
     }
 
-    static Queue open(QueueConfig config) {
-        return QueueEngine.open(config, Migrations.standard(), UnaryOperator.identity(), EngineQueue::new);
+    static Queue open(QueueConfig config, OpenTelemetry openTelemetry) {
+        Objects.requireNonNull(openTelemetry, "openTelemetry");
+        return QueueEngine.open(config, Migrations.standard(), UnaryOperator.identity(),
+                (c, store) -> new EngineQueue(c, store, openTelemetry));
     }
 }

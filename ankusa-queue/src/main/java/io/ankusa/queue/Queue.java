@@ -21,6 +21,7 @@ import io.ankusa.api.QueueStats;
 import io.ankusa.api.Receipt;
 import io.ankusa.api.TenantStats;
 import io.ankusa.api.events.QueueListener;
+import io.opentelemetry.api.OpenTelemetry;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -53,7 +54,22 @@ public interface Queue extends AutoCloseable {
      * @return the running queue; close it to commit what the writer holds and release the store
      */
     static Queue open(QueueConfig config) {
-        return EngineQueue.open(config);
+        return EngineQueue.open(config, OpenTelemetry.noop());
+    }
+
+    /**
+     * Opens the queue like {@link #open(QueueConfig)}, tracing with {@code openTelemetry}: each
+     * {@code ingest} is an {@code ankusa.ingest} span, and the trace context stored with each hook
+     * (the hook's own or the caller's current one) makes the pipeline's delivery attempts part of
+     * the producer's trace (docs/operations.md, Traces). {@link OpenTelemetry#noop()} costs
+     * nothing and is what {@link #open(QueueConfig)} uses.
+     *
+     * @param config        where the store lives, its backend and the queue's limits
+     * @param openTelemetry the tracer provider and propagators to trace with
+     * @return the running queue; close it to commit what the writer holds and release the store
+     */
+    static Queue open(QueueConfig config, OpenTelemetry openTelemetry) {
+        return EngineQueue.open(config, openTelemetry);
     }
 
     /**

@@ -7,6 +7,9 @@ import io.ankusa.dispatch.sink.Sink;
 import io.ankusa.dispatch.sink.SinkOutcome;
 import io.ankusa.queue.events.EventHub;
 import io.ankusa.queue.ledger.ClaimedDelivery;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.context.Scope;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -51,9 +54,17 @@ final class Attempts {
     private final LongSupplier nanoTime;
     private final SinkPulse pulse;
     private final TenantFailures failures;
+    private final AttemptTracing tracing;
 
     Attempts(Sink sink, int concurrency, Duration deadline, InstantSource clock, Settler settler, Runnable onSlotFreed,
             EventHub events, EndpointGate gate, LongSupplier nanoTime) {
+        this(sink, concurrency, deadline, clock, settler, onSlotFreed, events, gate, nanoTime,
+                new AttemptTracing(OpenTelemetry.noop()));
+    }
+
+    Attempts(Sink sink, int concurrency, Duration deadline, InstantSource clock, Settler settler, Runnable onSlotFreed,
+            EventHub events, EndpointGate gate, LongSupplier nanoTime, AttemptTracing tracing) {
+        this.tracing = Objects.requireNonNull(tracing, "tracing");
         this.gate = Objects.requireNonNull(gate, "gate");
         this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
         this.events = Objects.requireNonNull(events, "events");
@@ -101,12 +112,27 @@ final class Attempts {
         List<CompletableFuture<Settled>> settled = new ArrayList<>(claimed.size());
         for (ClaimedDelivery c : claimed) {
             long startNanos = System.nanoTime();
+            // Null on the untraced path: nothing is allocated for tracing there.
+            Span span = tracing.enabled() ? tracing.start(c) : null;
             Optional<SinkOutcome> instead = gate.shortCircuit(c.row().ord(), c.sink());
-            CompletableFuture<SinkOutcome> answer = instead.isPresent()
-                    ? CompletableFuture.completedFuture(instead.get())
-                    : outcomeOf(c, attemptedAt);
+            CompletableFuture<SinkOutcome> answer;
+            if (instead.isPresent()) {
+                answer = CompletableFuture.completedFuture(instead.get());
+            } else if (span == null) {
+                answer = outcomeOf(c, attemptedAt);
+            } else {
+                Scope scope = span.makeCurrent();
+                try {
+                    answer = outcomeOf(c, attemptedAt);
+                } finally {
+                    scope.close();
+                }
+            }
             CompletableFuture<Settled> done = answer.thenCompose(outcome -> {
                 long nanos = System.nanoTime() - startNanos;
+                if (span != null) {
+                    AttemptTracing.answered(span, outcome, nanos);
+                }
                 // The endpoint's slot goes back and the outcome feeds its pause and breaker before
                 // the settle commits, so the next tick already sees them.
                 gate.answered(c.row().ord(), c.sink(), outcome, nanoTime.getAsLong());
@@ -115,7 +141,12 @@ final class Attempts {
                     AttemptFinished finished = AttemptEvents.finished(c, outcome, nanos);
                     events.publish(l -> l.onAttemptFinished(finished));
                 }
-                return settler.settle(c, outcome, AttemptEvents.record(c, outcome, attemptedAt.toEpochMilli(), nanos));
+                CompletableFuture<Settled> settle =
+                        settler.settle(c, outcome, AttemptEvents.record(c, outcome, attemptedAt.toEpochMilli(), nanos));
+                if (span != null) {
+                    settle.whenComplete((how, failure) -> AttemptTracing.settled(span, how, outcome, failure));
+                }
+                return settle;
             });
             done.whenComplete((result, failure) -> {
                 slots.release();

@@ -22,6 +22,7 @@ import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.LedgerSource;
 import io.ankusa.queue.ledger.OrderGroup;
 import io.ankusa.queue.ledger.QueueClock;
+import io.opentelemetry.api.OpenTelemetry;
 import io.ankusa.queue.ledger.QueueFault;
 import io.ankusa.queue.ledger.TenantDirectory;
 import java.time.Duration;
@@ -74,15 +75,18 @@ public final class DispatchPipeline implements AutoCloseable {
      * @param listeners      who gets the pipeline's events
      * @param eventCapacity  most events waiting per listener
      * @param orderingPolicy what a stuck head of an ordering key does
+     * @param openTelemetry  what the attempts are traced with
      */
     public record Settings(Queue queue, Sink sink, RetryPolicy retryPolicy,
             RandomGenerator random, int rowsPerTick, long bytesPerTick, long quantumBytes, int concurrency,
             Duration tickInterval,
             Duration sinkDeadline, Duration gaugeInterval, List<GaugeListener> gaugeListeners,
-            List<QueueListener> listeners, int eventCapacity, OrderingPolicy orderingPolicy) {
+            List<QueueListener> listeners, int eventCapacity, OrderingPolicy orderingPolicy,
+            OpenTelemetry openTelemetry) {
 
         /** Copies the listeners. */
         public Settings {
+            Objects.requireNonNull(openTelemetry, "openTelemetry");
             gaugeListeners = List.copyOf(gaugeListeners);
             listeners = List.copyOf(listeners);
             Objects.requireNonNull(orderingPolicy, "orderingPolicy");
@@ -131,7 +135,7 @@ public final class DispatchPipeline implements AutoCloseable {
         EndpointGate gate = new EndpointAdmission(source.endpointLedger(), endpointSettings,
                 EndpointAdmission.declaredBy(settings.sink()));
         this.attempts = new Attempts(settings.sink(), settings.concurrency(), settings.sinkDeadline(), clock, settler,
-                this::slotFreed, events, gate, nanoTime);
+                this::slotFreed, events, gate, nanoTime, new AttemptTracing(settings.openTelemetry()));
         this.directory = source.tenantDirectory();
         PendingLeaders leaders = new PendingLeaders(ledger, directory);
         OldestDue oldest = new OldestDue();

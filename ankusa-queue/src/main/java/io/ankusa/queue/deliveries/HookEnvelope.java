@@ -1,6 +1,7 @@
 package io.ankusa.queue.deliveries;
 
 import io.ankusa.api.Hook;
+import io.ankusa.api.TraceContext;
 import io.ankusa.api.stored.StoredHooks;
 import io.ankusa.keys.StrictUtf8;
 import io.ankusa.store.StoreCorruptionException;
@@ -20,12 +21,15 @@ import java.util.Optional;
  * | header count u32 | (name str, value str) * count |
  * | sink count u16 | sink u16 * count |
  * | payload length u32 | payload bytes |
+ * | traceparent str, tracestate str, if flags bit 2 |
  * | ordering_key str, if flags bit 3 |
- * flags: bit 0 tenant id present, bit 1 idempotency key present, bit 3 ordering key present;
- *        other bits must be 0
+ * flags: bit 0 tenant id present, bit 1 idempotency key present, bit 2 trace context present,
+ *        bit 3 ordering key present; other bits must be 0
  * </pre>
- * Optional fields added after the first release follow the payload, in flag-bit order, so an
- * envelope without them is byte for byte what the first release wrote.
+ * Optional fields that came after the first release go after the payload, in the order of their
+ * flag bits, so an envelope without them is byte for byte what that release wrote. The trace
+ * context is the hook's own or, when it carried none, the one the queue captured at ingest
+ * ({@link #encode(TraceContext)}); a decoded hook carries it as {@link Hook#traceContext()}.
  * A decoder refuses an unknown version, unknown flags, an overrun, trailing bytes, a string that
  * is not well-formed UTF-8 and a hook that breaks the storage rules with
  * {@link StoreCorruptionException}. The encoder writes strings strictly (a string that is not
@@ -42,15 +46,27 @@ public record HookEnvelope(Hook hook, long receivedAt) {
 
     private static final int TENANT = 1;
     private static final int IDEMPOTENCY = 2;
+    private static final int TRACE = 4;
     private static final int ORDERING = 8;
+    private static final int KNOWN_FLAGS = TENANT | IDEMPOTENCY | TRACE | ORDERING;
 
     /** Checks the fields. */
     public HookEnvelope {
         Objects.requireNonNull(hook, "hook");
     }
 
-    /** Encodes. */
+    /** Encodes, with the hook's own trace context if it has one. */
     public byte[] encode() {
+        return encode(hook.traceContext().orElse(null));
+    }
+
+    /**
+     * Encodes with {@code trace} as the stored trace context.
+     *
+     * @param trace the hook's trace context, or null for none
+     * @return the envelope's bytes
+     */
+    public byte[] encode(TraceContext trace) {
         Optional<String> tenant = hook.tenantId();
         Optional<String> key = hook.idempotencyKey();
         // The strings first, so the envelope's exact size is known and its array is never copied.
@@ -65,15 +81,18 @@ public record HookEnvelope(Hook hook, long receivedAt) {
             headers.add(utf8(value));
         });
         byte[] payload = hook.payload();
+        byte[] traceparent = trace == null ? null : utf8(trace.traceparent());
+        byte[] tracestate = trace == null ? null : utf8(trace.tracestate());
         int size = 1 + 1 + 8 + 4 + id.length + 4 + source.length
                 + (tenantBytes == null ? 0 : 4 + tenantBytes.length) + (keyBytes == null ? 0 : 4 + keyBytes.length)
                 + 4 + headers.stream().mapToInt(b -> 4 + b.length).sum()
                 + 2 + 2 * hook.sinks().size() + 4 + payload.length
+                + (trace == null ? 0 : 4 + traceparent.length + 4 + tracestate.length)
                 + (orderingBytes == null ? 0 : 4 + orderingBytes.length);
         Wire.Out out = new Wire.Out(size)
                 .u8(VERSION)
                 .u8((tenant.isPresent() ? TENANT : 0) | (key.isPresent() ? IDEMPOTENCY : 0)
-                        | (orderingBytes != null ? ORDERING : 0))
+                        | (trace == null ? 0 : TRACE) | (orderingBytes != null ? ORDERING : 0))
                 .u64(receivedAt)
                 .bytes(id)
                 .bytes(source);
@@ -88,6 +107,10 @@ public record HookEnvelope(Hook hook, long receivedAt) {
         out.u16(hook.sinks().size());
         hook.sinks().forEach(out::u16);
         out.bytes(payload);
+        if (trace != null) {
+            out.bytes(traceparent);
+            out.bytes(tracestate);
+        }
         if (orderingBytes != null) {
             out.bytes(orderingBytes);
         }
@@ -143,7 +166,7 @@ public record HookEnvelope(Hook hook, long receivedAt) {
             throw in.corrupt("unknown version " + version);
         }
         int flags = in.u8();
-        if ((flags & ~(TENANT | IDEMPOTENCY | ORDERING)) != 0) {
+        if ((flags & ~KNOWN_FLAGS) != 0) {
             throw in.corrupt("unknown flags " + flags);
         }
         long receivedAt = in.u64();
@@ -169,6 +192,15 @@ public record HookEnvelope(Hook hook, long receivedAt) {
         b.sinks(sinks);
         int payloadFrom = in.skipBytes();
         int payloadTo = in.position();
+        if ((flags & TRACE) != 0) {
+            String traceparent = in.string();
+            String tracestate = in.string();
+            try {
+                b.traceContext(new TraceContext(traceparent, tracestate));
+            } catch (RuntimeException e) {
+                throw in.corrupt("trace context: " + e.getMessage());
+            }
+        }
         if ((flags & ORDERING) != 0) {
             b.orderingKey(in.string());
         }

@@ -584,7 +584,8 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
             }
             HookEnvelope.ClaimedHook read = hook.hook().get();
             claimed.add(new ClaimedDelivery(inflight, read.hook().tenant(), read.hook().id(), read.hook().sourceId(),
-                    read.hook().headers(), read.payload(), read.receivedAt(), attempts.getAsInt() + 1));
+                    read.hook().headers(), read.payload(), read.receivedAt(), attempts.getAsInt() + 1,
+                    read.hook().traceContext().orElse(null)));
         }
         batch.commit(store, Durability.ASYNC);
         return new Claim(claimed, orphans, quarantined);

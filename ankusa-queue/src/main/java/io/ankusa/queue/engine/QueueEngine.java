@@ -41,6 +41,7 @@ import io.ankusa.queue.deliveries.TenantPurge;
 import io.ankusa.queue.deliveries.TenantStripes;
 import io.ankusa.queue.events.EventHub;
 import io.ankusa.queue.intake.IdempotencyKeys;
+import io.ankusa.queue.intake.IngestTracing;
 import io.ankusa.queue.intake.IngestWriter;
 import io.ankusa.queue.intake.IntakePositions;
 import io.ankusa.queue.intake.LastSeq;
@@ -69,6 +70,7 @@ import io.ankusa.queue.upkeep.Housekeeping;
 import io.ankusa.store.Store;
 import io.ankusa.store.StoreOptions;
 import io.ankusa.store.Stores;
+import io.opentelemetry.api.OpenTelemetry;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -98,6 +100,7 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
     private static final Logger LOG = LoggerFactory.getLogger(QueueEngine.class);
 
     private final QueueConfig config;
+    private final IngestTracing tracing;
     private final Store store;
     private final QueueClock clock;
     private final TenantOrdinals ordinals;
@@ -176,6 +179,33 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
      * @param clock  the queue clock
      */
     protected QueueEngine(QueueConfig config, Store store, QueueClock clock) {
+        this(config, store, clock, OpenTelemetry.noop());
+    }
+
+    /**
+     * Wires the parts over {@code store}, tracing ingest with {@code openTelemetry}, and starts the
+     * writer.
+     *
+     * @param config        the configuration
+     * @param store         the store; closed by {@link #close()}
+     * @param openTelemetry where the ingest spans go and whose propagator captures the caller's context
+     */
+    protected QueueEngine(QueueConfig config, Store store, OpenTelemetry openTelemetry) {
+        this(config, store, QueueClock.of(config.clock(), QueueClock.monotonicOf(config.clock()),
+                PersistedClock.read(store)), openTelemetry);
+    }
+
+    /**
+     * Wires the parts over {@code store} with {@code clock} as the queue clock, tracing ingest with
+     * {@code openTelemetry}, and starts the writer.
+     *
+     * @param config        the configuration
+     * @param store         the store; closed by {@link #close()}
+     * @param clock         the queue clock
+     * @param openTelemetry where the ingest spans go and whose propagator captures the caller's context
+     */
+    protected QueueEngine(QueueConfig config, Store store, QueueClock clock, OpenTelemetry openTelemetry) {
+        this.tracing = IngestTracing.of(openTelemetry);
         this.config = config;
         this.store = store;
         this.clock = clock;
@@ -319,7 +349,21 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
         } catch (InvalidHookException refusal) {
             return CompletableFuture.failedFuture(refusal);
         }
-        return receipts.relay(writer.submit(hook, position, timeout));
+        if (!tracing.enabled()) {
+            return receipts.relay(writer.submit(hook, position, timeout));
+        }
+        IngestTracing.Ingest traced = tracing.begin(hook);
+        return receipts.relay(traced.endWith(writer.submit(hook, traced.stored(), position, timeout)));
+    }
+
+    /**
+     * The OpenTelemetry the queue traces ingest with ({@link OpenTelemetry#noop()} unless it was
+     * opened with one); a pipeline over the queue traces its attempts with it unless told otherwise.
+     *
+     * @return the queue's OpenTelemetry
+     */
+    public OpenTelemetry openTelemetry() {
+        return tracing.openTelemetry();
     }
 
     /** See {@code Queue}. */

@@ -7,6 +7,7 @@ import io.ankusa.api.IntakePosition;
 import io.ankusa.api.QueueClosedException;
 import io.ankusa.api.QueueFailedException;
 import io.ankusa.api.Receipt;
+import io.ankusa.api.TraceContext;
 import io.ankusa.api.TenantErasingException;
 import io.ankusa.api.TenantLimitException;
 import io.ankusa.api.TenantOverloadedException;
@@ -250,6 +251,14 @@ public final class IngestWriter implements AutoCloseable {
      * ({@link IntakePositions}).
      */
     public CompletableFuture<Receipt> submit(Hook hook, IntakePosition position, Duration wait) {
+        return submit(hook, hook.traceContext().orElse(null), position, wait);
+    }
+
+    /**
+     * Queues {@code hook} like {@link #submit(Hook, IntakePosition, Duration)}, storing
+     * {@code trace} (or none, for null) as its trace context.
+     */
+    public CompletableFuture<Receipt> submit(Hook hook, TraceContext trace, IntakePosition position, Duration wait) {
         QueueFailedException failed = fault.failure();
         if (failed != null) {
             return CompletableFuture.failedFuture(failed);
@@ -261,7 +270,7 @@ public final class IngestWriter implements AutoCloseable {
         if (receivedAt < 0) {
             return CompletableFuture.failedFuture(new ClockBeforeEpochException(receivedAt));
         }
-        byte[] envelope = new HookEnvelope(hook, receivedAt).encode();
+        byte[] envelope = new HookEnvelope(hook, receivedAt).encode(trace);
         Pending pending = new Pending(hook, envelope, position, new CompletableFuture<>());
         if (!offer(pending, wait)) {
             return CompletableFuture.failedFuture(new IngestOverloadedException(limits.capacity()));

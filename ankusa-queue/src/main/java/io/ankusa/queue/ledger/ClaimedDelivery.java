@@ -1,5 +1,6 @@
 package io.ankusa.queue.ledger;
 
+import io.ankusa.api.TraceContext;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -19,9 +20,27 @@ import java.util.Objects;
  * @param payload    the hook's payload
  * @param receivedAt when the queue accepted the hook, epoch milliseconds
  * @param attempt    which attempt this is (1 for the first)
+ * @param trace      the trace context stored with the hook, or null for none
  */
 public record ClaimedDelivery(InflightRow row, String tenantId, String hookId, String sourceId,
-        Map<String, String> headers, byte[] payload, long receivedAt, int attempt) {
+        Map<String, String> headers, byte[] payload, long receivedAt, int attempt, TraceContext trace) {
+
+    /**
+     * A claimed delivery without a trace context.
+     *
+     * @param row        the inflight row
+     * @param tenantId   the tenant it is filed under
+     * @param hookId     the hook's id
+     * @param sourceId   the hook's source id
+     * @param headers    the hook's headers, in ingest order
+     * @param payload    the hook's payload
+     * @param receivedAt when the queue accepted the hook, epoch milliseconds
+     * @param attempt    which attempt this is (1 for the first)
+     */
+    public ClaimedDelivery(InflightRow row, String tenantId, String hookId, String sourceId,
+            Map<String, String> headers, byte[] payload, long receivedAt, int attempt) {
+        this(row, tenantId, hookId, sourceId, headers, payload, receivedAt, attempt, null);
+    }
 
     /** Checks the fields. */
     public ClaimedDelivery {

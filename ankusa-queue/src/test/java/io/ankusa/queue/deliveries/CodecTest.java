@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ankusa.api.Hook;
+import io.ankusa.api.TraceContext;
 import io.ankusa.store.StoreCorruptionException;
 import java.util.Arrays;
 import java.util.Map;
@@ -79,6 +80,74 @@ class CodecTest {
                 .toByteArray();
         assertThat(new HookEnvelope(plain, 42).encode()).isEqualTo(before);
         assertThat(HookEnvelope.decode(before).hook().orderingKey()).isEmpty();
+    }
+
+    private static final TraceContext TRACE =
+            new TraceContext("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "congo=t61rcWkgMzE");
+
+    @Test
+    void aTraceContextGoesAfterThePayloadUnderFlagBitTwo() {
+        Hook plain = hook(true, true);
+        byte[] before = new HookEnvelope(plain, 42).encode();
+        // The layout without the trace context, grown field by field: what the first release wrote.
+        Wire.Out old = new Wire.Out(1).u8(HookEnvelope.VERSION).u8(1 | 2).u64(42).string("evt_1").string("src-ä")
+                .string("acme").string("idem-9").u32(2).string("content-type").string("application/json")
+                .string("x-empty").string("").u16(3).u16(3).u16(0).u16(65535)
+                .bytes("{\"a\":1}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertThat(before).as("no trace context: the old bytes").isEqualTo(old.toByteArray());
+
+        byte[] traced = new HookEnvelope(plain, 42).encode(TRACE);
+        byte[] tail = new Wire.Out(1).string(TRACE.traceparent()).string(TRACE.tracestate()).toByteArray();
+        byte[] layout = Arrays.copyOf(before, before.length + tail.length);
+        System.arraycopy(tail, 0, layout, before.length, tail.length);
+        layout[1] = (byte) (1 | 2 | 4);
+        assertThat(traced).isEqualTo(layout);
+    }
+
+    @Test
+    void anEnvelopeWithATraceContextRoundTripsAndAnOldOneReadsWithout() {
+        Hook traced = Hook.builder().id("evt_2").sourceId("s").payload("p").sinks(0).traceContext(TRACE).build();
+        HookEnvelope envelope = new HookEnvelope(traced, 7);
+        HookEnvelope back = HookEnvelope.decode(envelope.encode());
+        assertThat(back).isEqualTo(envelope);
+        assertThat(back.hook().traceContext()).contains(TRACE);
+        assertThat(HookEnvelope.decodeClaimed(envelope.encode()).hook().traceContext()).contains(TRACE);
+
+        Hook plain = Hook.builder().id("evt_2").sourceId("s").payload("p").sinks(0).build();
+        byte[] captured = new HookEnvelope(plain, 7).encode(TraceContext.of(TRACE.traceparent()));
+        assertThat(HookEnvelope.decode(captured).hook().traceContext()).contains(TraceContext.of(TRACE.traceparent()));
+        assertThat(HookEnvelope.decode(new HookEnvelope(plain, 7).encode()).hook().traceContext()).isEmpty();
+        assertThat(HookEnvelope.decode(olderEnvelope("old", "t", "h", "v")).hook().traceContext()).isEmpty();
+    }
+
+    @Test
+    void aTruncatedOrMalformedStoredTraceContextIsCorruption() {
+        Hook plain = Hook.builder().id("evt_3").sourceId("s").payload("p").sinks(0).build();
+        byte[] traced = new HookEnvelope(plain, 7).encode(TRACE);
+        int plainLength = new HookEnvelope(plain, 7).encode().length;
+        for (int cut = plainLength; cut < traced.length; cut++) {
+            byte[] truncated = Arrays.copyOf(traced, cut);
+            assertThatThrownBy(() -> HookEnvelope.decode(truncated)).isInstanceOf(StoreCorruptionException.class);
+        }
+        byte[] broken = traced.clone();
+        broken[plainLength + 4] = 'x'; // the traceparent's first version digit
+        assertThatThrownBy(() -> HookEnvelope.decode(broken)).isInstanceOf(StoreCorruptionException.class)
+                .hasMessageContaining("trace context");
+    }
+
+    @Test
+    void aTraceContextAndAnOrderingKeyFollowThePayloadInFlagBitOrder() {
+        Hook hook = Hook.builder().id("evt_4").sourceId("s").tenantId("acme").orderingKey("order_7").payload("p")
+                .sinks(0).traceContext(TRACE).build();
+        byte[] bytes = new HookEnvelope(hook, 9).encode();
+        byte[] tail = new Wire.Out(1).string(TRACE.traceparent()).string(TRACE.tracestate()).string("order_7")
+                .toByteArray();
+        assertThat(bytes[1]).isEqualTo((byte) (1 | 4 | 8));
+        assertThat(Arrays.copyOfRange(bytes, bytes.length - tail.length, bytes.length)).isEqualTo(tail);
+        HookEnvelope back = HookEnvelope.decode(bytes);
+        assertThat(back.hook()).isEqualTo(hook);
+        assertThat(back.hook().traceContext()).contains(TRACE);
+        assertThat(back.hook().orderingKey()).contains("order_7");
     }
 
     /** An envelope as an older release wrote it, of a hook today's input rules refuse. */
