@@ -8,13 +8,11 @@ import io.ankusa.dispatch.ReplayPage;
 import io.ankusa.dispatch.ReplayResult;
 import io.ankusa.dispatch.Replayer;
 import io.ankusa.dispatch.report.DispatchHealth;
-import io.ankusa.dispatch.report.HeldRows;
 import io.ankusa.dispatch.report.TenantHealth;
 import io.ankusa.dispatch.report.TroubledTenants;
 import io.ankusa.queue.Queue;
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -82,7 +80,7 @@ public class AnkusaEndpoint {
         current.ifPresent(p -> {
             DispatchHealth health = p.dispatchHealth();
             health.oldestDeliverableAge().ifPresent(age -> body.put("oldestDeliverableAge", age.toString()));
-            body.put("held", held(health.held()));
+            body.put("held", HeldRowsDetails.byReason(health.held()));
             TroubledTenants troubled = p.troubledTenants(TOP_TENANTS);
             Map<String, Object> top = new LinkedHashMap<>();
             top.put("byOldestDue", troubled.byOldestDue().stream().map(AnkusaEndpoint::tenant).toList());
@@ -177,19 +175,6 @@ public class AnkusaEndpoint {
         body.put("bytes", stats.bytes());
         body.put("archivePending", stats.archivePending());
         return body;
-    }
-
-    private static Map<String, Object> held(List<HeldRows> held) {
-        Map<String, Object> byReason = new LinkedHashMap<>();
-        for (HeldRows h : held) {
-            Map<String, Object> entry = new LinkedHashMap<>();
-            entry.put("tenants", h.tenants());
-            entry.put("rows", h.rows());
-            entry.put("rowsComplete", h.rowsComplete());
-            h.oldestAge().ifPresent(age -> entry.put("oldestAge", age.toString()));
-            byReason.put(h.hold().name(), entry);
-        }
-        return byReason;
     }
 
     private static Map<String, Object> tenant(TenantHealth health) {

@@ -6,10 +6,8 @@ import io.ankusa.dispatch.HealthLimits;
 import io.ankusa.dispatch.NodeHealth;
 import io.ankusa.dispatch.Pipeline;
 import io.ankusa.dispatch.report.DispatchHealth;
-import io.ankusa.dispatch.report.HeldRows;
 import io.ankusa.queue.Queue;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -78,7 +76,7 @@ public final class AnkusaHealthIndicator implements HealthIndicator {
 
     private static void dispatchDetails(Health.Builder builder, DispatchHealth d) {
         d.oldestDeliverableAge().ifPresent(age -> builder.withDetail("oldestDeliverableAge", age.toString()));
-        builder.withDetail("held", held(d.held()));
+        builder.withDetail("held", HeldRowsDetails.byReason(d.held()));
         d.sinceLastTick().ifPresent(since -> builder.withDetail("sinceLastTick", since.toString()));
         d.sinkSilentFor().ifPresent(silent -> builder.withDetail("sinkSilentFor", silent.toString()));
     }
@@ -90,18 +88,5 @@ public final class AnkusaHealthIndicator implements HealthIndicator {
         out.put("historyBytes", disk.historyBytes());
         out.put("historyMaxBytes", disk.historyMaxBytes());
         return out;
-    }
-
-    private static Map<String, Object> held(List<HeldRows> held) {
-        Map<String, Object> byReason = new LinkedHashMap<>();
-        for (HeldRows h : held) {
-            Map<String, Object> entry = new LinkedHashMap<>();
-            entry.put("tenants", h.tenants());
-            entry.put("rows", h.rows());
-            entry.put("rowsComplete", h.rowsComplete());
-            h.oldestAge().ifPresent(age -> entry.put("oldestAge", age.toString()));
-            byReason.put(h.hold().name(), entry);
-        }
-        return byReason;
     }
 }
