@@ -19,9 +19,12 @@ import java.util.Objects;
  * @param payload    the hook's payload
  * @param receivedAt when the queue accepted the hook, epoch milliseconds
  * @param attempt    which attempt this is (1 for the first)
+ * @param outOfOrder whether the hook carries an ordering key but this delivery has no place in the
+ *                   key's order (a revived dead letter, a delivery added by expansion, one released
+ *                   from the quarantine): it is attempted outside the key's order
  */
 public record ClaimedDelivery(InflightRow row, String tenantId, String hookId, String sourceId,
-        Map<String, String> headers, byte[] payload, long receivedAt, int attempt) {
+        Map<String, String> headers, byte[] payload, long receivedAt, int attempt, boolean outOfOrder) {
 
     /** Checks the fields. */
     public ClaimedDelivery {
@@ -34,6 +37,12 @@ public record ClaimedDelivery(InflightRow row, String tenantId, String hookId, S
         if (attempt < 1) {
             throw new IllegalArgumentException("attempt must be >= 1: " + attempt);
         }
+    }
+
+    /** A delivery attempted in its ordering key's order, or of a hook without an ordering key. */
+    public ClaimedDelivery(InflightRow row, String tenantId, String hookId, String sourceId,
+            Map<String, String> headers, byte[] payload, long receivedAt, int attempt) {
+        this(row, tenantId, hookId, sourceId, headers, payload, receivedAt, attempt, false);
     }
 
     /** The sink number. */
