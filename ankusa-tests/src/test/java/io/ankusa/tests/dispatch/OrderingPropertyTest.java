@@ -43,9 +43,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * <p>Beside the tenants with ordering keys, two tenants of equal weight ({@code f0}, {@code f1})
  * always have a backlog of unordered hooks, larger than a turn can take. Whatever the ordered keys
  * do, every tick claims its whole budget ({@code min(rowsPerTick, concurrency)}: a key waiting on
- * its head costs no tick time), and over each pipeline's life the two backlogged tenants' deliveries
- * differ by at most two turns' quantum (deficit round-robin gives equal weights equal turns; each
- * may be at most one turn ahead, and its last turn may be cut by the tick's end).
+ * its head costs no tick time), and over a run of {@value #RUN_TICKS} ticks of one pipeline the two
+ * backlogged tenants' deliveries differ by at most two turns' quantum (deficit round-robin gives
+ * equal weights equal turns; one may be a turn ahead, and a turn may be cut by the tick's end).
  */
 class OrderingPropertyTest {
 
@@ -64,6 +64,8 @@ class OrderingPropertyTest {
     /** The backlogged tenants keep more due rows than two turns take, so they never drain. */
     private static final int BACKLOG = 3 * QUANTUM;
     private static final List<String> BACKLOGGED = List.of("f0", "f1");
+    /** Ticks of the "run of ticks" step: enough rows for two turns' quantum to be a tight bound. */
+    private static final int RUN_TICKS = 40;
 
     /** The subject: a fixture, its pipeline, and the model of every key's order. */
     static final class Subject implements AutoCloseable {
@@ -86,7 +88,7 @@ class OrderingPropertyTest {
         private final List<String> violations = new ArrayList<>();
         /** Backlogged tenant → hooks ingested and not yet attempted (the sink delivers them at once). */
         private final Map<String, Integer> backlog = new HashMap<>();
-        /** Backlogged tenant → deliveries since the current pipeline was built. */
+        /** Backlogged tenant → deliveries since the current run of ticks began. */
         private final Map<String, Integer> share = new HashMap<>();
 
         Subject(String backend, Path dir) {
@@ -95,7 +97,6 @@ class OrderingPropertyTest {
         }
 
         private Pipeline newPipeline() {
-            share.clear();
             OrderingPolicy policy = skipping ? OrderingPolicy.skipAfter(SKIP_AFTER) : OrderingPolicy.block();
             return f.pipeline(this::answer, b -> b.retryPolicy(PATIENT).orderingPolicy(policy)
                     .random(new SplittableRandom(3)).rowsPerTick(ROWS_PER_TICK).concurrency(CONCURRENCY));
@@ -172,11 +173,24 @@ class OrderingPropertyTest {
                     violations.add("a tick claimed " + claimed + " of " + budget + " while " + BACKLOGGED
                             + " had a backlog");
                 }
+            }
+        }
+
+        /** {@value #RUN_TICKS} ticks, the clock moving between them; the backlogged tenants' shares compared. */
+        void tickRun(int newMix) {
+            synchronized (this) {
+                share.clear();
+            }
+            for (int i = 0; i < RUN_TICKS; i++) {
+                tick(newMix + i);
+                advance(250);
+            }
+            synchronized (this) {
                 int f0 = share.getOrDefault("f0", 0);
                 int f1 = share.getOrDefault("f1", 0);
                 if (Math.abs(f0 - f1) > 2 * QUANTUM) {
-                    violations.add("equal weights, unequal shares: f0 " + f0 + ", f1 " + f1 + " since the pipeline"
-                            + " started");
+                    violations.add("equal weights, unequal shares over " + RUN_TICKS + " ticks: f0 " + f0 + ", f1 "
+                            + f1);
                 }
             }
         }
@@ -282,6 +296,10 @@ class OrderingPropertyTest {
                 .action(8, r -> {
                     int mix = r.nextInt(1000);
                     return Action.of("tick (mix " + mix + ")", s -> s.tick(mix));
+                })
+                .action(1, r -> {
+                    int mix = r.nextInt(1000);
+                    return Action.of("a run of " + RUN_TICKS + " ticks (mix " + mix + ")", s -> s.tickRun(mix));
                 })
                 .action(4, r -> {
                     long ms = 1 + r.nextInt(3000);
