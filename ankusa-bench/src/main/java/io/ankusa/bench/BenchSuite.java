@@ -67,8 +67,8 @@ public final class BenchSuite {
             "io.ankusa.tests.upgrade.MigrationBench", List.of("-Xms2g", "-XX:+AlwaysPreTouch"));
 
     /**
-     * Programs that run only when {@code ankusa.bench.only} names them: profiles, and benches whose
-     * figures are not on the performance page yet.
+     * Programs that run only when {@code ankusa.bench.only} names them: profiles, and benches not in
+     * the full suite (a write that ran one shows it on the performance page after the suite's benches).
      */
     static final List<String> ON_REQUEST =
             List.of("io.ankusa.bench.outbox.DrainProfile", "io.ankusa.bench.OrderingBench");

@@ -57,7 +57,10 @@ public final class OrderingBench {
         System.out.println("| backend | round | variant | unordered drain s | unordered/s | ordered p50 ms"
                 + " | ordered p99 ms | with / without |");
         System.out.println("|---|---:|---|---:|---:|---:|---:|---:|");
-        for (String backend : System.getProperty("ankusa.bench.backends", "rocksdb,lmdb").split(",")) {
+        // The bench profile passes an empty ankusa.bench.backends when the command names none: both then.
+        List<String> backends = Arrays.stream(System.getProperty("ankusa.bench.backends", "").split(","))
+                .map(String::trim).filter(s -> !s.isEmpty()).toList();
+        for (String backend : backends.isEmpty() ? List.of("rocksdb", "lmdb") : backends) {
             double[] with = new double[rounds];
             double[] without = new double[rounds];
             for (int r = 0; r < rounds; r++) {

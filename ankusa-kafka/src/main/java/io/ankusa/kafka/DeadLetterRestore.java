@@ -133,7 +133,7 @@ final class DeadLetterRestore {
                         .filter(l -> l.sink() == claimed.sink()).findFirst().orElseThrow();
                 ClaimedDelivery asAttempted = new ClaimedDelivery(claimed.row(), claimed.tenantId(), claimed.hookId(),
                         claimed.sourceId(), claimed.headers(), claimed.payload(), claimed.receivedAt(),
-                        Math.max(1, letter.attempts()), claimed.trace());
+                        Math.max(1, letter.attempts()), claimed.trace(), claimed.outOfOrder());
                 settlements.add(new Settlement.Dead(asAttempted, letter.lastError()));
             }
             ledger.settle(settlements);

@@ -21,7 +21,7 @@ final class AttemptEvents {
     /** The history record of an attempt that started at {@code startedAt} (epoch ms) and took {@code nanos}. */
     static AttemptRecord record(ClaimedDelivery c, SinkOutcome outcome, long startedAt, long nanos) {
         return new AttemptRecord(c.row(), c.hookId(), c.attempt(), startedAt, outcomeOf(outcome), outcome.status(),
-                Math.max(0, nanos) / 1000, outcome.errorClass(), outcome.reason());
+                Math.max(0, nanos) / 1000, outcome.errorClass(), outcome.reason(), c.outOfOrder());
     }
 
     static AttemptOutcome outcomeOf(SinkOutcome outcome) {

@@ -241,7 +241,7 @@ public final class DispatchPipeline implements AutoCloseable {
         for (OrderGroup g : ledger.orderGroups(ord.getAsLong(), limit, ORDERED_KEYS_SCAN)) {
             Optional<Hook> head = ledger.storedHook(g.headSeq());
             out.add(new OrderedKey(tenant, g.sink(), head.flatMap(Hook::orderingKey).orElse(""),
-                    head.map(Hook::id).orElse(""), g.headSeq(), g.waiting()));
+                    head.map(Hook::id).orElse(""), g.headSeq(), g.waiting(), g.headAttempts(), g.headLastError()));
         }
         return out;
     }

@@ -4,8 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import static org.assertj.core.api.Assertions.tuple;
+
+import io.ankusa.api.AttemptQuery;
 import io.ankusa.api.DeadLetter;
 import io.ankusa.api.DeadLetterQuery;
+import io.ankusa.api.DeliveryAttempt;
 import io.ankusa.api.Hook;
 import io.ankusa.dispatch.Pipeline;
 import io.ankusa.dispatch.Replayer;
@@ -228,6 +232,9 @@ class OrderingTest {
                     assertThat(k.headHookId()).isEqualTo("acme-stuck-0");
                     assertThat(k.waiting()).isEqualTo(20);
                     assertThat(k.blocked()).isTrue();
+                    assertThat(k.headAttempts()).as("every attempt the receiver saw of the head")
+                            .isEqualTo(attempts.get("stuck").size()).isGreaterThan(20);
+                    assertThat(k.headLastError()).contains("http 500");
                 });
                 assertThat(pipeline.orderedKeys("globex", 10)).isEmpty();
             }
@@ -235,6 +242,7 @@ class OrderingTest {
             assertThat(groups).singleElement().satisfies(g -> {
                 assertThat(g.waiting()).isEqualTo(20);
                 assertThat(g.headSeq()).isEqualTo(1);
+                assertThat(g.headAttempts()).isEqualTo(attempts.get("stuck").size());
             });
             f.assertConsistent();
         }
@@ -280,6 +288,40 @@ class OrderingTest {
                 drain(f, pipeline, 10);
                 assertThat(delivered.get("k")).containsExactly("second", "first");
             }
+            f.assertConsistent();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    void aReplayedSkippedHeadIsRecordedAsOutOfOrder(String backend) {
+        failureRate = 0;
+        alwaysFailing.add("k");
+        try (DispatchFixture f = DispatchFixture.open(backend, dir)) {
+            f.ingest(hook("first", "acme", "k"));
+            f.ingest(hook("second", "acme", "k"));
+            f.ingest(hook("plain", "acme", null));
+            try (HttpSink sink = http(f);
+                 Pipeline pipeline = f.pipeline(Sinks.builder().sink(0, sink).build(),
+                         b -> b.retryPolicy(EVERY_SECOND).orderingPolicy(OrderingPolicy.skipAfter(2)))) {
+                drainUntil(f, pipeline, () -> attempts.getOrDefault("k", List.of()).size() >= 2, 10);
+                alwaysFailing.clear();
+                drain(f, pipeline, 10);
+                assertThat(Replayer.of(f.queue()).replayHook("acme", "first").revived()).isEqualTo(1);
+                drain(f, pipeline, 10);
+                assertThat(delivered.get("k")).containsExactly("second", "first");
+            }
+            f.reopen(); // the mark is stored with the entry, not kept in memory
+            // Newest first: the replayed attempt, out of order, then the second failed one in order (the
+            // replay numbers from 1 again, so its attempt took the slot of the first run's attempt 1).
+            assertThat(f.queue().attempts(AttemptQuery.hook("acme", "first")).attempts())
+                    .extracting(DeliveryAttempt::attempt, DeliveryAttempt::outOfOrder)
+                    .containsExactly(tuple(1, true), tuple(2, false));
+            assertThat(f.queue().attempts(AttemptQuery.hook("acme", "second")).attempts())
+                    .extracting(DeliveryAttempt::outOfOrder).containsExactly(false);
+            assertThat(f.queue().attempts(AttemptQuery.hook("acme", "plain")).attempts())
+                    .as("a hook without a key has no order to leave").extracting(DeliveryAttempt::outOfOrder)
+                    .containsExactly(false);
             f.assertConsistent();
         }
     }

@@ -75,9 +75,11 @@ import java.util.TreeMap;
  * removed since ({@link TenantStripes#historyRemovals()}): then {@link Prepared#appendTo} reads
  * again under the stripes. The retention and erasure read what they delete, under the stripe.
  *
- * <p>Entry value (both the by-tenant and by-hook key), version 1:
- * {@code | version u8 = 1 | outcome u8 | status u16 (0 none) | latency_us u64 | slot u16 |
- * error_class str | hook_id str | reason str |}, {@code str} being {@code u32 length, UTF-8}.
+ * <p>Entry value (both the by-tenant and by-hook key), version 2:
+ * {@code | version u8 = 2 | outcome u8 | status u16 (0 none) | latency_us u64 | slot u16 |
+ * error_class str | hook_id str | reason str | flags u8 |}, {@code str} being {@code u32 length, UTF-8};
+ * flags bit 0: the attempt was made out of its ordering key's order; other bits 0. Version 1 is the
+ * same without {@code flags}: an entry written before the flags existed reads with none set.
  */
 public final class AttemptHistory {
 
@@ -87,7 +89,11 @@ public final class AttemptHistory {
     /** Most tenants one {@link #prune} call visits. */
     static final int PRUNE_TENANTS_PER_CALL = 256;
 
-    private static final int VERSION = 1;
+    private static final int VERSION = 2;
+    /** The first version, without the flags byte. */
+    private static final int VERSION_WITHOUT_FLAGS = 1;
+    /** Flags bit 0: the attempt was made out of its ordering key's order. */
+    private static final int OUT_OF_ORDER = 1;
 
     private final Store store;
     private final TenantStripes stripes;
@@ -536,12 +542,12 @@ public final class AttemptHistory {
 
     /** A decoded entry value. */
     private record Entry(AttemptOutcome outcome, int status, long latencyMicros, int slot, AttemptErrorClass errorClass,
-            String hookId, String reason) {
+            String hookId, String reason, boolean outOfOrder) {
 
         static Entry decode(byte[] value) {
             Wire.In in = new Wire.In("attempt history entry", value);
             int version = in.u8();
-            if (version != VERSION) {
+            if (version != VERSION && version != VERSION_WITHOUT_FLAGS) {
                 throw in.corrupt("unknown version " + version);
             }
             AttemptOutcome outcome = outcomeOf(in, in.u8());
@@ -551,13 +557,17 @@ public final class AttemptHistory {
             String code = in.string();
             String hookId = in.string();
             String reason = in.string();
+            int flags = version == VERSION_WITHOUT_FLAGS ? 0 : in.u8();
+            if ((flags & ~OUT_OF_ORDER) != 0) {
+                throw in.corrupt("unknown flags " + flags);
+            }
             in.end();
             if (latency < 0) {
                 throw in.corrupt("negative latency");
             }
             return new Entry(outcome, status, latency, slot,
                     AttemptErrorClass.ofCode(code).orElse(AttemptErrorClass.OTHER),
-                    hookId, reason);
+                    hookId, reason, (flags & OUT_OF_ORDER) != 0);
         }
     }
 
@@ -565,15 +575,18 @@ public final class AttemptHistory {
         String reason = shortened(r.reason());
         return new Wire.Out(48 + r.hookId().length() + reason.length())
                 .u8(VERSION).u8(outcomeCode(r.outcome())).u16(r.status().orElse(0)).u64(r.latencyMicros()).u16(slot)
-                .string(r.errorClass().code()).string(wellFormed(r.hookId())).string(reason).toByteArray();
+                .string(r.errorClass().code()).string(wellFormed(r.hookId())).string(reason)
+                .u8(r.outOfOrder() ? OUT_OF_ORDER : 0).toByteArray();
     }
 
-    private static DeliveryAttempt decode(String tenant, AttemptKey key, byte[] value) {
+    /** The attempt an entry value of {@code key} says, for {@code tenant}. */
+    static DeliveryAttempt decode(String tenant, AttemptKey key, byte[] value) {
         Entry e = Entry.decode(value);
         return new DeliveryAttempt(tenant, e.hookId(), key.seq(), key.sink(), key.attempt(),
                 Instant.ofEpochMilli(key.at()),
                 e.outcome(), e.status() == 0 ? OptionalInt.empty() : OptionalInt.of(e.status()),
-                Duration.ofNanos(Math.multiplyExact(e.latencyMicros(), 1000L)), e.errorClass(), e.reason());
+                Duration.ofNanos(Math.multiplyExact(e.latencyMicros(), 1000L)), e.errorClass(), e.reason(),
+                e.outOfOrder());
     }
 
     private static int outcomeCode(AttemptOutcome outcome) {

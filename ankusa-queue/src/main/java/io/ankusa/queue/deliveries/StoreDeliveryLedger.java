@@ -298,7 +298,8 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
 
     @Override
     public List<OrderGroup> orderGroups(long ord, int limit, int scanLimit) {
-        List<OrderGroup> out = new ArrayList<>();
+        List<OrderKey> heads = new ArrayList<>();
+        List<Long> waitingOf = new ArrayList<>();
         KeySpan tenant = OrderKey.tenantRange(Ordinals.requireTenant(ord));
         try (Scan scan = store.scan(ColumnFamilies.ORDERING, Ranges.of(tenant))) {
             OrderKey head = null;
@@ -306,11 +307,12 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
             for (int read = 0; read < scanLimit && scan.hasNext(); read++) {
                 OrderKey k = OrderKey.decode(scan.next().key());
                 if (head != null && (k.sink() != head.sink() || k.group() != head.group())) {
-                    out.add(new OrderGroup(ord, head.sink(), head.group(), head.seq(), waiting));
-                    if (out.size() == limit) {
-                        return out;
-                    }
+                    heads.add(head);
+                    waitingOf.add(waiting);
                     head = null;
+                    if (heads.size() == limit) {
+                        break;
+                    }
                 }
                 if (head == null) {
                     head = k;
@@ -319,10 +321,29 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
                 waiting++;
             }
             if (head != null) {
-                out.add(new OrderGroup(ord, head.sink(), head.group(), head.seq(), waiting));
+                heads.add(head);
+                waitingOf.add(waiting);
             }
         }
+        List<Optional<byte[]>> rows = store.multiGet(ColumnFamilies.DELIVERIES,
+                heads.stream().map(h -> new DeliveryKey(h.seq(), h.sink()).encode()).toList());
+        List<OrderGroup> out = new ArrayList<>(heads.size());
+        for (int i = 0; i < heads.size(); i++) {
+            OrderKey h = heads.get(i);
+            DeliveryRow row = rows.get(i).flatMap(StoreDeliveryLedger::decodedRow).orElse(null);
+            out.add(new OrderGroup(ord, h.sink(), h.group(), h.seq(), waitingOf.get(i),
+                    row == null ? 0 : row.attempts(), row == null ? "" : row.lastError()));
+        }
         return out;
+    }
+
+    /** A delivery row for a read that reports it; empty when it does not decode (the claim quarantines it). */
+    private static Optional<DeliveryRow> decodedRow(byte[] value) {
+        try {
+            return Optional.of(DeliveryRow.decode(value));
+        } catch (StoreCorruptionException e) {
+            return Optional.empty();
+        }
     }
 
     @Override
@@ -583,9 +604,11 @@ public final class StoreDeliveryLedger implements DeliveryLedger {
                 continue;
             }
             HookEnvelope.ClaimedHook read = hook.hook().get();
+            // A keyed hook's delivery with no place in its key's order (revived, expanded, released): out of order.
+            boolean outOfOrder = read.hook().orderingKey().isPresent() && !due.ordered();
             claimed.add(new ClaimedDelivery(inflight, read.hook().tenant(), read.hook().id(), read.hook().sourceId(),
                     read.hook().headers(), read.payload(), read.receivedAt(), attempts.getAsInt() + 1,
-                    read.hook().traceContext().orElse(null)));
+                    read.hook().traceContext().orElse(null), outOfOrder));
         }
         batch.commit(store, Durability.ASYNC);
         return new Claim(claimed, orphans, quarantined);

@@ -18,9 +18,17 @@ import java.util.OptionalInt;
  * @param latencyMicros from handing the delivery to the sink until its outcome, microseconds
  * @param errorClass    why it failed ({@link AttemptErrorClass#NONE} when delivered)
  * @param reason        the sink's reason (empty when delivered)
+ * @param outOfOrder    whether the attempt was made outside its ordering key's order
+ *                      ({@link ClaimedDelivery#outOfOrder()})
  */
 public record AttemptRecord(InflightRow row, String hookId, int attempt, long at, AttemptOutcome outcome,
-        OptionalInt status, long latencyMicros, AttemptErrorClass errorClass, String reason) {
+        OptionalInt status, long latencyMicros, AttemptErrorClass errorClass, String reason, boolean outOfOrder) {
+
+    /** An attempt made in its ordering key's order, or of a hook without an ordering key. */
+    public AttemptRecord(InflightRow row, String hookId, int attempt, long at, AttemptOutcome outcome,
+            OptionalInt status, long latencyMicros, AttemptErrorClass errorClass, String reason) {
+        this(row, hookId, attempt, at, outcome, status, latencyMicros, errorClass, reason, false);
+    }
 
     /** Checks the fields. */
     public AttemptRecord {

@@ -21,12 +21,16 @@ import java.util.Objects;
  * @param receivedAt when the queue accepted the hook, epoch milliseconds
  * @param attempt    which attempt this is (1 for the first)
  * @param trace      the trace context stored with the hook, or null for none
+ * @param outOfOrder whether the hook carries an ordering key but this delivery has no place in the
+ *                   key's order (a revived dead letter, a delivery added by expansion, one released
+ *                   from the quarantine): it is attempted outside the key's order
  */
 public record ClaimedDelivery(InflightRow row, String tenantId, String hookId, String sourceId,
-        Map<String, String> headers, byte[] payload, long receivedAt, int attempt, TraceContext trace) {
+        Map<String, String> headers, byte[] payload, long receivedAt, int attempt, TraceContext trace,
+        boolean outOfOrder) {
 
     /**
-     * A claimed delivery without a trace context.
+     * A claimed delivery without a trace context, in its ordering key's order or of a hook without one.
      *
      * @param row        the inflight row
      * @param tenantId   the tenant it is filed under
@@ -39,7 +43,7 @@ public record ClaimedDelivery(InflightRow row, String tenantId, String hookId, S
      */
     public ClaimedDelivery(InflightRow row, String tenantId, String hookId, String sourceId,
             Map<String, String> headers, byte[] payload, long receivedAt, int attempt) {
-        this(row, tenantId, hookId, sourceId, headers, payload, receivedAt, attempt, null);
+        this(row, tenantId, hookId, sourceId, headers, payload, receivedAt, attempt, null, false);
     }
 
     /** Checks the fields. */

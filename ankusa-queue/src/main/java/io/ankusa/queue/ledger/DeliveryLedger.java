@@ -115,8 +115,9 @@ public interface DeliveryLedger {
 
     /**
      * Up to {@code limit} of tenant {@code ord}'s ordering groups with deliveries waiting, by sink
-     * and group: each with its head and how many wait. Reads the tenant's ordering keys (at most
-     * {@code scanLimit} of them).
+     * and group: each with its head, how many wait, and the head's attempts and last error. Reads the
+     * tenant's ordering keys (at most {@code scanLimit} of them) and one multi-get of the heads'
+     * delivery rows.
      */
     List<OrderGroup> orderGroups(long ord, int limit, int scanLimit);
 

@@ -39,6 +39,13 @@ import org.junit.jupiter.params.provider.MethodSource;
  * its {@code ?O} key and no {@code ?O} key is left without one; no tick attempts two deliveries of
  * one (tenant, sink, key); and every attempt of an ordered delivery is of its key's head in ingest
  * order, unless the delivery was replayed out of order.
+ *
+ * <p>Beside the tenants with ordering keys, two tenants of equal weight ({@code f0}, {@code f1})
+ * always have a backlog of unordered hooks, larger than a turn can take. Whatever the ordered keys
+ * do, every tick claims its whole budget ({@code min(rowsPerTick, concurrency)}: a key waiting on
+ * its head costs no tick time), and over a run of {@value #RUN_TICKS} ticks of one pipeline the two
+ * backlogged tenants' deliveries differ by at most two turns' quantum (deficit round-robin gives
+ * equal weights equal turns; one may be a turn ahead, and a turn may be cut by the tick's end).
  */
 class OrderingPropertyTest {
 
@@ -50,6 +57,15 @@ class OrderingPropertyTest {
             .schedule(List.of(Duration.ofMillis(500), Duration.ofSeconds(2))).maxAttempts(10_000).jitter(0.2).build();
 
     private static final int SKIP_AFTER = 2;
+    private static final int ROWS_PER_TICK = 9;
+    private static final int CONCURRENCY = 6;
+    /** Rows a weight-1 tenant may take a turn (the scheduler's quantum). */
+    private static final int QUANTUM = 16;
+    /** The backlogged tenants keep more due rows than two turns take, so they never drain. */
+    private static final int BACKLOG = 3 * QUANTUM;
+    private static final List<String> BACKLOGGED = List.of("f0", "f1");
+    /** Ticks of the "run of ticks" step: enough rows for two turns' quantum to be a tight bound. */
+    private static final int RUN_TICKS = 40;
 
     /** The subject: a fixture, its pipeline, and the model of every key's order. */
     static final class Subject implements AutoCloseable {
@@ -70,6 +86,10 @@ class OrderingPropertyTest {
         /** Groups attempted in the tick under way. */
         private final Set<String> attemptedThisTick = new HashSet<>();
         private final List<String> violations = new ArrayList<>();
+        /** Backlogged tenant → hooks ingested and not yet attempted (the sink delivers them at once). */
+        private final Map<String, Integer> backlog = new HashMap<>();
+        /** Backlogged tenant → deliveries since the current run of ticks began. */
+        private final Map<String, Integer> share = new HashMap<>();
 
         Subject(String backend, Path dir) {
             this.f = DispatchFixture.open(backend, dir);
@@ -79,7 +99,7 @@ class OrderingPropertyTest {
         private Pipeline newPipeline() {
             OrderingPolicy policy = skipping ? OrderingPolicy.skipAfter(SKIP_AFTER) : OrderingPolicy.block();
             return f.pipeline(this::answer, b -> b.retryPolicy(PATIENT).orderingPolicy(policy)
-                    .random(new SplittableRandom(3)).rowsPerTick(9).concurrency(6));
+                    .random(new SplittableRandom(3)).rowsPerTick(ROWS_PER_TICK).concurrency(CONCURRENCY));
         }
 
         private static String group(String tenant, int sink, String key) {
@@ -87,6 +107,13 @@ class OrderingPropertyTest {
         }
 
         private CompletableFuture<SinkOutcome> answer(Delivery d) {
+            if (BACKLOGGED.contains(d.tenantId())) {
+                synchronized (this) {
+                    backlog.merge(d.tenantId(), -1, Integer::sum);
+                    share.merge(d.tenantId(), 1, Integer::sum);
+                }
+                return CompletableFuture.completedFuture(SinkOutcome.delivered());
+            }
             int h = Math.floorMod((d.hookId() + "/" + d.sink() + "/" + d.attempt() + "/" + mix).hashCode(), 10);
             SinkOutcome outcome = h < 5 ? SinkOutcome.delivered() : h < 9 ? SinkOutcome.retry("HTTP 500")
                     : SinkOutcome.dead("HTTP 400");
@@ -134,11 +161,53 @@ class OrderingPropertyTest {
         }
 
         void tick(int newMix) {
+            topUpBacklog();
             synchronized (this) {
                 mix = newMix;
                 attemptedThisTick.clear();
             }
-            DispatchFixture.await(pipeline.tick());
+            int claimed = DispatchFixture.await(pipeline.tick()).claimed();
+            synchronized (this) {
+                int budget = Math.min(ROWS_PER_TICK, CONCURRENCY);
+                if (claimed < budget) {
+                    violations.add("a tick claimed " + claimed + " of " + budget + " while " + BACKLOGGED
+                            + " had a backlog");
+                }
+            }
+        }
+
+        /** {@value #RUN_TICKS} ticks, the clock moving between them; the backlogged tenants' shares compared. */
+        void tickRun(int newMix) {
+            synchronized (this) {
+                share.clear();
+            }
+            for (int i = 0; i < RUN_TICKS; i++) {
+                tick(newMix + i);
+                advance(250);
+            }
+            synchronized (this) {
+                int f0 = share.getOrDefault("f0", 0);
+                int f1 = share.getOrDefault("f1", 0);
+                if (Math.abs(f0 - f1) > 2 * QUANTUM) {
+                    violations.add("equal weights, unequal shares over " + RUN_TICKS + " ticks: f0 " + f0 + ", f1 "
+                            + f1);
+                }
+            }
+        }
+
+        /** Ingests unordered hooks for the backlogged tenants until each has {@link #BACKLOG} due. */
+        private void topUpBacklog() {
+            List<CompletableFuture<?>> receipts = new ArrayList<>();
+            synchronized (this) {
+                for (String t : BACKLOGGED) {
+                    for (int n = backlog.getOrDefault(t, 0); n < BACKLOG; n++) {
+                        receipts.add(f.queue().ingest(Hook.builder().id("b" + hooks++).sourceId("s").tenantId(t)
+                                .payload("{}").sinks(0).build()));
+                        backlog.merge(t, 1, Integer::sum);
+                    }
+                }
+            }
+            receipts.forEach(CompletableFuture::join);
         }
 
         void advance(long ms) {
@@ -227,6 +296,10 @@ class OrderingPropertyTest {
                 .action(8, r -> {
                     int mix = r.nextInt(1000);
                     return Action.of("tick (mix " + mix + ")", s -> s.tick(mix));
+                })
+                .action(1, r -> {
+                    int mix = r.nextInt(1000);
+                    return Action.of("a run of " + RUN_TICKS + " ticks (mix " + mix + ")", s -> s.tickRun(mix));
                 })
                 .action(4, r -> {
                     long ms = 1 + r.nextInt(3000);
