@@ -71,7 +71,8 @@ public final class BenchSuite {
      * the full suite (a write that ran one shows it on the performance page after the suite's benches).
      */
     static final List<String> ON_REQUEST =
-            List.of("io.ankusa.bench.outbox.DrainProfile", "io.ankusa.bench.OrderingBench");
+            List.of("io.ankusa.bench.outbox.DrainProfile", "io.ankusa.bench.OrderingBench",
+                    "io.ankusa.bench.TracingBench");
 
     /** The properties that tell this suite where its files go, left out of the page's options. */
     private static final Set<String> PLUMBING = Set.of("ankusa.bench.dir", "ankusa.bench.writeDocs",

@@ -16,6 +16,7 @@ import io.ankusa.dispatch.sink.OrderingPolicy;
 import io.ankusa.dispatch.sink.RetryPolicy;
 import io.ankusa.dispatch.sink.Sink;
 import io.ankusa.queue.Queue;
+import io.ankusa.queue.ledger.LedgerSource;
 import io.opentelemetry.api.OpenTelemetry;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -217,7 +218,8 @@ public interface Pipeline extends AutoCloseable {
         private final List<GaugeListener> gaugeListeners = new ArrayList<>();
         private final List<QueueListener> listeners = new ArrayList<>();
         private int eventCapacity = QueueConfig.DEFAULT_EVENT_CAPACITY;
-        private OpenTelemetry openTelemetry = OpenTelemetry.noop();
+        /** Null until set: the queue's own, the one given to {@code Queue.open}. */
+        private OpenTelemetry openTelemetry;
 
         private Builder(Queue queue, Sink sink) {
             this.queue = Objects.requireNonNull(queue, "queue");
@@ -384,11 +386,11 @@ public interface Pipeline extends AutoCloseable {
         }
 
         /**
-         * What the delivery attempts are traced with (default {@link OpenTelemetry#noop()}, which
-         * costs nothing): each attempt is an {@code ankusa.deliver} span, child of the trace context
-         * stored with its hook, current while the sink runs; retries and dead letters are span events
-         * (docs/operations.md, Traces). Give the queue's {@code Queue.open(config, openTelemetry)} the
-         * same one, so ingest and attempts land in one trace.
+         * What the delivery attempts are traced with (default: the queue's, the one given to
+         * {@code Queue.open(config, openTelemetry)}, so ingest and attempts land in one trace; for a
+         * queue opened without one, {@link OpenTelemetry#noop()}, which costs nothing): each attempt
+         * is an {@code ankusa.deliver} span, child of the trace context stored with its hook, current
+         * while the sink runs; retries and dead letters are span events (docs/operations.md, Traces).
          *
          * @param openTelemetry the tracer provider to trace with
          * @return this builder
@@ -418,7 +420,8 @@ public interface Pipeline extends AutoCloseable {
             return new EnginePipeline(new DispatchPipeline(new DispatchPipeline.Settings(queue, sink, retryPolicy,
                     random == null ? new SplittableRandom() : random, rowsPerTick, bytesPerTick, quantumBytes,
                     concurrency, tickInterval, sinkDeadline, gaugeInterval, gaugeListeners, listeners,
-                    eventCapacity, orderingPolicy, openTelemetry)));
+                    eventCapacity, orderingPolicy,
+                    openTelemetry == null ? LedgerSource.of(queue).openTelemetry() : openTelemetry)));
         }
 
         private static int requirePositive(int value, String what) {

@@ -126,6 +126,46 @@ class AttemptTracingTest {
         assertThat(exporter.getFinishedSpanItems()).extracting(SpanData::getName).containsExactly("producer request");
     }
 
+    @ParameterizedTest
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    void thePipelineTracesWithTheQueuesOpenTelemetryByDefault(String backend) throws Exception {
+        QueueConfig config = QueueConfig.builder(dir).backend(backend).build();
+        Sink sink = delivery -> CompletableFuture.completedFuture(SinkOutcome.delivered());
+        Span producer = otel.getTracer("test").spanBuilder("producer request").startSpan();
+        try (Queue queue = Queue.open(config, otel); Pipeline pipeline = Pipeline.builder(queue, sink).manual()) {
+            try (var scope = producer.makeCurrent()) {
+                queue.ingest(Hook.builder().id("h1").sourceId("s").sinks(0).build()).get();
+            }
+            DispatchFixture.await(pipeline.tick());
+        }
+        producer.end();
+        SpanData attempt = only(exporter.getFinishedSpanItems(), "ankusa.deliver");
+        assertThat(attempt.getTraceId()).isEqualTo(producer.getSpanContext().getTraceId());
+        assertThat(attempt.getParentSpanId()).isEqualTo(only(exporter.getFinishedSpanItems(), "ankusa.ingest").getSpanId());
+    }
+
+    @ParameterizedTest
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    void anUntracedPipelineMakesTheStoredContextCurrentInTheSink(String backend) throws Exception {
+        QueueConfig config = QueueConfig.builder(dir).backend(backend).build();
+        List<String> current = new ArrayList<>();
+        Sink sink = delivery -> {
+            current.add(Span.current().getSpanContext().getTraceId());
+            return CompletableFuture.completedFuture(SinkOutcome.delivered());
+        };
+        Span producer = otel.getTracer("test").spanBuilder("producer request").startSpan();
+        try (Queue queue = Queue.open(config, otel);
+                Pipeline pipeline = Pipeline.builder(queue, sink).openTelemetry(OpenTelemetry.noop()).manual()) {
+            try (var scope = producer.makeCurrent()) {
+                queue.ingest(Hook.builder().id("h1").sourceId("s").sinks(0).build()).get();
+            }
+            DispatchFixture.await(pipeline.tick());
+        }
+        producer.end();
+        assertThat(current).containsExactly(producer.getSpanContext().getTraceId());
+        assertThat(exporter.getFinishedSpanItems()).extracting(SpanData::getName).doesNotContain("ankusa.deliver");
+    }
+
     private static long attempt(SpanData span) {
         return span.getAttributes().get(AttributeKey.longKey("ankusa.attempt"));
     }

@@ -26,7 +26,8 @@ import java.util.Objects;
  * never recorded.
  *
  * <p>With {@link OpenTelemetry#noop()} {@link #enabled()} is false and the attempt path allocates
- * nothing for tracing.
+ * nothing for tracing, except for a hook stored with a trace context: that context is current while
+ * the sink runs, so the HTTP sink can pass it on as {@code traceparent}.
  */
 final class AttemptTracing {
 
@@ -120,7 +121,8 @@ final class AttemptTracing {
         return "";
     }
 
-    private static Context extract(TraceContext trace) {
+    /** The stored context as a remote parent: no SDK needed, so it works with {@link OpenTelemetry#noop()}. */
+    static Context extract(TraceContext trace) {
         Map<String, String> carrier = trace.tracestate().isEmpty() ? Map.of("traceparent", trace.traceparent())
                 : Map.of("traceparent", trace.traceparent(), "tracestate", trace.tracestate());
         return W3CTraceContextPropagator.getInstance().extract(Context.root(), carrier, MapGetter.INSTANCE);

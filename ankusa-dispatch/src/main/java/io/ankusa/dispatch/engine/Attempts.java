@@ -118,10 +118,11 @@ final class Attempts {
             CompletableFuture<SinkOutcome> answer;
             if (instead.isPresent()) {
                 answer = CompletableFuture.completedFuture(instead.get());
-            } else if (span == null) {
+            } else if (span == null && c.trace() == null) {
                 answer = outcomeOf(c, attemptedAt);
             } else {
-                Scope scope = span.makeCurrent();
+                // Untraced, the hook's stored context is current instead, for the sink's traceparent.
+                Scope scope = span != null ? span.makeCurrent() : AttemptTracing.extract(c.trace()).makeCurrent();
                 try {
                     answer = outcomeOf(c, attemptedAt);
                 } finally {

@@ -17,14 +17,19 @@ import java.util.Objects;
  * the endpoint (after the hook's own, before the sink's {@code webhook-*} headers and
  * {@code User-Agent}, which they cannot replace). A disabled endpoint receives nothing: its
  * deliveries end {@linkplain io.ankusa.dispatch.sink.SinkOutcome.EndpointDisabled endpoint disabled}.
+ * With {@code traceparent} on, each request carries the W3C {@code traceparent} (and a non-empty
+ * {@code tracestate}) of the attempt's span, else of the trace context stored with the hook; it is
+ * off unless asked for, because it tells the receiver the ids of the sender's traces.
  * {@link #toString()} never shows the secrets or header values.
  *
  * @param url     an absolute {@code http} or {@code https} URL
  * @param secrets the active signing secrets, at least one; each adds a {@code v1,} signature
  * @param headers extra headers, name to value, sent in this order; unmodifiable
  * @param enabled whether deliveries are sent
+ * @param traceparent whether requests carry the W3C {@code traceparent} and {@code tracestate} headers
  */
-public record Endpoint(URI url, List<WebhookSecret> secrets, Map<String, String> headers, boolean enabled) {
+public record Endpoint(URI url, List<WebhookSecret> secrets, Map<String, String> headers, boolean enabled,
+        boolean traceparent) {
 
     /**
      * Validates and copies.
@@ -33,6 +38,7 @@ public record Endpoint(URI url, List<WebhookSecret> secrets, Map<String, String>
      * @param secrets the active signing secrets, at least one; each adds a {@code v1,} signature
      * @param headers extra headers, name to value, sent in this order; unmodifiable
      * @param enabled whether deliveries are sent
+     * @param traceparent whether requests carry the W3C {@code traceparent} and {@code tracestate} headers
      */
     public Endpoint {
         Objects.requireNonNull(url, "url");
@@ -50,6 +56,18 @@ public record Endpoint(URI url, List<WebhookSecret> secrets, Map<String, String>
             Objects.requireNonNull(name, "header name");
             Objects.requireNonNull(value, "header value");
         });
+    }
+
+    /**
+     * An endpoint without the {@code traceparent} header.
+     *
+     * @param url an absolute {@code http} or {@code https} URL
+     * @param secrets the active signing secrets, at least one; each adds a {@code v1,} signature
+     * @param headers extra headers, name to value, sent in this order; unmodifiable
+     * @param enabled whether deliveries are sent
+     */
+    public Endpoint(URI url, List<WebhookSecret> secrets, Map<String, String> headers, boolean enabled) {
+        this(url, secrets, headers, enabled, false);
     }
 
     /**
@@ -76,7 +94,7 @@ public record Endpoint(URI url, List<WebhookSecret> secrets, Map<String, String>
      * @return a copy of this endpoint with those headers
      */
     public Endpoint withHeaders(Map<String, String> extra) {
-        return new Endpoint(url, secrets, extra, enabled);
+        return new Endpoint(url, secrets, extra, enabled, traceparent);
     }
 
     /**
@@ -86,7 +104,7 @@ public record Endpoint(URI url, List<WebhookSecret> secrets, Map<String, String>
      * @return a copy of this endpoint with those secrets
      */
     public Endpoint withSecrets(List<WebhookSecret> active) {
-        return new Endpoint(url, active, headers, enabled);
+        return new Endpoint(url, active, headers, enabled, traceparent);
     }
 
     /**
@@ -96,13 +114,24 @@ public record Endpoint(URI url, List<WebhookSecret> secrets, Map<String, String>
      * @return a copy of this endpoint, enabled or not
      */
     public Endpoint withEnabled(boolean on) {
-        return new Endpoint(url, secrets, headers, on);
+        return new Endpoint(url, secrets, headers, on, traceparent);
+    }
+
+    /**
+     * This endpoint with the W3C {@code traceparent} header on or off (off by default: the header
+     * tells the receiver the ids of the sender's traces).
+     *
+     * @param on {@code true} to send {@code traceparent}, and {@code tracestate} when it is not empty
+     * @return a copy of this endpoint, sending the trace headers or not
+     */
+    public Endpoint withTraceparent(boolean on) {
+        return new Endpoint(url, secrets, headers, enabled, on);
     }
 
     /** The URL, the number of secrets, the header names and whether enabled; never a secret or a header value. */
     @Override
     public String toString() {
         return "Endpoint[" + url + ", " + secrets.size() + " secret(s), headers=" + headers.keySet()
-                + (enabled ? "" : ", disabled") + "]";
+                + (enabled ? "" : ", disabled") + (traceparent ? ", traceparent" : "") + "]";
     }
 }

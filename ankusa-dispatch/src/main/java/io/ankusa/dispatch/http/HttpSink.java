@@ -15,6 +15,11 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanContext;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.propagation.TextMapSetter;
 import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.nio.AsyncRequestProducer;
 import org.apache.hc.core5.http.nio.entity.AsyncEntityProducers;
@@ -39,6 +44,13 @@ import org.apache.hc.core5.http.nio.support.AsyncRequestBuilder;
  * (the hook id), {@code webhook-timestamp} (unix seconds, from the sink's clock when the request
  * is built), {@code webhook-signature} (one {@code v1,} signature per active secret,
  * space-separated) and {@code User-Agent: Ankusa/<version>}. HTTP/1.1, no redirects followed.
+ *
+ * <p><b>Trace headers.</b> For an endpoint with {@link Endpoint#traceparent()} on, or every endpoint
+ * with {@link Builder#traceparent(boolean)}, the W3C {@code traceparent} (and {@code tracestate} when
+ * not empty) of the span current while {@link #deliver(Delivery)} runs: the pipeline makes the
+ * attempt's span current when it traces attempts, else the trace context stored with the hook. The
+ * hook's and the endpoint's own {@code traceparent} and {@code tracestate} are then not sent. Off by
+ * default: the headers tell the receiver the ids of the sender's traces.
  *
  * <p><b>Outcome.</b> {@link #deliver(Delivery)} never throws nor fails its stage:
  * <table>
@@ -78,6 +90,8 @@ public final class HttpSink implements Sink, AutoCloseable {
             "transfer-encoding", "upgrade", "user-agent");
 
     private static final String CONTENT_TYPE = "content-type";
+    private static final String TRACEPARENT = "traceparent";
+    private static final String TRACESTATE = "tracestate";
     private static final long DRAINED_BODY_LIMIT = 64 * 1024;
 
     private final EndpointCache endpoints;
@@ -88,6 +102,7 @@ public final class HttpSink implements Sink, AutoCloseable {
     private final Duration requestTimeout;
     private final InstantSource clock;
     private final HttpOutcomes outcomes;
+    private final boolean traceparent;
 
     private HttpSink(Builder builder, WebhookClient client, boolean ownsClient) {
         this.endpoints = new EndpointCache(builder.resolver, builder.endpointCacheSize);
@@ -98,6 +113,7 @@ public final class HttpSink implements Sink, AutoCloseable {
         this.requestTimeout = builder.requestTimeout;
         this.clock = builder.clock;
         this.outcomes = new HttpOutcomes(builder.deadStatuses, client.connectTimeout(), builder.requestTimeout);
+        this.traceparent = builder.traceparent;
     }
 
     /**
@@ -195,16 +211,20 @@ public final class HttpSink implements Sink, AutoCloseable {
         byte[] payload = delivery.payload();
         AsyncRequestBuilder builder = AsyncRequestBuilder.post(endpoint.url());
         String type = contentType;
+        boolean traced = traceparent || endpoint.traceparent();
         for (Map<String, String> headers : List.of(delivery.headers(), endpoint.headers())) {
             for (Map.Entry<String, String> header : headers.entrySet()) {
                 String name = header.getKey().toLowerCase(Locale.ROOT);
                 HeaderSyntax.requireValid(header.getKey(), header.getValue());
                 if (name.equals(CONTENT_TYPE)) {
                     type = header.getValue();
-                } else if (forwarded(name)) {
+                } else if (forwarded(name) && !(traced && (name.equals(TRACEPARENT) || name.equals(TRACESTATE)))) {
                     builder.addHeader(header.getKey(), header.getValue());
                 }
             }
+        }
+        if (traced) {
+            addTraceHeaders(builder);
         }
         return builder
                 // The entity's own type is not sent: the Content-Type header below is, verbatim.
@@ -215,6 +235,26 @@ public final class HttpSink implements Sink, AutoCloseable {
                 .addHeader("webhook-signature", WebhookSigner.sign(endpoint.secrets(), id, timestamp, payload))
                 .addHeader("User-Agent", USER_AGENT)
                 .build();
+    }
+
+    /** The current span's context as {@code traceparent} and {@code tracestate}; nothing without a valid one. */
+    private static void addTraceHeaders(AsyncRequestBuilder builder) {
+        Context current = Context.current();
+        SpanContext span = Span.fromContext(current).getSpanContext();
+        if (span.isValid()) {
+            W3CTraceContextPropagator.getInstance().inject(current, builder, HeaderSetter.INSTANCE);
+        }
+    }
+
+    private enum HeaderSetter implements TextMapSetter<AsyncRequestBuilder> {
+        INSTANCE;
+
+        @Override
+        public void set(AsyncRequestBuilder carrier, String key, String value) {
+            if (carrier != null) {
+                carrier.addHeader(key, value);
+            }
+        }
     }
 
     private static boolean forwarded(String lowerCaseName) {
@@ -288,6 +328,7 @@ public final class HttpSink implements Sink, AutoCloseable {
         private Set<Integer> deadStatuses = Set.of();
         private InstantSource clock = InstantSource.system();
         private int endpointCacheSize = 100_000;
+        private boolean traceparent;
 
         private Builder(EndpointResolver resolver, String description) {
             this.resolver = resolver;
@@ -394,6 +435,19 @@ public final class HttpSink implements Sink, AutoCloseable {
                 throw new IllegalArgumentException("endpointCacheSize must be at least 1: " + entries);
             }
             this.endpointCacheSize = entries;
+            return this;
+        }
+
+        /**
+         * Sends the W3C {@code traceparent} (and a non-empty {@code tracestate}) to every endpoint,
+         * not only to those with {@link Endpoint#traceparent()} on; off by default, because the
+         * headers tell the receiver the ids of the sender's traces.
+         *
+         * @param on {@code true} to send the trace headers on every request
+         * @return this builder
+         */
+        public Builder traceparent(boolean on) {
+            this.traceparent = on;
             return this;
         }
 

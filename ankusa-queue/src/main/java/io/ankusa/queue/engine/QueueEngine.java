@@ -362,6 +362,7 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
      *
      * @return the queue's OpenTelemetry
      */
+    @Override
     public OpenTelemetry openTelemetry() {
         return tracing.openTelemetry();
     }

@@ -2,6 +2,7 @@ package io.ankusa.queue.ledger;
 
 import io.ankusa.api.EndpointSettings;
 import io.ankusa.queue.admission.PolicyCache;
+import io.opentelemetry.api.OpenTelemetry;
 
 /**
  * The one port through which the dispatcher, the CLI and the Kafka node reach a queue's ledger:
@@ -44,4 +45,7 @@ public interface LedgerSource {
 
     /** The queue's audit trail, for actions taken outside the queue (replay). */
     AuditRecorder auditRecorder();
+
+    /** What the queue traces ingest with (the one given to {@code Queue.open}): the pipeline's default. */
+    OpenTelemetry openTelemetry();
 }
