@@ -240,9 +240,10 @@ final class AssignedPartition implements AutoCloseable {
             }
             Hook hook;
             try {
-                hook = HookRecord.decode(record.value());
+                hook = HookRecord.decode(record.value(), record.headers());
             } catch (RuntimeException e) {
-                // Not a hook record, or a hook that breaks the input rules: refused, never dropped.
+                // Not a hook record, a hook that breaks the input rules, or malformed trace headers:
+                // refused, never dropped.
                 watermark.submitted(record.offset());
                 refusals.add(new Refusal(record, e instanceof AnkusaException refusal ? refusal.error() : "undecodable",
                         String.valueOf(e.getMessage())));

@@ -1,16 +1,21 @@
 package io.ankusa.kafka;
 
 import io.ankusa.api.Hook;
+import io.ankusa.api.InvalidTraceContextException;
+import io.ankusa.api.TraceContext;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
 
 /**
  * The value of an intake record: a {@link Hook}, encoded as below (Java's {@code DataOutput};
@@ -20,8 +25,20 @@ import java.util.Map;
  * version u8 (1) | id | sourceId | hasTenant u8 | tenantId? | hasKey u8 | idempotencyKey?
  * | headers u16 | (name | value)* | sinks u16 | sink u16 * | payload length u32 | payload
  * </pre>
+ *
+ * <p>The hook's {@link TraceContext} travels beside the value, in the record headers
+ * {@value #TRACEPARENT_HEADER} and {@value #TRACESTATE_HEADER} (UTF-8; the tracestate header only
+ * when it is not empty), so a consumer that reads the headers alone (a tracing agent, a bridge)
+ * sees it without decoding the hook. A record whose trace headers are malformed, or that has a
+ * tracestate without a traceparent, is refused with {@link InvalidTraceContextException}.
  */
 final class HookRecord {
+
+    /** The record header holding the hook's W3C {@code traceparent}. */
+    static final String TRACEPARENT_HEADER = "ankusa-traceparent";
+
+    /** The record header holding the hook's W3C {@code tracestate}, when it has one. */
+    static final String TRACESTATE_HEADER = "ankusa-tracestate";
 
     private static final int VERSION = 1;
 
@@ -54,6 +71,43 @@ final class HookRecord {
         return bytes.toByteArray();
     }
 
+    /** Writes {@code trace} into a record's headers. */
+    static void writeTrace(TraceContext trace, Headers headers) {
+        headers.add(TRACEPARENT_HEADER, trace.traceparent().getBytes(StandardCharsets.UTF_8));
+        if (!trace.tracestate().isEmpty()) {
+            headers.add(TRACESTATE_HEADER, trace.tracestate().getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
+    /**
+     * Decodes a record: its value, and the trace context in its headers.
+     *
+     * @throws IllegalArgumentException as {@link #decode(byte[])}
+     * @throws InvalidTraceContextException when the trace headers are malformed
+     */
+    static Hook decode(byte[] value, Headers headers) {
+        return decodeValue(value, readTrace(headers));
+    }
+
+    /** The trace context in a record's headers, or null when it carries none. */
+    static TraceContext readTrace(Headers headers) {
+        String traceparent = lastHeader(headers, TRACEPARENT_HEADER);
+        String tracestate = lastHeader(headers, TRACESTATE_HEADER);
+        if (traceparent == null) {
+            if (tracestate != null) {
+                throw new InvalidTraceContextException("record has " + TRACESTATE_HEADER + " without "
+                        + TRACEPARENT_HEADER);
+            }
+            return null;
+        }
+        return new TraceContext(traceparent, tracestate == null ? "" : tracestate);
+    }
+
+    private static String lastHeader(Headers headers, String name) {
+        Header header = headers.lastHeader(name);
+        return header == null || header.value() == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+    }
+
     /**
      * Decodes a record's value.
      *
@@ -61,6 +115,10 @@ final class HookRecord {
      *         hook it holds breaks the input rules ({@link io.ankusa.api.InvalidHookException})
      */
     static Hook decode(byte[] value) {
+        return decodeValue(value, null);
+    }
+
+    private static Hook decodeValue(byte[] value, TraceContext trace) {
         if (value == null) {
             throw new IllegalArgumentException("intake record without a value");
         }
@@ -96,6 +154,9 @@ final class HookRecord {
                         + " does not match the record");
             }
             hook.payload(in.readNBytes(length));
+            if (trace != null) {
+                hook.traceContext(trace);
+            }
             return hook.build();
         } catch (IOException e) {
             throw new IllegalArgumentException("intake record does not decode: " + e, e);

@@ -2,7 +2,13 @@ package io.ankusa.kafka;
 
 import io.ankusa.api.Hook;
 import io.ankusa.api.InvalidHookException;
+import io.ankusa.api.InvalidTraceContextException;
 import io.ankusa.api.QueueConfig;
+import io.ankusa.api.TraceContext;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.propagation.TextMapPropagator;
+import io.opentelemetry.context.propagation.TextMapSetter;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -27,6 +33,12 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * {@link QueueConfig#checkPayload} makes for the queue), and every other input rule is enforced when
  * the {@link Hook} is built. Set the same payload limit as the nodes' queues.
  *
+ * <p>The hook's trace context travels in the record headers {@code ankusa-traceparent} and
+ * {@code ankusa-tracestate}: its own {@link Hook#traceContext()}, else the caller's current context
+ * as the {@link Builder#openTelemetry configured OpenTelemetry}'s propagator writes it (none with
+ * the default, {@link OpenTelemetry#noop()}). The node that ingests the record restores it into the
+ * hook, so the ingest and attempt spans there continue the producer's trace.
+ *
  * <p>Thread-safe; close it to flush and release the producer.
  */
 public final class KafkaIntake implements AutoCloseable {
@@ -34,11 +46,14 @@ public final class KafkaIntake implements AutoCloseable {
     private final Producer<String, byte[]> producer;
     private final String topic;
     private final int payloadMaxBytes;
+    private final TextMapPropagator propagator;
 
-    private KafkaIntake(Producer<String, byte[]> producer, String topic, int payloadMaxBytes) {
+    private KafkaIntake(Producer<String, byte[]> producer, String topic, int payloadMaxBytes,
+            OpenTelemetry openTelemetry) {
         this.producer = producer;
         this.topic = topic;
         this.payloadMaxBytes = payloadMaxBytes;
+        this.propagator = openTelemetry.getPropagators().getTextMapPropagator();
     }
 
     /**
@@ -69,7 +84,12 @@ public final class KafkaIntake implements AutoCloseable {
         }
         CompletableFuture<IntakeAck> acked = new CompletableFuture<>();
         try {
-            producer.send(new ProducerRecord<>(topic, hook.tenant(), HookRecord.encode(hook)), (metadata, failure) -> {
+            ProducerRecord<String, byte[]> record = new ProducerRecord<>(topic, hook.tenant(), HookRecord.encode(hook));
+            TraceContext trace = hook.traceContext().orElseGet(this::currentTrace);
+            if (trace != null) {
+                HookRecord.writeTrace(trace, record.headers());
+            }
+            producer.send(record, (metadata, failure) -> {
                 if (failure != null) {
                     acked.completeExceptionally(failure);
                 } else {
@@ -80,6 +100,33 @@ public final class KafkaIntake implements AutoCloseable {
             acked.completeExceptionally(e);
         }
         return acked;
+    }
+
+    /** The caller's current context as the propagator writes it, or null when it writes no valid one. */
+    private TraceContext currentTrace() {
+        Map<String, String> carrier = new HashMap<>(4);
+        propagator.inject(Context.current(), carrier, MapSetter.INSTANCE);
+        String traceparent = carrier.get("traceparent");
+        if (traceparent == null) {
+            return null;
+        }
+        try {
+            return new TraceContext(traceparent, carrier.getOrDefault("tracestate", ""));
+        } catch (InvalidTraceContextException e) {
+            return null; // a propagator's own form of the header: the hook is published untraced, never refused
+        }
+    }
+
+    /** Writes a propagator's fields into a map. */
+    private enum MapSetter implements TextMapSetter<Map<String, String>> {
+        INSTANCE;
+
+        @Override
+        public void set(Map<String, String> carrier, String key, String value) {
+            if (carrier != null) {
+                carrier.put(key, value);
+            }
+        }
     }
 
     /** Sends what the producer holds and waits for its acknowledgements. */
@@ -99,6 +146,7 @@ public final class KafkaIntake implements AutoCloseable {
         private final Map<String, Object> properties = new HashMap<>();
         private final String topic;
         private int payloadMaxBytes = 1 << 20;
+        private OpenTelemetry openTelemetry = OpenTelemetry.noop();
 
         private Builder(String bootstrapServers, String topic) {
             properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
@@ -117,6 +165,20 @@ public final class KafkaIntake implements AutoCloseable {
                 throw new IllegalArgumentException("payload limit must be >= 0: " + bytes);
             }
             this.payloadMaxBytes = bytes;
+            return this;
+        }
+
+        /**
+         * The OpenTelemetry whose propagator captures the caller's current trace context for a hook
+         * published without its own {@link Hook#traceContext()} (default {@link OpenTelemetry#noop()}:
+         * such a hook is published without one). Give it the application's OpenTelemetry, as to
+         * {@code Queue.open(QueueConfig, OpenTelemetry)} on a single node.
+         *
+         * @param openTelemetry the application's OpenTelemetry
+         * @return this builder
+         */
+        public Builder openTelemetry(OpenTelemetry openTelemetry) {
+            this.openTelemetry = Objects.requireNonNull(openTelemetry, "openTelemetry");
             return this;
         }
 
@@ -144,7 +206,7 @@ public final class KafkaIntake implements AutoCloseable {
             config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
             config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
             config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-            return new KafkaIntake(new KafkaProducer<>(config), topic, payloadMaxBytes);
+            return new KafkaIntake(new KafkaProducer<>(config), topic, payloadMaxBytes, openTelemetry);
         }
     }
 }

@@ -7,6 +7,7 @@ import io.ankusa.dispatch.ReplayResult;
 import io.ankusa.dispatch.Replayer;
 import io.ankusa.dispatch.sink.Sink;
 import io.ankusa.queue.Queue;
+import io.opentelemetry.api.OpenTelemetry;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -382,8 +383,8 @@ public final class KafkaNode implements AutoCloseable {
                 AssignedPartition.DeadLetters deadLetters = new AssignedPartition.DeadLetters(config.deadLetterTopic,
                         tp.partition(), readDeadLetters(tp.partition()), producer);
                 AssignedPartition partition =
-                        AssignedPartition.open(tp, config.root, config.queueConfig, config.opener, config.sink,
-                        config.pipelineConfig, committedOffset, config.ingestWait, deadLetters);
+                        AssignedPartition.open(tp, config.root, config.queueConfig, config.opener(), config.sink,
+                        config.tracedPipelineConfig(), committedOffset, config.ingestWait, deadLetters);
                 assigned.put(tp, partition);
                 committedOffset.ifPresent(o -> committed.put(tp, o));
                 consumer.seek(tp, partition.resumeAt());
@@ -421,8 +422,9 @@ public final class KafkaNode implements AutoCloseable {
         private String refusedTopic;
         private String deadLetterTopic;
         private UnaryOperator<QueueConfig.Builder> queueConfig = b -> b;
-        private Function<QueueConfig, Queue> opener = Queue::open;
+        private Function<QueueConfig, Queue> opener;
         private UnaryOperator<Pipeline.Builder> pipelineConfig = b -> b;
+        private OpenTelemetry openTelemetry = OpenTelemetry.noop();
         private Duration pollTimeout = Duration.ofMillis(200);
         private Duration commitInterval = Duration.ofSeconds(1);
         private Duration ingestWait = Duration.ofSeconds(30);
@@ -452,7 +454,40 @@ public final class KafkaNode implements AutoCloseable {
         }
 
         /**
-         * Opens each partition's queue from its configuration (default {@code Queue::open}): to
+         * The OpenTelemetry each partition's queue and pipeline trace with (default
+         * {@link OpenTelemetry#noop()}): the queue opens with {@code Queue.open(config, openTelemetry)}
+         * unless a {@link #queueOpener} is set (then the opener chooses), and each pipeline gets
+         * {@code Pipeline.Builder.openTelemetry} before {@link #pipelineConfig}. A hook's trace context
+         * arrives in the record headers that {@link KafkaIntake} writes, so the ingest and attempt spans
+         * here continue the producer's trace.
+         *
+         * @param openTelemetry the application's OpenTelemetry
+         * @return this builder
+         */
+        public Builder openTelemetry(OpenTelemetry openTelemetry) {
+            this.openTelemetry = Objects.requireNonNull(openTelemetry, "openTelemetry");
+            return this;
+        }
+
+        /** The queue opener: the one set, else {@code Queue.open} with the node's OpenTelemetry. */
+        private Function<QueueConfig, Queue> opener() {
+            if (opener != null) {
+                return opener;
+            }
+            OpenTelemetry otel = openTelemetry;
+            return c -> Queue.open(c, otel);
+        }
+
+        /** The pipeline tweak after the node's OpenTelemetry. */
+        private UnaryOperator<Pipeline.Builder> tracedPipelineConfig() {
+            OpenTelemetry otel = openTelemetry;
+            UnaryOperator<Pipeline.Builder> tweak = pipelineConfig;
+            return b -> tweak.apply(b.openTelemetry(otel));
+        }
+
+        /**
+         * Opens each partition's queue from its configuration (default {@code Queue.open} with the
+         * {@link #openTelemetry}): to
          * open it with a decorated store (fault injection in tests) or to observe each open. The
          * node closes what it returns.
          *

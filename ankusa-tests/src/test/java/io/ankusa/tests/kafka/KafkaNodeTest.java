@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.ankusa.api.DeadLetterQuery;
 import io.ankusa.api.Hook;
 import io.ankusa.api.QueueStats;
+import io.ankusa.api.TraceContext;
 import io.ankusa.dispatch.sink.Sink;
 import io.ankusa.dispatch.sink.SinkOutcome;
 import io.ankusa.kafka.IntakeAck;
@@ -15,6 +16,16 @@ import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.store.WriteBatch;
 import io.ankusa.tests.queue.TestQueue;
 import io.ankusa.tests.support.InterruptingStore;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
+import io.opentelemetry.context.Scope;
+import io.opentelemetry.context.propagation.ContextPropagators;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,10 +37,16 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
@@ -447,6 +464,120 @@ class KafkaNodeTest {
                 assertThat(after.out()).contains("\"dead\":0").contains("\"pending\":" + letters.size());
             }
         }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    void aHooksTraceContextSurvivesTheKafkaHop(String backend) {
+        String topic = "trace-" + backend;
+        String group = "group-" + topic;
+        broker.createTopic(topic, 1);
+        broker.createTopic(topic + ".refused", 1);
+        broker.createTopic(topic + "-source", 1);
+        InMemorySpanExporter spans = InMemorySpanExporter.create();
+        TraceContext own = new TraceContext("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", "vendor=value");
+        try (OpenTelemetrySdk otel = OpenTelemetrySdk.builder()
+                .setTracerProvider(SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(spans)).build())
+                .setPropagators(ContextPropagators.create(W3CTraceContextPropagator.getInstance())).build();
+                KafkaIntake intake = KafkaIntake.builder(broker.bootstrap(), topic).openTelemetry(otel).build()) {
+            // One hook captures the caller's current span at publish, one carries its own context.
+            Span producer = otel.getTracer("test").spanBuilder("producer request").startSpan();
+            Scope current = producer.makeCurrent();
+            try {
+                intake.publish(traced("captured").build()).join();
+            } finally {
+                current.close();
+                producer.end();
+            }
+            intake.publish(traced("own").traceContext(own).build()).join();
+            // A hook record whose traceparent header is malformed: refused like any bad record.
+            try (KafkaIntake source = KafkaIntake.builder(broker.bootstrap(), topic + "-source").build();
+                    KafkaProducer<String, byte[]> raw = new KafkaProducer<>(Map.of("bootstrap.servers", broker.bootstrap(),
+                            "key.serializer", StringSerializer.class.getName(),
+                            "value.serializer", ByteArraySerializer.class.getName()))) {
+                source.publish(traced("malformed").build()).join();
+                ProducerRecord<String, byte[]> bad = new ProducerRecord<>(topic, "t0",
+                        read(topic + "-source", 1).get(0).value());
+                bad.headers().add("ankusa-traceparent", "00-not-a-trace".getBytes(StandardCharsets.UTF_8));
+                raw.send(bad).get();
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+
+            Sink delivering = delivery -> CompletableFuture.completedFuture(SinkOutcome.delivered());
+            try (KafkaNode node = KafkaNode.builder(broker.bootstrap(), topic, group, root, delivering)
+                    .openTelemetry(otel)
+                    .queueConfig(b -> b.backend(backend).housekeepingInterval(Duration.ZERO))
+                    .pipelineConfig(b -> b.tickInterval(Duration.ofMillis(20)))
+                    .commitInterval(Duration.ofMillis(200)).build().start()) {
+                TopicPartition tp = new TopicPartition(topic, 0);
+                Eventually.until(WAIT, () -> "two hooks delivered, the watermark past the refused record: "
+                        + broker.committed(group) + " " + spans.getFinishedSpanItems(),
+                        () -> !node.died() && span(spans, "ankusa.deliver", "captured").isPresent()
+                                && span(spans, "ankusa.deliver", "own").isPresent()
+                                && Optional.ofNullable(broker.committed(group).get(tp))
+                                        .map(OffsetAndMetadata::offset).orElse(-1L) == 3);
+            }
+            List<ConsumerRecord<String, byte[]>> refused = read(topic + ".refused", 1);
+
+            // The consuming node's ingest span is the producer's child, each attempt the ingest span's.
+            SpanData ingest = span(spans, "ankusa.ingest", "captured").orElseThrow();
+            SpanData attempt = span(spans, "ankusa.deliver", "captured").orElseThrow();
+            assertThat(ingest.getTraceId()).isEqualTo(producer.getSpanContext().getTraceId());
+            assertThat(ingest.getParentSpanId()).isEqualTo(producer.getSpanContext().getSpanId());
+            assertThat(attempt.getTraceId()).isEqualTo(producer.getSpanContext().getTraceId());
+            assertThat(attempt.getParentSpanId()).isEqualTo(ingest.getSpanId());
+
+            SpanData ownIngest = span(spans, "ankusa.ingest", "own").orElseThrow();
+            SpanData ownAttempt = span(spans, "ankusa.deliver", "own").orElseThrow();
+            assertThat(ownIngest.getTraceId()).isEqualTo(own.traceId());
+            assertThat(ownIngest.getParentSpanId()).isEqualTo(own.parentId());
+            assertThat(ownIngest.getSpanContext().getTraceState().get("vendor")).isEqualTo("value");
+            assertThat(ownAttempt.getTraceId()).isEqualTo(own.traceId());
+
+            assertThat(refused).singleElement().satisfies(r -> {
+                assertThat(header(r, "ankusa-error")).isEqualTo("invalid_trace_context");
+                assertThat(header(r, "ankusa-source")).isEqualTo(topic + "-0@2");
+            });
+            assertThat(span(spans, "ankusa.ingest", "malformed")).isEmpty();
+        }
+    }
+
+    private static Hook.Builder traced(String id) {
+        return Hook.builder().id(id).sourceId("test").tenantId("t0").payload("{}").sinks(0);
+    }
+
+    private static Optional<SpanData> span(InMemorySpanExporter spans, String name, String hookId) {
+        return spans.getFinishedSpanItems().stream().filter(s -> s.getName().equals(name)
+                && hookId.equals(s.getAttributes().asMap().entrySet().stream()
+                        .filter(e -> e.getKey().getKey().equals("messaging.message.id"))
+                        .map(e -> String.valueOf(e.getValue())).findFirst().orElse(null)))
+                .findFirst();
+    }
+
+    private static String header(ConsumerRecord<String, byte[]> record, String name) {
+        Header header = record.headers().lastHeader(name);
+        return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+    }
+
+    /** Every record of a topic's partitions, read to their end. */
+    private static List<ConsumerRecord<String, byte[]>> read(String topic, int partitions) {
+        List<ConsumerRecord<String, byte[]>> all = new ArrayList<>();
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of("bootstrap.servers", broker.bootstrap(),
+                "key.deserializer", StringDeserializer.class.getName(),
+                "value.deserializer", ByteArrayDeserializer.class.getName()))) {
+            List<TopicPartition> tps = new ArrayList<>();
+            for (int i = 0; i < partitions; i++) {
+                tps.add(new TopicPartition(topic, i));
+            }
+            consumer.assign(tps);
+            consumer.seekToBeginning(tps);
+            Map<TopicPartition, Long> ends = consumer.endOffsets(tps);
+            while (tps.stream().anyMatch(tp -> consumer.position(tp) < ends.get(tp))) {
+                consumer.poll(Duration.ofMillis(200)).forEach(all::add);
+            }
+        }
+        return all;
     }
 
     private static void deleteTree(Path dir) throws java.io.IOException {
