@@ -64,9 +64,11 @@ class ModuleDescriptorTest {
                 Map.entry("io.ankusa.queue.admission", Set.of("io.ankusa.dispatch")),
                 Map.entry("io.ankusa.queue.events", Set.of("io.ankusa.dispatch")),
                 Map.entry("io.ankusa.queue.fixtures", Set.of("io.ankusa.cli")));
-        // Queue's signatures use io.ankusa.api types only; the store SPI stays out of users' reach.
+        // Queue's signatures use io.ankusa.api types and OpenTelemetry's API (Queue.open with a tracer) only;
+        // the store SPI stays out of users' reach.
         assertThat(queue.requires()).filteredOn(r -> r.modifiers().contains(ModuleDescriptor.Requires.Modifier.TRANSITIVE))
-                .extracting(ModuleDescriptor.Requires::name).containsExactly("io.ankusa.api");
+                .extracting(ModuleDescriptor.Requires::name)
+                .containsExactlyInAnyOrder("io.ankusa.api", "io.opentelemetry.api", "io.opentelemetry.context");
         assertThat(queue.packages()).containsExactlyInAnyOrder("io.ankusa.queue", "io.ankusa.queue.intake",
                 "io.ankusa.queue.deliveries", "io.ankusa.queue.ledger", "io.ankusa.queue.upkeep",
                 "io.ankusa.queue.migration", "io.ankusa.queue.engine", "io.ankusa.queue.fixtures",
