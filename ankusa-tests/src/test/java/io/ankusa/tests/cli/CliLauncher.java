@@ -26,7 +26,8 @@ final class CliLauncher {
     /** The CLI's runtime closure: Ankusa's modules and their third-party dependencies. */
     private static final Pattern MODULE_JAR = Pattern.compile(
             "(ankusa-(api|keys|store-spi|store-rocksdb|store-lmdb|queue|dispatch|cli)|picocli|slf4j-api|slf4j-simple"
-                    + "|rocksdbjni|lmdbjava|jnr-[a-z0-9]+|jffi|asm(-[a-z]+)?|httpclient5|httpcore5(-h2)?)-[0-9].*\\.jar");
+                    + "|rocksdbjni|lmdbjava|jnr-[a-z0-9]+|jffi|asm(-[a-z]+)?|httpclient5|httpcore5(-h2)?"
+                    + "|opentelemetry-(api|context|common))-[0-9].*\\.jar");
     private static final Pattern MODULE_CLASSES = Pattern.compile(
             ".*[/\\\\]ankusa-(api|keys|store-spi|store-rocksdb|store-lmdb|queue|dispatch|cli)[/\\\\]target[/\\\\]classes");
 
