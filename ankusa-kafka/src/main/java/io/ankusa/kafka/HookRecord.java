@@ -22,9 +22,15 @@ import org.apache.kafka.common.header.Headers;
  * strings as modified UTF-8 with a u16 length). The key of the record is the hook's tenant.
  *
  * <pre>
- * version u8 (1) | id | sourceId | hasTenant u8 | tenantId? | hasKey u8 | idempotencyKey?
- * | headers u16 | (name | value)* | sinks u16 | sink u16 * | payload length u32 | payload
+ * version u8 (1 or 2) | id | sourceId | hasTenant u8 | tenantId? | hasKey u8 | idempotencyKey?
+ * | (version 2: orderingKey) | headers u16 | (name | value)* | sinks u16 | sink u16 *
+ * | payload length u32 | payload
  * </pre>
+ *
+ * <p>Version 2 is written only for a hook with an {@linkplain Hook#orderingKey() ordering key}, so
+ * a node that takes a partition over re-ingests the hook into its key's order (records are
+ * re-ingested in offset order, and one tenant is one partition); a hook without one is written as
+ * version 1, which every release reads.
  *
  * <p>The hook's {@link TraceContext} travels beside the value, in the record headers
  * {@value #TRACEPARENT_HEADER} and {@value #TRACESTATE_HEADER} (UTF-8; the tracestate header only
@@ -41,6 +47,7 @@ final class HookRecord {
     static final String TRACESTATE_HEADER = "ankusa-tracestate";
 
     private static final int VERSION = 1;
+    private static final int VERSION_ORDERED = 2;
 
     private HookRecord() {
     }
@@ -48,11 +55,15 @@ final class HookRecord {
     static byte[] encode(Hook hook) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + hook.payloadLength());
         try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeByte(VERSION);
+            String orderingKey = hook.orderingKey().orElse(null);
+            out.writeByte(orderingKey == null ? VERSION : VERSION_ORDERED);
             out.writeUTF(hook.id());
             out.writeUTF(hook.sourceId());
             optional(out, hook.tenantId().orElse(null));
             optional(out, hook.idempotencyKey().orElse(null));
+            if (orderingKey != null) {
+                out.writeUTF(orderingKey);
+            }
             out.writeShort(hook.headers().size());
             for (Map.Entry<String, String> header : hook.headers().entrySet()) {
                 out.writeUTF(header.getKey());
@@ -124,7 +135,7 @@ final class HookRecord {
         }
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(value))) {
             int version = in.readUnsignedByte();
-            if (version != VERSION) {
+            if (version != VERSION && version != VERSION_ORDERED) {
                 throw new IllegalArgumentException("unknown intake record version " + version);
             }
             Hook.Builder hook = Hook.builder().id(in.readUTF()).sourceId(in.readUTF());
@@ -135,6 +146,9 @@ final class HookRecord {
             String key = optional(in);
             if (key != null) {
                 hook.idempotencyKey(key);
+            }
+            if (version == VERSION_ORDERED) {
+                hook.orderingKey(in.readUTF());
             }
             int headers = in.readUnsignedShort();
             Map<String, String> map = new LinkedHashMap<>();

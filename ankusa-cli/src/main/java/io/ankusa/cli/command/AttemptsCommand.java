@@ -81,7 +81,8 @@ final class AttemptsCommand implements Callable<Integer> {
                     .leftAligned(0, 1, 4, 7, 8);
             for (DeliveryAttempt a : page.attempts()) {
                 table.row(a.at().toString(), TerminalText.escape(a.hookId()), Integer.toString(a.sink()),
-                        Integer.toString(a.attempt()), a.outcome().name().toLowerCase(Locale.ROOT),
+                        Integer.toString(a.attempt()),
+                        a.outcome().name().toLowerCase(Locale.ROOT) + (a.outOfOrder() ? " (out of order)" : ""),
                         a.status().isPresent() ? Integer.toString(a.status().getAsInt()) : "-",
                         Figures.millis(a.latency()),
                         a.errorClass().code(), TerminalText.escape(a.reason()));
@@ -112,6 +113,7 @@ final class AttemptsCommand implements Callable<Integer> {
             json.member("latencyMicros", a.latency().toNanos() / 1000)
                     .member("errorClass", a.errorClass().code())
                     .member("reason", a.reason())
+                    .member("outOfOrder", a.outOfOrder())
                     .endObject();
         }
         return json.endArray().member("next", page.next().map(AttemptCursor::token).orElse(null)).endObject().text();

@@ -155,6 +155,19 @@ public final class Json {
     }
 
     /**
+     * A member with a boolean value.
+     *
+     * @param name the member's name
+     * @param value the boolean
+     * @return this writer
+     */
+    public Json member(String name, boolean value) {
+        name(name).beforeValue();
+        text.append(value);
+        return this;
+    }
+
+    /**
      * The JSON text written so far.
      *
      * @return the text

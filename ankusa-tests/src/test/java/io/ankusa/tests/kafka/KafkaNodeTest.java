@@ -6,6 +6,7 @@ import io.ankusa.api.DeadLetterQuery;
 import io.ankusa.api.Hook;
 import io.ankusa.api.QueueStats;
 import io.ankusa.api.TraceContext;
+import io.ankusa.dispatch.sink.RetryPolicy;
 import io.ankusa.dispatch.sink.Sink;
 import io.ankusa.dispatch.sink.SinkOutcome;
 import io.ankusa.kafka.IntakeAck;
@@ -541,6 +542,46 @@ class KafkaNodeTest {
             });
             assertThat(span(spans, "ankusa.ingest", "malformed")).isEmpty();
         }
+    }
+
+    /**
+     * The intake record carries the ordering key, so a node that ingests a partition (at start, or
+     * taking it over without the store) keeps each key's order: the head of key k is retried, and
+     * the next hook of k is not attempted before the head is delivered, while the unordered hook
+     * behind them goes out at once.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    void anOrderingKeySurvivesTheKafkaHop(String backend) {
+        String topic = "ordering-" + backend;
+        String group = "group-" + topic;
+        broker.createTopic(topic, 1);
+        List<String> delivered = java.util.Collections.synchronizedList(new ArrayList<>());
+        AtomicInteger headAttempts = new AtomicInteger();
+        Sink sink = delivery -> {
+            if (delivery.hookId().equals("k0") && headAttempts.incrementAndGet() < 3) {
+                return CompletableFuture.completedFuture(SinkOutcome.retry("head fails twice"));
+            }
+            delivered.add(delivery.hookId());
+            return CompletableFuture.completedFuture(SinkOutcome.delivered());
+        };
+        try (KafkaIntake intake = KafkaIntake.builder(broker.bootstrap(), topic).build()) {
+            for (String id : List.of("k0", "k1", "k2")) {
+                intake.publish(traced(id).orderingKey("invoice-7").build()).join();
+            }
+            intake.publish(traced("free").build()).join();
+            try (KafkaNode node = KafkaNode.builder(broker.bootstrap(), topic, group, root, sink)
+                    .queueConfig(b -> b.backend(backend).housekeepingInterval(Duration.ZERO))
+                    .pipelineConfig(b -> b.tickInterval(Duration.ofMillis(20)).retryPolicy(RetryPolicy.builder()
+                            .schedule(List.of(Duration.ofMillis(200))).jitter(0).build()))
+                    .commitInterval(Duration.ofMillis(200)).build().start()) {
+                Eventually.until(WAIT, () -> "four hooks delivered: " + delivered,
+                        () -> !node.died() && delivered.size() == 4);
+            }
+        }
+        assertThat(headAttempts.get()).isEqualTo(3);
+        assertThat(delivered.stream().filter(id -> id.startsWith("k")).toList()).containsExactly("k0", "k1", "k2");
+        assertThat(delivered.get(0)).as("the unordered hook does not wait for the key").isEqualTo("free");
     }
 
     private static Hook.Builder traced(String id) {
