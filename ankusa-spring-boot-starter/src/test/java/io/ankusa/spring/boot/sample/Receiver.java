@@ -7,16 +7,22 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
-/** A webhook receiver on 127.0.0.1 that answers 204 and records each {@code webhook-id} it was sent. */
+/**
+ * A webhook receiver on 127.0.0.1 that answers 204 and records each {@code webhook-id} it was sent,
+ * with the {@code traceparent} header that came with it.
+ */
 public final class Receiver implements AutoCloseable {
 
     private final HttpServer server;
     private final Set<String> ids = ConcurrentHashMap.newKeySet();
+    private final Map<String, String> traceparents = new ConcurrentHashMap<>();
 
     private Receiver() {
         try {
@@ -32,6 +38,10 @@ public final class Receiver implements AutoCloseable {
             }
             String id = exchange.getRequestHeaders().getFirst("webhook-id");
             if (id != null) {
+                String traceparent = exchange.getRequestHeaders().getFirst("traceparent");
+                if (traceparent != null) {
+                    traceparents.put(id, traceparent);
+                }
                 ids.add(id);
                 synchronized (monitor) {
                     monitor.notifyAll();
@@ -56,6 +66,11 @@ public final class Receiver implements AutoCloseable {
     /** {@return the hook ids received so far} */
     public Set<String> ids() {
         return Set.copyOf(ids);
+    }
+
+    /** {@return the {@code traceparent} header the hook {@code id} came with, if it came with one} */
+    public Optional<String> traceparent(String id) {
+        return Optional.ofNullable(traceparents.get(id));
     }
 
     /** Waits up to {@code seconds} until every one of {@code expected} was received; false if not. */
