@@ -3,6 +3,8 @@ package io.ankusa.dispatch;
 import io.ankusa.api.AuditAction;
 import io.ankusa.api.DeadLetterCursor;
 import io.ankusa.api.DeadLetterQuery;
+import io.ankusa.api.DeliveryState;
+import io.ankusa.api.StoredDelivery;
 import io.ankusa.queue.Queue;
 import io.ankusa.queue.ledger.AuditRecorder;
 import io.ankusa.queue.ledger.DeadEntry;
@@ -10,6 +12,7 @@ import io.ankusa.queue.ledger.DeadRow;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.LedgerSource;
 import io.ankusa.queue.ledger.TenantDirectory;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -145,6 +148,43 @@ public final class Replayer {
                 tally.revived(batch.size(), ledger.revive(ord.getAsLong(), batch));
             }
         });
+    }
+
+    /**
+     * Revives one dead delivery: hook {@code seq} of {@code tenant} to {@code sink} (the seq and sink a
+     * {@link io.ankusa.api.DeadLetter} carries). Reads it with {@link Queue#hook(String, long)} (point
+     * reads: the hook, its delivery rows, their index keys), and revives it if it is dead, under its
+     * tenant's stripe like every revival. Audited as one entry for {@code tenant} ({@code revived = 1},
+     * or {@code skipped_gone = 1} when someone else revived or purged it between the read and the
+     * revival); a delivery that is not dead or not found records nothing.
+     *
+     * @param tenant the tenant the hook belongs to
+     * @param seq    the hook's seq
+     * @param sink   the sink number, 0..65 535
+     * @return whether it was replayed, is not dead, or was not found
+     * @throws IllegalArgumentException when {@code sink} is out of range
+     */
+    public DeliveryReplay replayDelivery(String tenant, long seq, int sink) {
+        Objects.requireNonNull(tenant, "tenant");
+        if (sink < 0 || sink > 0xFFFF) {
+            throw new IllegalArgumentException("sink out of range 0..65535: " + sink);
+        }
+        Optional<StoredDelivery> delivery = queue.hook(tenant, seq).flatMap(h -> h.delivery(sink));
+        if (delivery.isEmpty()) {
+            return DeliveryReplay.NOT_FOUND;
+        }
+        if (delivery.get().state() != DeliveryState.DEAD) {
+            return DeliveryReplay.NOT_DEAD;
+        }
+        OptionalLong ord = LedgerSource.of(queue).tenantDirectory().ord(tenant);
+        if (ord.isEmpty()) {
+            return DeliveryReplay.NOT_FOUND;
+        }
+        // A dead delivery's row records its dead-letter time as its last attempt's.
+        DeadRow row = new DeadRow(ord.getAsLong(), delivery.get().lastAttemptAt().map(Instant::toEpochMilli).orElse(0L),
+                seq, sink);
+        ReplayResult result = audited(tenant, tally -> tally.revived(1, ledger.revive(ord.getAsLong(), List.of(row))));
+        return result.revived() == 1 ? DeliveryReplay.REPLAYED : DeliveryReplay.NOT_DEAD;
     }
 
     /** The tenant's dead letters dead-lettered after {@code startedAt}. */

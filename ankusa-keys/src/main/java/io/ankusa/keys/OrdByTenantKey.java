@@ -37,6 +37,38 @@ public record OrdByTenantKey(String tenant) {
         return out;
     }
 
+    /**
+     * Every key of a tenant id that starts with {@code prefix}, in tenant-id order; for the empty prefix,
+     * every key between the sentinels.
+     *
+     * @param prefix the start of the tenant ids (no NUL, valid UTF-16); empty for every tenant id
+     * @return the span of their keys, sentinels excluded
+     */
+    public static KeySpan startingWith(String prefix) {
+        if (prefix.indexOf('\0') >= 0) {
+            throw new IllegalArgumentException("no tenant id contains NUL");
+        }
+        if (prefix.isEmpty()) {
+            // No tenant id starts with NUL: every real key is at or after 'n' 01.
+            return new KeySpan(new byte[] {Prefixes.ORD_BY_TENANT, 0x01}, FAMILY.hi());
+        }
+        byte[] id = StrictUtf8.encode("tenant id prefix", prefix);
+        byte[] start = new byte[1 + id.length];
+        start[0] = Prefixes.ORD_BY_TENANT;
+        System.arraycopy(id, 0, start, 1, id.length);
+        return KeySpan.prefix(start);
+    }
+
+    /**
+     * The first key that sorts after this one: where a listing continues after this tenant.
+     *
+     * @return this key followed by a 0 byte
+     */
+    public byte[] successor() {
+        byte[] key = encode();
+        return Arrays.copyOf(key, key.length + 1);
+    }
+
     /** Decodes; refuses anything else (including a sentinel). */
     public static OrdByTenantKey decode(byte[] key) {
         if (key == null || key.length < 2 || key[0] != Prefixes.ORD_BY_TENANT || FAMILY.isSentinel(key)) {

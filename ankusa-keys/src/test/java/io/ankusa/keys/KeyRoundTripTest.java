@@ -123,6 +123,27 @@ class KeyRoundTripTest {
         assertThat(DeliveryKey.hookRange(5).contains(new DeliveryKey(6, 0).encode())).isFalse();
     }
 
+    @Test
+    void aTenantIdPrefixSpansExactlyTheIdsThatStartWithItAndASuccessorIsTheNextKey() {
+        KeySpan acme = OrdByTenantKey.startingWith("acme");
+        for (String id : List.of("acme", "acme-eu", "acmex", "acme\uFFFF")) {
+            assertThat(acme.contains(new OrdByTenantKey(id).encode())).as(id).isTrue();
+        }
+        for (String id : List.of("acm", "acmd\uFFFF", "acmf", "b", "\u0001")) {
+            assertThat(acme.contains(new OrdByTenantKey(id).encode())).as(id).isFalse();
+        }
+        KeySpan every = OrdByTenantKey.startingWith("");
+        assertThat(every.contains(OrdByTenantKey.FAMILY.lo())).isFalse();
+        assertThat(every.contains(OrdByTenantKey.FAMILY.hi())).isFalse();
+        assertThat(every.contains(new OrdByTenantKey("\u0001").encode())).isTrue();
+        assertThat(every.contains(new OrdByTenantKey("\uFFFF".repeat(85)).encode())).isTrue();
+        assertThat(every.contains(new TenantByOrdKey(1).encode())).as("not the other tenant index").isFalse();
+        byte[] after = new OrdByTenantKey("acme").successor();
+        assertThat(Arrays.compareUnsigned(after, new OrdByTenantKey("acme").encode())).isPositive();
+        assertThat(Arrays.compareUnsigned(after, new OrdByTenantKey("acme\u0001").encode())).as("no id holds NUL")
+                .isNegative();
+    }
+
     private static void assertBetween(KeyFamily family, byte[] smallest, byte[] largest) {
         assertThat(Arrays.compareUnsigned(family.lo(), smallest)).as(family.name() + " lo").isNegative();
         assertThat(Arrays.compareUnsigned(largest, family.hi())).as(family.name() + " hi").isNegative();

@@ -19,6 +19,9 @@ import io.ankusa.api.QueueConfig;
 import io.ankusa.api.QueueHealth;
 import io.ankusa.api.QueueStats;
 import io.ankusa.api.Receipt;
+import io.ankusa.api.StoredHook;
+import io.ankusa.api.TenantPage;
+import io.ankusa.api.TenantQuery;
 import io.ankusa.api.TenantStats;
 import io.ankusa.api.events.QueueListener;
 import io.opentelemetry.api.OpenTelemetry;
@@ -204,6 +207,48 @@ public interface Queue extends AutoCloseable {
      * @return the number of tenant ordinals allocated so far, erased tenants included
      */
     long tenantCount();
+
+    /**
+     * A page of the tenants the queue holds, in tenant-id order (the unsigned order of the ids'
+     * UTF-8 bytes, which is code point order), each with its counters as {@link #pendingForTenant}
+     * gives them: every tenant, or those whose id starts with {@link TenantQuery#prefix() a prefix},
+     * from the start or after a cursor. An erased tenant is not listed (its erasure removes it from
+     * the tenant index in its last batch; until then it is).
+     *
+     * <p>Cost: one range scan of the tenant index (ids in key order) reading at most
+     * {@code limit + 1} keys from the cursor, and one multi-get of the page's counters (eight per
+     * tenant). No other family is read; the cost is the page, not the number of tenants.
+     *
+     * @param query which tenants, how many, and from where to continue
+     * @return the page, with the position to ask for the next one
+     */
+    TenantPage tenants(TenantQuery query);
+
+    /**
+     * The stored hook {@code seq} of {@code tenant} (the seq its {@link Receipt}, its dead letters,
+     * attempts and quarantined deliveries carry), with where each of its deliveries stands: due, in
+     * flight, dead, quarantined or finished.
+     *
+     * <p>Cost: the tenant's ordinal (cached, or one point read), one point read of the hook, one range
+     * scan of its own delivery rows (at most one per sink) and one multi-get of three index keys per
+     * row left. No scan of a tenant's backlog: a due delivery's due time is therefore not read.
+     *
+     * <p>The store keeps no index by hook id: a hook id is unique per source only and chosen by the
+     * caller, so the seq is the key. {@link #attempts(AttemptQuery)} by hook id and
+     * {@link #deadLetters(DeadLetterQuery)} give the seqs of a hook id's deliveries.
+     *
+     * <p>Empty for an unknown tenant, a seq the tenant holds no hook of (another tenant's hook
+     * included), and a hook whose every delivery ended and which has been deleted: the settle that
+     * delivers a hook's last delivery deletes it, or reclaim does soon after; its attempt history
+     * remains ({@link AttemptQuery#hook}). A hook whose stored bytes do not decode has no
+     * {@link StoredHook#hook()}; it is returned only when one of its deliveries is in flight, dead or
+     * quarantined under the tenant (else nothing shows whose it is).
+     *
+     * @param tenant the tenant's id
+     * @param seq    the hook's seq
+     * @return the hook and its deliveries' states, or empty
+     */
+    Optional<StoredHook> hook(String tenant, long seq);
 
     /**
      * How long the oldest due row has been due (zero if it is not yet due), from the active index.

@@ -61,6 +61,33 @@ public final class Counters {
         }
     }
 
+    /**
+     * The eight counters of each of {@code ords}, in one multi-read of eight rows per ordinal.
+     *
+     * @param store the store
+     * @param ords  tenant ordinals (0 for the aggregate)
+     * @return the counters of each ordinal, in the order given
+     */
+    public static List<CounterValues> read(Store store, List<Long> ords) {
+        int fields = CounterKey.LAST_FIELD - CounterKey.FIRST_FIELD + 1;
+        List<byte[]> keys = new ArrayList<>(fields * ords.size());
+        for (long ord : ords) {
+            for (int f = CounterKey.FIRST_FIELD; f <= CounterKey.LAST_FIELD; f++) {
+                keys.add(new CounterKey(ord, f).encode());
+            }
+        }
+        if (keys.isEmpty()) {
+            return List.of();
+        }
+        long[] v = store.counters(ColumnFamilies.COUNTERS, keys);
+        List<CounterValues> out = new ArrayList<>(ords.size());
+        for (int i = 0; i < ords.size(); i++) {
+            int o = i * fields;
+            out.add(new CounterValues(v[o], v[o + 1], v[o + 2], v[o + 3], v[o + 4], v[o + 5], v[o + 6], v[o + 7]));
+        }
+        return out;
+    }
+
     /** The eight counters of {@code ord} (0 for the aggregate), in one multi-read. */
     public static CounterValues read(Store store, long ord) {
         List<byte[]> keys = new ArrayList<>(CounterKey.LAST_FIELD);

@@ -24,6 +24,9 @@ import io.ankusa.api.QueueFailedException;
 import io.ankusa.api.QueueHealth;
 import io.ankusa.api.QueueStats;
 import io.ankusa.api.Receipt;
+import io.ankusa.api.StoredHook;
+import io.ankusa.api.TenantPage;
+import io.ankusa.api.TenantQuery;
 import io.ankusa.api.TenantStats;
 import io.ankusa.api.events.EndpointState;
 import io.ankusa.api.events.QueueListener;
@@ -34,6 +37,7 @@ import io.ankusa.queue.deliveries.AttemptHistory;
 import io.ankusa.queue.deliveries.Counters;
 import io.ankusa.queue.deliveries.EndpointBook;
 import io.ankusa.queue.deliveries.Expansion;
+import io.ankusa.queue.deliveries.HookReads;
 import io.ankusa.queue.deliveries.Quarantine;
 import io.ankusa.queue.deliveries.StoreDeliveryLedger;
 import io.ankusa.queue.deliveries.TenantErasure;
@@ -118,6 +122,7 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
     private final HookReclaimer reclaimer;
     private final Housekeeping housekeeping;
     private final DeadLetters deadLetters;
+    private final TenantListing tenantListing;
     private final AuditedPurge auditedPurge;
     private final AuditedErasure auditedErasure;
     private final Quarantine quarantine;
@@ -234,6 +239,7 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
         this.idempotencyKeys = new IdempotencyKeys(store, config.dedupeWindow().toMillis());
         this.reclaimer = new HookReclaimer(store, stripes, ordinals);
         this.deadLetters = new DeadLetters(store, ordinals, ledger);
+        this.tenantListing = new TenantListing(store);
         this.auditedPurge = new AuditedPurge(ordinals, purge, audit);
         this.events = EventHub.start(config.listeners(), config.eventCapacity(), "ankusa-queue-events");
         this.quarantine = new Quarantine(store, stripes, ledger.dueStamps());
@@ -398,6 +404,20 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
     /** See {@code Queue}. */
     public long tenantCount() {
         return ordinals.tenantCount();
+    }
+
+    /** See {@code Queue}. */
+    public TenantPage tenants(TenantQuery query) {
+        return tenantListing.page(Objects.requireNonNull(query, "query"));
+    }
+
+    /** See {@code Queue}. */
+    public Optional<StoredHook> hook(String tenant, long seq) {
+        OptionalLong ord = ordinals.ord(Objects.requireNonNull(tenant, "tenant"));
+        if (ord.isEmpty()) {
+            return Optional.empty();
+        }
+        return HookReads.read(store, ord.getAsLong(), tenant, seq);
     }
 
     @Override

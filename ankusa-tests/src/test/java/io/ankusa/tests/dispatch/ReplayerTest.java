@@ -6,14 +6,23 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.ankusa.api.DeadLetterCursor;
 import io.ankusa.api.DeadLetterPage;
 import io.ankusa.api.DeadLetterQuery;
+import io.ankusa.api.AuditAction;
+import io.ankusa.api.AuditEntry;
+import io.ankusa.api.DeliveryState;
+import io.ankusa.api.Receipt;
+import io.ankusa.api.StoredDelivery;
+import io.ankusa.dispatch.DeliveryReplay;
 import io.ankusa.dispatch.Pipeline;
 import io.ankusa.dispatch.ReplayPage;
 import io.ankusa.dispatch.ReplayResult;
 import io.ankusa.dispatch.Replayer;
 import io.ankusa.dispatch.sink.SinkOutcome;
 import io.ankusa.queue.ledger.DeadEntry;
+import io.ankusa.dispatch.sink.Delivery;
 import io.ankusa.testkit.ScriptedSink;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -140,6 +149,58 @@ class ReplayerTest {
             assertThatThrownBy(() -> replayer.replayPage(0)).isInstanceOf(IllegalArgumentException.class);
             assertThatThrownBy(() -> replayer.replayPage(DeadLetterQuery.MAX_LIMIT + 1))
                     .isInstanceOf(IllegalArgumentException.class);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    void replayDeliveryRevivesThatOneSinkOfThatHookAndAPipelineDeliversIt(String backend) {
+        try (DispatchFixture f = DispatchFixture.open(backend, dir)) {
+            Receipt first;
+            try (Pipeline pipeline = f.pipeline(new ScriptedSink(d -> SinkOutcome.dead("HTTP 410")), b -> b)) {
+                first = f.ingest("d0", "t0", 0, 1);
+                f.ingest("d1", "t0", 0, 1);
+                DispatchFixture.await(pipeline.tick());
+            }
+            assertThat(f.queue().stats().dead()).isEqualTo(4);
+            Replayer replayer = Replayer.of(f.queue());
+            f.clock().advance(1_000);
+
+            assertThat(replayer.replayDelivery("t0", first.seq(), 1)).isEqualTo(DeliveryReplay.REPLAYED);
+
+            assertThat(f.queue().hook("t0", first.seq()).orElseThrow().deliveries())
+                    .extracting(StoredDelivery::sink, StoredDelivery::state)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple(0, DeliveryState.DEAD),
+                            org.assertj.core.groups.Tuple.tuple(1, DeliveryState.DUE));
+            assertThat(f.queue().deadForTenant("t0").dead()).isEqualTo(3);
+            assertThat(f.queue().pendingForTenant("t0").pending()).isEqualTo(1);
+            AuditEntry audit = f.queue().auditTrail(1).get(0);
+            assertThat(audit.action()).isEqualTo(AuditAction.REPLAY);
+            assertThat(audit.tenantId()).isEqualTo("t0");
+            assertThat(audit.counts()).isEqualTo(Map.of("revived", 1L));
+            f.assertConsistent();
+
+            assertThat(replayer.replayDelivery("t0", first.seq(), 1)).as("due now, not dead")
+                    .isEqualTo(DeliveryReplay.NOT_DEAD);
+            assertThat(replayer.replayDelivery("t0", first.seq(), 7)).as("no such sink").isEqualTo(DeliveryReplay.NOT_FOUND);
+            assertThat(replayer.replayDelivery("t1", first.seq(), 0)).as("unknown tenant")
+                    .isEqualTo(DeliveryReplay.NOT_FOUND);
+            assertThat(replayer.replayDelivery("t0", first.seq() + 100, 0)).as("no such hook")
+                    .isEqualTo(DeliveryReplay.NOT_FOUND);
+            assertThat(f.queue().auditTrail(10)).as("only the replay that revived is audited").hasSize(1);
+
+            ScriptedSink sink = ScriptedSink.delivering();
+            try (Pipeline pipeline = f.pipeline(sink, b -> b)) {
+                assertThat(DispatchFixture.await(pipeline.tick()).delivered()).isEqualTo(1);
+            }
+            List<Delivery> seen = sink.seen();
+            assertThat(seen).extracting(Delivery::hookId).containsExactly("d0");
+            assertThat(seen).extracting(Delivery::sink).containsExactly(1);
+            assertThat(f.queue().hook("t0", first.seq()).orElseThrow().delivery(1))
+                    .hasValue(StoredDelivery.finished(1));
+            assertThat(f.queue().deadForTenant("t0").dead()).as("the other three stay dead").isEqualTo(3);
+            assertThat(replayer.replayDelivery("t0", first.seq(), 1)).as("delivered").isEqualTo(DeliveryReplay.NOT_DEAD);
+            f.assertConsistent();
         }
     }
 }
