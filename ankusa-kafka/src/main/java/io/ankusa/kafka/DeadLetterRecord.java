@@ -2,6 +2,8 @@ package io.ankusa.kafka;
 
 import io.ankusa.api.DeadLetter;
 import io.ankusa.api.Hook;
+import io.ankusa.api.InvalidTraceContextException;
+import io.ankusa.api.TraceContext;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -11,6 +13,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Optional;
+import org.apache.kafka.common.header.Headers;
 
 /**
  * One dead letter as published to the compacted dead-letter topic ({@code <topic>.dead}), in the
@@ -25,6 +28,10 @@ import java.util.Optional;
  * | deadAt i64 (epoch ms) | attempts i32 | lastError length u32 | lastError UTF-8
  * | hook length i32 (-1: not stored) | hook (the intake record encoding, {@link HookRecord})
  * </pre>
+ *
+ * <p>The stored hook's trace context travels in the record headers, as on the intake topic
+ * ({@link HookRecord#writeTrace}), so a restored letter's hook keeps its trace; trace headers that
+ * do not parse are dropped on reading (the letter is what matters, not its trace).
  *
  * @param letter the dead letter, as the store lists it
  * @param offset the intake offset of its hook, or -1 when the node did not know it
@@ -47,6 +54,11 @@ record DeadLetterRecord(DeadLetter letter, long offset, Optional<Hook> hook) {
 
     String key() {
         return key(letter);
+    }
+
+    /** Writes the stored hook's trace context, if it has one, into the record's headers. */
+    void writeTrace(Headers headers) {
+        hook.flatMap(Hook::traceContext).ifPresent(trace -> HookRecord.writeTrace(trace, headers));
     }
 
     byte[] encode() {
@@ -84,6 +96,25 @@ record DeadLetterRecord(DeadLetter letter, long offset, Optional<Hook> hook) {
      * @throws IllegalArgumentException when it is not a dead-letter record this version writes
      */
     static DeadLetterRecord decode(byte[] value) {
+        return decode(value, (TraceContext) null);
+    }
+
+    /**
+     * Decodes a record, its hook with the trace context of the record's headers.
+     *
+     * @throws IllegalArgumentException as {@link #decode(byte[])}
+     */
+    static DeadLetterRecord decode(byte[] value, Headers headers) {
+        TraceContext trace;
+        try {
+            trace = HookRecord.readTrace(headers);
+        } catch (InvalidTraceContextException e) {
+            trace = null;
+        }
+        return decode(value, trace);
+    }
+
+    private static DeadLetterRecord decode(byte[] value, TraceContext trace) {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(value))) {
             int version = in.readUnsignedByte();
             if (version != VERSION) {
@@ -100,7 +131,7 @@ record DeadLetterRecord(DeadLetter letter, long offset, Optional<Hook> hook) {
             String error = new String(readBytes(in, in.readInt()), StandardCharsets.UTF_8);
             int hookLength = in.readInt();
             Optional<Hook> hook = hookLength < 0 ? Optional.empty()
-                    : Optional.of(HookRecord.decode(readBytes(in, hookLength)));
+                    : Optional.of(HookRecord.decode(readBytes(in, hookLength), trace));
             if (in.available() != 0) {
                 throw new IllegalArgumentException("dead-letter record has " + in.available() + " trailing bytes");
             }

@@ -91,6 +91,7 @@ final class DeadLetterRestore {
             Hook.Builder copy = Hook.builder().id(stored.id()).sourceId(stored.sourceId()).headers(stored.headers())
                     .payload(stored.payload()).sinks(letters.stream().map(r -> r.letter().sink()).distinct().toList());
             stored.tenantId().ifPresent(copy::tenantId);
+            stored.traceContext().ifPresent(copy::traceContext);
             receipts.add(queue.ingest(copy.build(), wait));
         }
         // seq of the restored copy -> its letters; by tenant ordinal.

@@ -111,7 +111,9 @@ final class DeadLetterShipper {
             Optional<Hook> hook = ledger.storedHook(letter.seq());
             long offset = offsets.getOrDefault(letter.seq(), -1L);
             DeadLetterRecord record = new DeadLetterRecord(letter, offset, hook);
-            sends.add(producer.send(new ProducerRecord<>(topic, partition, record.key(), record.encode())));
+            ProducerRecord<String, byte[]> sent = new ProducerRecord<>(topic, partition, record.key(), record.encode());
+            record.writeTrace(sent.headers());
+            sends.add(producer.send(sent));
         }
         await(sends);
         for (DeadLetter letter : fresh) {

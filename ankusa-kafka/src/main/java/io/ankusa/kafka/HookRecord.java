@@ -97,7 +97,7 @@ final class HookRecord {
      * @throws InvalidTraceContextException when the trace headers are malformed
      */
     static Hook decode(byte[] value, Headers headers) {
-        return decodeValue(value, readTrace(headers));
+        return decode(value, readTrace(headers));
     }
 
     /** The trace context in a record's headers, or null when it carries none. */
@@ -126,10 +126,15 @@ final class HookRecord {
      *         hook it holds breaks the input rules ({@link io.ankusa.api.InvalidHookException})
      */
     static Hook decode(byte[] value) {
-        return decodeValue(value, null);
+        return decode(value, (TraceContext) null);
     }
 
-    private static Hook decodeValue(byte[] value, TraceContext trace) {
+    /**
+     * Decodes a record's value, with {@code trace} (or none, when null) as the hook's trace context.
+     *
+     * @throws IllegalArgumentException as {@link #decode(byte[])}
+     */
+    static Hook decode(byte[] value, TraceContext trace) {
         if (value == null) {
             throw new IllegalArgumentException("intake record without a value");
         }

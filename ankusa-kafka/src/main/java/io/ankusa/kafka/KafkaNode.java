@@ -285,7 +285,7 @@ public final class KafkaNode implements AutoCloseable {
                 if (record.value() == null) {
                     records.remove(record.key());
                 } else {
-                    records.put(record.key(), DeadLetterRecord.decode(record.value()));
+                    records.put(record.key(), DeadLetterRecord.decode(record.value(), record.headers()));
                 }
             }
         }

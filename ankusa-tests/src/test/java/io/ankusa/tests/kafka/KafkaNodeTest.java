@@ -296,6 +296,11 @@ class KafkaNodeTest {
         return latest;
     }
 
+    /** A W3C traceparent whose trace and span ids are {@code i + 1}. */
+    private static String traceparentOf(int i) {
+        return String.format(java.util.Locale.ROOT, "00-%032x-%016x-01", i + 1, i + 1);
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
     void deadLettersSurviveTheLossOfANodeAndReplayOnTheNewOwner(String backend) throws Exception {
@@ -306,7 +311,10 @@ class KafkaNodeTest {
         Sink refusing = delivery -> CompletableFuture.completedFuture(delivery.hookId().startsWith("bad") && delivery.sink() == 1
                 ? SinkOutcome.dead("410 gone") : SinkOutcome.delivered());
         Set<String> redelivered = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        // The trace each replayed delivery runs under: the untraced pipeline makes the hook's stored one current.
+        Map<String, String> traces = new java.util.concurrent.ConcurrentHashMap<>();
         Sink taking = delivery -> {
+            traces.put(delivery.hookId(), Span.current().getSpanContext().getTraceId());
             redelivered.add(delivery.hookId() + "/" + delivery.sink());
             return CompletableFuture.completedFuture(SinkOutcome.delivered());
         };
@@ -317,7 +325,7 @@ class KafkaNodeTest {
             for (int i = 0; i < 60; i++) {
                 String id = (i % 5 == 0 ? "bad" : "good") + i;
                 acks.add(intake.publish(Hook.builder().id(id).sourceId("test").tenantId("t" + (i % 7)).payload("{\"n\":" + i + "}")
-                        .sinks(0, 1).build()).join());
+                        .sinks(0, 1).traceContext(TraceContext.of(traceparentOf(i))).build()).join());
             }
             Map<TopicPartition, Long> ends = broker.endOffsets(java.util.stream.IntStream.range(0, PARTITIONS)
                     .mapToObj(p -> new TopicPartition(topic, p)).toList());
@@ -351,6 +359,8 @@ class KafkaNodeTest {
                 Eventually.until(WAIT, () -> "every replayed letter delivered: " + redelivered,
                         () -> redelivered.size() == 12);
                 assertThat(redelivered).allSatisfy(d -> assertThat(d).startsWith("bad").endsWith("/1"));
+                assertThat(traces).as("a restored letter's hook keeps its trace context").hasSize(12).allSatisfy((hook, trace) ->
+                        assertThat(trace).isEqualTo(traceparentOf(Integer.parseInt(hook.substring(3))).substring(3, 35)));
                 assertThat(deadLetters(node)).isEmpty();
             }
             assertThat(deadTopic(topic + ".dead", PARTITIONS)).as("replayed letters are tombstoned").isEmpty();
