@@ -25,6 +25,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletionStage;
+import java.util.function.BooleanSupplier;
 import java.util.random.RandomGenerator;
 
 /**
@@ -220,6 +221,7 @@ public interface Pipeline extends AutoCloseable {
         private int eventCapacity = QueueConfig.DEFAULT_EVENT_CAPACITY;
         /** Null until set: the queue's own, the one given to {@code Queue.open}. */
         private OpenTelemetry openTelemetry;
+        private BooleanSupplier claimGate = () -> true;
 
         private Builder(Queue queue, Sink sink) {
             this.queue = Objects.requireNonNull(queue, "queue");
@@ -401,6 +403,24 @@ public interface Pipeline extends AutoCloseable {
         }
 
         /**
+         * Whether the pipeline may claim deliveries now (default: always). Each tick reads the gate
+         * under the tick's lock before it reads due rows; a tick the gate refuses claims nothing and
+         * starts no attempt (its report is empty), and the tick loop looks at the gate again after
+         * the tick interval. Attempts under way are not touched: they finish and settle as usual.
+         * Once the gate returns false, no tick that starts afterwards claims; a tick already past
+         * the gate sends what it claimed. For an owner whose right to dispatch may lapse, such as a
+         * Kafka node that may have lost its partitions. The gate is called often (at least once per
+         * tick interval) and must be cheap and must not throw.
+         *
+         * @param gate true while ticks may claim
+         * @return this builder
+         */
+        public Builder claimGate(BooleanSupplier gate) {
+            this.claimGate = Objects.requireNonNull(gate, "gate");
+            return this;
+        }
+
+        /**
          * The pipeline, started: ticking on its own thread and reporting gauges. This is how an
          * application gets a pipeline; there is no built-but-idle pipeline to forget to start.
          *
@@ -421,7 +441,7 @@ public interface Pipeline extends AutoCloseable {
                     random == null ? new SplittableRandom() : random, rowsPerTick, bytesPerTick, quantumBytes,
                     concurrency, tickInterval, sinkDeadline, gaugeInterval, gaugeListeners, listeners,
                     eventCapacity, orderingPolicy,
-                    openTelemetry == null ? LedgerSource.of(queue).openTelemetry() : openTelemetry)));
+                    openTelemetry == null ? LedgerSource.of(queue).openTelemetry() : openTelemetry, claimGate)));
         }
 
         private static int requirePositive(int value, String what) {

@@ -20,6 +20,9 @@ import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -61,11 +64,18 @@ import org.slf4j.LoggerFactory;
  *     revoked partition is handed to another member only in a later rebalance, after this node's
  *     {@code onPartitionsRevoked} returned; there the node closes the partition's pipeline (waiting
  *     up to its sink deadline for deliveries under way), commits the watermark and closes the store.
- *     A node that stops polling or heartbeating (a pause, a partition from the brokers) loses its
- *     partitions after {@code session.timeout.ms} without being told in time: that is the fencing
- *     window, in which a partition may be dispatched from two nodes (docs/scale-out.md). Commits
- *     carry the group generation; a fenced member's commit is refused by the coordinator, and
- *     {@code onPartitionsLost} closes its partitions without committing.</li>
+ *     Commits carry the group generation; a fenced member's commit is refused by the coordinator,
+ *     and {@code onPartitionsLost} closes its partitions without committing.</li>
+ * <li><b>A stalled node fences itself.</b> A node that stops polling (a long pause, a stuck poll
+ *     loop) may lose its partitions after {@code session.timeout.ms} without being told in time.
+ *     So its pipelines claim nothing once {@link Builder#fencingBound} (below the session timeout,
+ *     default two thirds of it) has passed since its last completed poll: every tick reads that
+ *     from the monotonic clock ({@code Pipeline.Builder.claimGate}), and a watchdog thread marks
+ *     the node {@linkplain #fenced() fenced} and logs it. Attempts under way finish. After the next
+ *     completed poll the node commits its watermarks; when the coordinator takes the commit (the
+ *     node is still a member of its generation) dispatch resumes, otherwise the node stays fenced
+ *     until {@code onPartitionsLost} closes the partitions (docs/scale-out.md, "A stalled node fences
+ *     itself").</li>
  * <li><b>Dead letters survive the loss of a node.</b> Before each watermark commit the node
  *     publishes the partition's new dead letters to a compacted topic ({@code <topic>.dead},
  *     {@link Builder#deadLetterTopic}); a node that opens a partition's store new restores them
@@ -79,6 +89,12 @@ import org.slf4j.LoggerFactory;
 public final class KafkaNode implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaNode.class);
+    /** Kafka's default {@code session.timeout.ms}. */
+    private static final long KAFKA_SESSION_TIMEOUT_MS = 45_000;
+    /** The watchdog looks at the fence this many times per bound. */
+    private static final long WATCHES_PER_BOUND = 10;
+    /** The watchdog looks at most once a millisecond. */
+    private static final long MIN_WATCH_NANOS = 1_000_000L;
 
     private final Builder config;
     private final KafkaConsumer<String, byte[]> consumer;
@@ -88,11 +104,24 @@ public final class KafkaNode implements AutoCloseable {
     private final Map<TopicPartition, AssignedPartition> assigned = new ConcurrentHashMap<>();
     private final Map<TopicPartition, Long> committed = new ConcurrentHashMap<>();
     private final Thread thread;
+    private final Fence fence;
+    private final Duration fencingBound;
+    private final long sessionTimeoutMs;
+    /** Runs {@link #watch()}: the fence's check, independent of the poll loop. */
+    private final ScheduledExecutorService watchdog;
     private volatile boolean running = true;
     private volatile RuntimeException died;
 
-    private KafkaNode(Builder config) {
+    private KafkaNode(Builder config, Duration fencingBound, long sessionTimeoutMs) {
         this.config = config;
+        this.fencingBound = fencingBound;
+        this.sessionTimeoutMs = sessionTimeoutMs;
+        this.fence = new Fence(fencingBound, System::nanoTime);
+        this.watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "ankusa-kafka-fence");
+            t.setDaemon(true);
+            return t;
+        });
         Map<String, Object> consumerConfig = new HashMap<>(config.properties);
         consumerConfig.put(ConsumerConfig.GROUP_ID_CONFIG, config.groupId);
         consumerConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
@@ -147,8 +176,33 @@ public final class KafkaNode implements AutoCloseable {
      * @return this node, running
      */
     public KafkaNode start() {
+        fence.renew();
+        long every = Math.max(MIN_WATCH_NANOS, fencingBound.toNanos() / WATCHES_PER_BOUND);
+        watchdog.scheduleAtFixedRate(this::watch, every, every, TimeUnit.NANOSECONDS);
         thread.start();
         return this;
+    }
+
+    /**
+     * Whether the node holds back dispatch from all its partitions because its poll loop has not
+     * completed a poll within {@link Builder#fencingBound}, or has not yet confirmed since then that
+     * the group still counts it as a member (see the class comment). Attempts started before go on
+     * until they settle.
+     *
+     * @return whether the node is fenced now
+     */
+    public boolean fenced() {
+        return fence.fenced();
+    }
+
+    /**
+     * How long ago the poll loop last completed a poll (the node's thread, before it started: since
+     * {@link #start()}).
+     *
+     * @return the time since the last completed poll, on the monotonic clock
+     */
+    public Duration sinceLastPoll() {
+        return fence.sinceRenewed();
     }
 
     /**
@@ -184,6 +238,7 @@ public final class KafkaNode implements AutoCloseable {
                 } catch (WakeupException e) {
                     continue;
                 }
+                polled();
                 for (TopicPartition tp : records.partitions()) {
                     AssignedPartition partition = assigned.get(tp);
                     if (partition == null) {
@@ -208,6 +263,7 @@ public final class KafkaNode implements AutoCloseable {
             LOG.error("kafka node stopped", e);
             closeAll(new ArrayList<>(assigned.keySet()));
         } finally {
+            watchdog.shutdownNow();
             try {
                 consumer.close(org.apache.kafka.clients.consumer.CloseOptions.timeout(Duration.ofSeconds(30)));
             } catch (RuntimeException e) {
@@ -218,8 +274,77 @@ public final class KafkaNode implements AutoCloseable {
         }
     }
 
+    /**
+     * The poll loop completed a poll (its rebalance callbacks ran in it): renews the fence, after
+     * fencing first when the bound passed since the last poll (the watchdog may not have run yet,
+     * as after a pause of the whole process); a fenced node then confirms its ownership.
+     */
+    private void polled() {
+        if (!assigned.isEmpty()) {
+            long since = fence.check();
+            if (since != Fence.NOT_FENCED) {
+                logFenced(since);
+            }
+        }
+        fence.renew();
+        if (fence.held()) {
+            confirmOwnership();
+        }
+    }
+
+    /** The watchdog's round: fences a node that holds partitions and has not polled within the bound. */
+    private void watch() {
+        try {
+            if (!assigned.isEmpty()) {
+                long since = fence.check();
+                if (since != Fence.NOT_FENCED) {
+                    logFenced(since);
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.error("the fencing watchdog failed a round", e);
+        }
+    }
+
+    private void logFenced(long sinceNanos) {
+        LOG.warn("kafka node fenced: no poll completed for {} ms (fencing bound {} ms, session.timeout.ms {} ms); "
+                + "partitions {} start no delivery until a poll confirms the node still owns them",
+                TimeUnit.NANOSECONDS.toMillis(sinceNanos), fencingBound.toMillis(),
+                sessionTimeoutMs, assigned.keySet());
+    }
+
+    /**
+     * After a completed poll, on a fenced node: commits the watermark of every partition it holds,
+     * and lifts the fence when the coordinator takes the commit (the commit carries the node's
+     * generation and member id, so it is refused once the group has moved on without it). A
+     * refused commit leaves the node fenced; the consumer then rejoins and
+     * {@code onPartitionsLost} closes what it lost.
+     */
+    private void confirmOwnership() {
+        List<TopicPartition> held = new ArrayList<>(assigned.keySet());
+        if (held.isEmpty()) {
+            if (fence.lift()) {
+                LOG.info("kafka node no longer fenced: it holds no partition");
+            }
+            return;
+        }
+        if (commit(held, true) && fence.lift()) {
+            LOG.info("kafka node resumes dispatch: a poll completed and the group took its commit for {}", held);
+        }
+    }
+
     /** Commits the watermarks of {@code partitions}, with the group generation in the metadata. */
     private void commit(Collection<TopicPartition> partitions) {
+        commit(partitions, false);
+    }
+
+    /**
+     * Commits the watermarks of {@code partitions} that moved since the last commit ({@code all}:
+     * every one, to confirm the node's membership), with the group generation in the metadata.
+     *
+     * @return whether the coordinator took a commit ({@code all}: one was sent and taken)
+     */
+    private boolean commit(Collection<TopicPartition> partitions, boolean all) {
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
         int generation = consumer.groupMetadata().generationId();
         for (TopicPartition tp : partitions) {
@@ -233,20 +358,26 @@ public final class KafkaNode implements AutoCloseable {
                     LOG.warn("watermark of {} not committed: its dead letters are not all published", tp, e);
                     continue;
                 }
-                if (committed.getOrDefault(tp, -1L) != watermark) {
+                if (all || committed.getOrDefault(tp, -1L) != watermark) {
                     offsets.put(tp, new OffsetAndMetadata(watermark, "ankusa generation=" + generation));
                 }
             }
         }
         if (offsets.isEmpty()) {
-            return;
+            return !all;
         }
         try {
-            consumer.commitSync(offsets);
+            if (all) {
+                consumer.commitSync(offsets, fencingBound);
+            } else {
+                consumer.commitSync(offsets);
+            }
             offsets.forEach((tp, offset) -> committed.put(tp, offset.offset()));
+            return true;
         } catch (KafkaException e) {
             // A fenced member (a newer generation owns the partitions) is refused: onPartitionsLost follows.
             LOG.warn("watermark commit refused for {}", offsets.keySet(), e);
+            return false;
         }
     }
 
@@ -384,12 +515,15 @@ public final class KafkaNode implements AutoCloseable {
                         tp.partition(), readDeadLetters(tp.partition()), producer);
                 AssignedPartition partition =
                         AssignedPartition.open(tp, config.root, config.queueConfig, config.opener(), config.sink,
-                        config.tracedPipelineConfig(), committedOffset, config.ingestWait, deadLetters);
+                        config.tracedPipelineConfig(fence), committedOffset, config.ingestWait, deadLetters);
                 assigned.put(tp, partition);
                 committedOffset.ifPresent(o -> committed.put(tp, o));
                 consumer.seek(tp, partition.resumeAt());
                 partition.startDispatch();
             }
+            // The group just gave these partitions to this node: the bound counts from here, not from
+            // the poll before a join that may have taken a while.
+            fence.renew();
             LOG.info("partitions assigned: {}", partitions);
         }
     }
@@ -401,6 +535,7 @@ public final class KafkaNode implements AutoCloseable {
     @Override
     public void close() {
         running = false;
+        watchdog.shutdownNow();
         consumer.wakeup();
         try {
             if (thread.isAlive()) {
@@ -428,6 +563,8 @@ public final class KafkaNode implements AutoCloseable {
         private Duration pollTimeout = Duration.ofMillis(200);
         private Duration commitInterval = Duration.ofSeconds(1);
         private Duration ingestWait = Duration.ofSeconds(30);
+        /** Null until set: two thirds of {@code session.timeout.ms}. */
+        private Duration fencingBound;
 
         private Builder(String bootstrapServers, String topic, String groupId, Path root, Sink sink) {
             properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
@@ -478,11 +615,11 @@ public final class KafkaNode implements AutoCloseable {
             return c -> Queue.open(c, otel);
         }
 
-        /** The pipeline tweak after the node's OpenTelemetry. */
-        private UnaryOperator<Pipeline.Builder> tracedPipelineConfig() {
+        /** The pipeline tweak after the node's OpenTelemetry, and the node's fence as its claim gate. */
+        private UnaryOperator<Pipeline.Builder> tracedPipelineConfig(Fence fence) {
             OpenTelemetry otel = openTelemetry;
             UnaryOperator<Pipeline.Builder> tweak = pipelineConfig;
-            return b -> tweak.apply(b.openTelemetry(otel));
+            return b -> tweak.apply(b.openTelemetry(otel)).claimGate(fence::open);
         }
 
         /**
@@ -501,6 +638,7 @@ public final class KafkaNode implements AutoCloseable {
 
         /**
          * Configures each partition's pipeline (retry policy, concurrency, sink deadline, listeners).
+         * The claim gate is the node's ({@link #fencingBound}) and cannot be changed here.
          *
          * @param tweak changes to the pipeline's defaults
          * @return this builder
@@ -551,6 +689,62 @@ public final class KafkaNode implements AutoCloseable {
         }
 
         /**
+         * How long after the last completed poll the node stops starting deliveries (see
+         * {@link KafkaNode#fenced()}). It must be below the consumer's {@code session.timeout.ms}, so
+         * that the node stops before the group can give its partitions to another member, and above
+         * the poll loop's poll timeout (200 ms). Default: two thirds of {@code session.timeout.ms}
+         * (Kafka's default session timeout, 45 s, gives 30 s). Leave room for the loop's longest
+         * normal pause: a poll that runs a revoke waits up to the sink deadline for deliveries under
+         * way, and an ingest waits up to the queue's ingest wait; a node that passes the bound that
+         * way fences until its next poll confirms it.
+         *
+         * @param bound the fencing bound, positive
+         * @return this builder
+         */
+        public Builder fencingBound(Duration bound) {
+            Objects.requireNonNull(bound, "bound");
+            if (bound.isNegative() || bound.isZero()) {
+                throw new IllegalArgumentException("fencing bound must be positive: " + bound);
+            }
+            this.fencingBound = bound;
+            return this;
+        }
+
+        /** The consumer's {@code session.timeout.ms}: the property set, else Kafka's default. */
+        private long sessionTimeoutMs() {
+            Object value = properties.get(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG);
+            if (value == null) {
+                return KAFKA_SESSION_TIMEOUT_MS;
+            }
+            try {
+                return Long.parseLong(String.valueOf(value).trim());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("session.timeout.ms is not a number of milliseconds: " + value, e);
+            }
+        }
+
+        /**
+         * The fencing bound to build with: the one set, else two thirds of the session timeout.
+         *
+         * @throws IllegalArgumentException when it is not below {@code session.timeout.ms}, or not above the
+         *                                  poll timeout
+         */
+        Duration checkedFencingBound() {
+            long session = sessionTimeoutMs();
+            Duration bound = fencingBound != null ? fencingBound : Duration.ofMillis(session * 2 / 3);
+            if (bound.compareTo(Duration.ofMillis(session)) >= 0) {
+                throw new IllegalArgumentException("fencing bound " + bound.toMillis() + " ms must be below "
+                        + "session.timeout.ms " + session + " ms: the group may give the node's partitions away "
+                        + "after the session timeout, and the node must have stopped dispatching by then");
+            }
+            if (bound.compareTo(pollTimeout) <= 0) {
+                throw new IllegalArgumentException("fencing bound " + bound.toMillis() + " ms must be above the "
+                        + "poll timeout " + pollTimeout.toMillis() + " ms (session.timeout.ms " + session + " ms)");
+            }
+            return bound;
+        }
+
+        /**
          * Sets a consumer property ({@code session.timeout.ms}, {@code max.poll.records}, security
          * settings, …). The group, the assignor, the protocol, manual commits and the deserializers
          * are the node's and cannot be changed; security settings are passed to the refused topic's
@@ -569,9 +763,11 @@ public final class KafkaNode implements AutoCloseable {
          * Builds the node (not started: {@link KafkaNode#start()}).
          *
          * @return the node
+         * @throws IllegalArgumentException when the {@link #fencingBound} is not below {@code session.timeout.ms}
+         *                                  (the message names both), or not above the poll timeout
          */
         public KafkaNode build() {
-            return new KafkaNode(this);
+            return new KafkaNode(this, checkedFencingBound(), sessionTimeoutMs());
         }
     }
 }

@@ -36,6 +36,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
@@ -76,17 +77,19 @@ public final class DispatchPipeline implements AutoCloseable {
      * @param eventCapacity  most events waiting per listener
      * @param orderingPolicy what a stuck head of an ordering key does
      * @param openTelemetry  what the attempts are traced with
+     * @param claimGate      whether a tick may claim now (read under the tick's lock before each tick)
      */
     public record Settings(Queue queue, Sink sink, RetryPolicy retryPolicy,
             RandomGenerator random, int rowsPerTick, long bytesPerTick, long quantumBytes, int concurrency,
             Duration tickInterval,
             Duration sinkDeadline, Duration gaugeInterval, List<GaugeListener> gaugeListeners,
             List<QueueListener> listeners, int eventCapacity, OrderingPolicy orderingPolicy,
-            OpenTelemetry openTelemetry) {
+            OpenTelemetry openTelemetry, BooleanSupplier claimGate) {
 
         /** Copies the listeners. */
         public Settings {
             Objects.requireNonNull(openTelemetry, "openTelemetry");
+            Objects.requireNonNull(claimGate, "claimGate");
             gaugeListeners = List.copyOf(gaugeListeners);
             listeners = List.copyOf(listeners);
             Objects.requireNonNull(orderingPolicy, "orderingPolicy");
@@ -144,7 +147,7 @@ public final class DispatchPipeline implements AutoCloseable {
                 settings.quantumBytes());
         this.tick = new Tick(ledger, clock, nanoTime, new MarkerCleanup(ledger), scheduler, attempts, settler,
                 new QuarantineAlarm(directory, events), settings.rowsPerTick(), settings.bytesPerTick(), events, gate,
-                order);
+                order, settings.claimGate());
         this.gauges = new GaugeReader(settings.queue(), ledger, clock, tick::lastVisited, leaders, oldest);
         this.health = new HealthReader(ledger, directory, nanoTime, oldest, this::lastTickNanos, attempts.pulse(),
                 attempts.failures(), this::ticking);
@@ -156,10 +159,13 @@ public final class DispatchPipeline implements AutoCloseable {
         return ended == Tick.NEVER ? loopStartedNanos : ended;
     }
 
-    /** Whether the tick loop runs: started, not closed, not ended by a failure. */
+    /**
+     * Whether the tick loop runs: started, not closed, not ended by a failure, and its claim gate
+     * open (a loop held by the gate ticks no more, on purpose).
+     */
     private boolean ticking() {
         Thread t = loop;
-        return t != null && !closed && t.isAlive() && fault.failure() == null;
+        return t != null && !closed && t.isAlive() && fault.failure() == null && settings.claimGate().getAsBoolean();
     }
 
     /** See {@code Pipeline} for the contract. */
@@ -307,6 +313,11 @@ public final class DispatchPipeline implements AutoCloseable {
         int tickRows = loopTickRows(settings.rowsPerTick(), settings.concurrency());
         long interval = settings.tickInterval().toNanos();
         while (!closed && fault.failure() == null) {
+            if (!settings.claimGate().getAsBoolean()) {
+                // The gate is closed: no tick, no slot wait; look again after the tick interval.
+                LockSupport.parkNanos(this, interval);
+                continue;
+            }
             boolean again = false;
             try {
                 awaitSlots(tickRows, interval);

@@ -26,6 +26,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -83,6 +84,8 @@ final class Tick {
     private final EventHub events;
     private final EndpointGate gate;
     private final KeyOrder order;
+    /** Read under the lock before every tick: a tick it refuses claims nothing. */
+    private final BooleanSupplier claimGate;
     private volatile int lastVisited;
     /** When the last tick ended (the scheduler's monotonic nanos); {@link #NEVER} before the first. */
     private volatile long lastEndedNanos = NEVER;
@@ -96,8 +99,9 @@ final class Tick {
 
     Tick(DeliveryLedger ledger, InstantSource clock, LongSupplier nanoTime, MarkerCleanup cleanup,
             TenantScheduler scheduler, Attempts attempts, Settler settler, QuarantineAlarm alarm, int rowLimit,
-            long byteBudget, EventHub events, EndpointGate gate, KeyOrder order) {
+            long byteBudget, EventHub events, EndpointGate gate, KeyOrder order, BooleanSupplier claimGate) {
         this.order = Objects.requireNonNull(order, "order");
+        this.claimGate = Objects.requireNonNull(claimGate, "claimGate");
         this.events = Objects.requireNonNull(events, "events");
         this.gate = Objects.requireNonNull(gate, "gate");
         this.ledger = Objects.requireNonNull(ledger, "ledger");
@@ -157,9 +161,10 @@ final class Tick {
         long startNanos = System.nanoTime();
         long now = clock.millis();
         Instant startedAt = Instant.ofEpochMilli(now);
-        int rowBudget = Math.min(maxRows, attempts.freeSlots());
+        // The gate is read under the lock, so a tick that starts after it closed claims nothing.
+        int rowBudget = claimGate.getAsBoolean() ? Math.min(maxRows, attempts.freeSlots()) : 0;
         if (rowBudget == 0) {
-            // Every slot is busy: nothing visited, and the last real tick's count stands.
+            // Every slot is busy, or the gate is closed: nothing visited, and the last real tick's count stands.
             return new Run(0, 0, CompletableFuture.completedFuture(new TickReport(startedAt, 0, 0, 0, 0, 0, 0)));
         }
         long nowNanos = nanoTime.getAsLong();

@@ -20,7 +20,8 @@ import java.util.Optional;
  * verified, and one counter read per held tenant counted ({@link HeldRows#ROWS_COUNTED} per reason).
  *
  * @param measuredAt           when it was measured (the queue clock)
- * @param ticking              whether the pipeline's own tick loop runs (started, not closed, not failed);
+ * @param ticking              whether the pipeline's own tick loop runs (started, not closed, not failed, its
+ *                             claim gate open: {@code Pipeline.Builder.claimGate});
  *                             false for a pipeline ticked by its caller
  * @param sinceLastTick        since the last tick ended, on the scheduler's monotonic clock; empty before the
  *                             first

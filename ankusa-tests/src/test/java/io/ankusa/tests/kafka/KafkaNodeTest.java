@@ -3,6 +3,7 @@ package io.ankusa.tests.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.api.DeadLetterQuery;
+import io.ankusa.api.EndpointSettings;
 import io.ankusa.api.Hook;
 import io.ankusa.api.QueueStats;
 import io.ankusa.api.TraceContext;
@@ -255,6 +256,90 @@ class KafkaNodeTest {
             }
         }
         assertThat(moved).as("partitions that moved from a to b").isGreaterThan(0);
+    }
+
+    /**
+     * The self-fence: a node whose poll loop is frozen inside {@code poll} (a {@link PollFreeze}
+     * interceptor; its heartbeat thread keeps it in the group) while one hook keeps failing starts
+     * no attempt later than the fencing bound after its last completed poll, reports itself fenced
+     * and keeps its partition; released, it completes a poll, confirms with a commit and resumes.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    void aStalledNodeStopsDispatchingBeforeItsPartitionsMove(String backend) {
+        String topic = "fence-" + backend;
+        String group = "group-" + topic;
+        broker.createTopic(topic, 1);
+        Duration bound = Duration.ofMillis(1500);
+        // The gate is read from the clock by every tick: past the bound only a tick already under way
+        // may still hand out an attempt. The margin is for that tick, not for the watchdog's period.
+        Duration margin = Duration.ofMillis(300);
+        List<Long> starts = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<String> delivered = java.util.Collections.synchronizedList(new ArrayList<>());
+        Sink sink = delivery -> {
+            if (delivery.hookId().equals("failing")) {
+                starts.add(System.nanoTime());
+                return CompletableFuture.completedFuture(SinkOutcome.retry("fails every attempt"));
+            }
+            delivered.add(delivery.hookId());
+            return CompletableFuture.completedFuture(SinkOutcome.delivered());
+        };
+        PollFreeze.Switch freeze = PollFreeze.register(topic);
+        try (KafkaIntake intake = KafkaIntake.builder(broker.bootstrap(), topic).build();
+                KafkaNode node = KafkaNode.builder(broker.bootstrap(), topic, group, root, sink)
+                        // No circuit breaker: the failing hook is attempted every retry, not once per probe.
+                        .queueConfig(b -> b.backend(backend).housekeepingInterval(Duration.ZERO)
+                                .endpoints(EndpointSettings.DEFAULTS.withBreaker(Integer.MAX_VALUE, Duration.ofMillis(1))))
+                        .pipelineConfig(b -> b.tickInterval(Duration.ofMillis(20)).retryPolicy(RetryPolicy.builder()
+                                .schedule(List.of(Duration.ofMillis(20))).jitter(0).maxAttempts(100_000).build()))
+                        .property("session.timeout.ms", 6000).property("heartbeat.interval.ms", 500)
+                        .property("interceptor.classes", PollFreeze.class.getName()).property(PollFreeze.ID, topic)
+                        .fencingBound(bound).commitInterval(Duration.ofMillis(200)).build().start()) {
+            try {
+                intake.publish(traced("failing").build()).join();
+                Eventually.until(WAIT, () -> "the failing hook is attempted: " + starts.size(),
+                        () -> starts.size() >= 5 && !node.fenced());
+
+                freeze.arm();
+                intake.publish(traced("during").build()).join();
+                Eventually.until(WAIT, () -> "the poll loop freezes", freeze::frozen);
+                Eventually.until(WAIT, () -> "the node fences", node::fenced);
+                long lastPoll = System.nanoTime() - node.sinceLastPoll().toNanos();
+                assertThat(lastPoll).as("the last completed poll came before the freeze")
+                        .isLessThanOrEqualTo(freeze.frozenAt());
+                // Watch the fenced node for two seconds past the bound, on its own clock of the last poll.
+                Eventually.until(WAIT, () -> "two seconds fenced",
+                        () -> node.sinceLastPoll().compareTo(bound.plusSeconds(2)) >= 0);
+                assertThat(node.fenced()).isTrue();
+                long lastStart;
+                synchronized (starts) {
+                    lastStart = starts.stream().mapToLong(Long::longValue).max().orElseThrow();
+                }
+                Duration window = Duration.ofNanos(lastStart - lastPoll);
+                System.out.println("fencing window (" + backend + "): " + window.toMillis() + " ms after the last poll,"
+                        + " bound " + bound.toMillis() + " ms");
+                assertThat(window).as("last attempt start after the last completed poll")
+                        .isLessThan(bound.plus(margin))
+                        // it kept dispatching while the bound had not passed: the fence is not the freeze itself
+                        .isGreaterThan(bound.dividedBy(2));
+                assertThat(node.partitions()).as("the frozen node keeps its partition").hasSize(1);
+                assertThat(delivered).as("the hook the frozen poll read is not ingested yet").isEmpty();
+
+                long released = System.nanoTime();
+                freeze.release();
+                Eventually.until(WAIT, () -> "the node resumes and delivers the hook the frozen poll read",
+                        () -> !node.fenced() && delivered.contains("during"));
+                Eventually.until(WAIT, () -> "the failing hook is attempted again", () -> {
+                    synchronized (starts) {
+                        return starts.stream().anyMatch(start -> start > released);
+                    }
+                });
+                assertThat(node.died()).isFalse();
+                assertThat(node.partitions()).hasSize(1);
+            } finally {
+                freeze.release();
+            }
+        }
     }
 
     /** A dead letter as compared across stores: what an operator sees of it. */
