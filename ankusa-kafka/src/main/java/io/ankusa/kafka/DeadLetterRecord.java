@@ -91,18 +91,9 @@ record DeadLetterRecord(DeadLetter letter, long offset, Optional<Hook> hook) {
     }
 
     /**
-     * Decodes a record's value.
-     *
-     * @throws IllegalArgumentException when it is not a dead-letter record this version writes
-     */
-    static DeadLetterRecord decode(byte[] value) {
-        return decode(value, (TraceContext) null);
-    }
-
-    /**
      * Decodes a record, its hook with the trace context of the record's headers.
      *
-     * @throws IllegalArgumentException as {@link #decode(byte[])}
+     * @throws IllegalArgumentException when it is not a dead-letter record this version writes
      */
     static DeadLetterRecord decode(byte[] value, Headers headers) {
         TraceContext trace;

@@ -93,7 +93,7 @@ final class HookRecord {
     /**
      * Decodes a record: its value, and the trace context in its headers.
      *
-     * @throws IllegalArgumentException as {@link #decode(byte[])}
+     * @throws IllegalArgumentException as {@link #decode(byte[], TraceContext)}
      * @throws InvalidTraceContextException when the trace headers are malformed
      */
     static Hook decode(byte[] value, Headers headers) {
@@ -120,19 +120,10 @@ final class HookRecord {
     }
 
     /**
-     * Decodes a record's value.
+     * Decodes a record's value, with {@code trace} (or none, when null) as the hook's trace context.
      *
      * @throws IllegalArgumentException when it is not a hook record this version writes, or the
      *         hook it holds breaks the input rules ({@link io.ankusa.api.InvalidHookException})
-     */
-    static Hook decode(byte[] value) {
-        return decode(value, (TraceContext) null);
-    }
-
-    /**
-     * Decodes a record's value, with {@code trace} (or none, when null) as the hook's trace context.
-     *
-     * @throws IllegalArgumentException as {@link #decode(byte[])}
      */
     static Hook decode(byte[] value, TraceContext trace) {
         if (value == null) {

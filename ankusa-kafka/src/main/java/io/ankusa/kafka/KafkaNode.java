@@ -280,12 +280,7 @@ public final class KafkaNode implements AutoCloseable {
      * as after a pause of the whole process); a fenced node then confirms its ownership.
      */
     private void polled() {
-        if (!assigned.isEmpty()) {
-            long since = fence.check();
-            if (since != Fence.NOT_FENCED) {
-                logFenced(since);
-            }
-        }
+        fenceIfExpired();
         fence.renew();
         if (fence.held()) {
             confirmOwnership();
@@ -295,18 +290,21 @@ public final class KafkaNode implements AutoCloseable {
     /** The watchdog's round: fences a node that holds partitions and has not polled within the bound. */
     private void watch() {
         try {
-            if (!assigned.isEmpty()) {
-                long since = fence.check();
-                if (since != Fence.NOT_FENCED) {
-                    logFenced(since);
-                }
-            }
+            fenceIfExpired();
         } catch (RuntimeException e) {
             LOG.error("the fencing watchdog failed a round", e);
         }
     }
 
-    private void logFenced(long sinceNanos) {
+    /** Fences a node that holds partitions once the bound has passed since its last poll, and says so. */
+    private void fenceIfExpired() {
+        if (assigned.isEmpty()) {
+            return;
+        }
+        long sinceNanos = fence.check();
+        if (sinceNanos == Fence.NOT_FENCED) {
+            return;
+        }
         LOG.warn("kafka node fenced: no poll completed for {} ms (fencing bound {} ms, session.timeout.ms {} ms); "
                 + "partitions {} start no delivery until a poll confirms the node still owns them",
                 TimeUnit.NANOSECONDS.toMillis(sinceNanos), fencingBound.toMillis(),
