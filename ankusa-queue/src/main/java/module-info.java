@@ -27,6 +27,9 @@ module io.ankusa.queue {
     exports io.ankusa.queue.admission to io.ankusa.dispatch;
     // The bounded hand-off of events to listeners, which the pipeline publishes through too.
     exports io.ankusa.queue.events to io.ankusa.dispatch;
+    // The one conversion between a stored trace context and OpenTelemetry's, for the attempt spans
+    // and the Kafka intake.
+    exports io.ankusa.queue.tracing to io.ankusa.dispatch, io.ankusa.kafka;
     // The test-fixture writer behind the CLI's fixture command.
     exports io.ankusa.queue.fixtures to io.ankusa.cli;
 }

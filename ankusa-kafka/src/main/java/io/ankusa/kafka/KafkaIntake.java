@@ -2,17 +2,17 @@ package io.ankusa.kafka;
 
 import io.ankusa.api.Hook;
 import io.ankusa.api.InvalidHookException;
-import io.ankusa.api.InvalidTraceContextException;
 import io.ankusa.api.QueueConfig;
 import io.ankusa.api.TraceContext;
+import io.ankusa.queue.tracing.TraceCarriers;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.propagation.TextMapPropagator;
-import io.opentelemetry.context.propagation.TextMapSetter;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
@@ -85,7 +85,7 @@ public final class KafkaIntake implements AutoCloseable {
         CompletableFuture<IntakeAck> acked = new CompletableFuture<>();
         try {
             ProducerRecord<String, byte[]> record = new ProducerRecord<>(topic, hook.tenant(), HookRecord.encode(hook));
-            TraceContext trace = hook.traceContext().orElseGet(this::currentTrace);
+            TraceContext trace = hook.traceContext().or(this::currentTrace).orElse(null);
             if (trace != null) {
                 HookRecord.writeTrace(trace, record.headers());
             }
@@ -102,31 +102,10 @@ public final class KafkaIntake implements AutoCloseable {
         return acked;
     }
 
-    /** The caller's current context as the propagator writes it, or null when it writes no valid one. */
-    private TraceContext currentTrace() {
-        Map<String, String> carrier = new HashMap<>(4);
-        propagator.inject(Context.current(), carrier, MapSetter.INSTANCE);
-        String traceparent = carrier.get("traceparent");
-        if (traceparent == null) {
-            return null;
-        }
-        try {
-            return new TraceContext(traceparent, carrier.getOrDefault("tracestate", ""));
-        } catch (InvalidTraceContextException e) {
-            return null; // a propagator's own form of the header: the hook is published untraced, never refused
-        }
-    }
-
-    /** Writes a propagator's fields into a map. */
-    private enum MapSetter implements TextMapSetter<Map<String, String>> {
-        INSTANCE;
-
-        @Override
-        public void set(Map<String, String> carrier, String key, String value) {
-            if (carrier != null) {
-                carrier.put(key, value);
-            }
-        }
+    /** The caller's current context as the propagator writes it, if it writes a W3C one. */
+    private Optional<TraceContext> currentTrace() {
+        // A propagator's own form of the header: the hook is published untraced, never refused.
+        return TraceCarriers.fromContext(Context.current(), propagator);
     }
 
     /** Sends what the producer holds and waits for its acknowledgements. */

@@ -1,7 +1,7 @@
 package io.ankusa.dispatch.engine;
 
-import io.ankusa.api.TraceContext;
 import io.ankusa.dispatch.sink.SinkOutcome;
+import io.ankusa.queue.tracing.TraceCarriers;
 import io.ankusa.queue.ledger.ClaimedDelivery;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
@@ -10,10 +10,7 @@ import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
-import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.Context;
-import io.opentelemetry.context.propagation.TextMapGetter;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -65,7 +62,7 @@ final class AttemptTracing {
 
     /** Starts the attempt's span (call only when {@link #enabled()}). */
     Span start(ClaimedDelivery c) {
-        Context parent = c.trace() == null ? Context.root() : extract(c.trace());
+        Context parent = c.trace() == null ? Context.root() : TraceCarriers.toContext(c.trace());
         return tracer.spanBuilder(DELIVER_SPAN).setParent(parent).setSpanKind(SpanKind.CLIENT)
                 .setAttribute(MESSAGING_SYSTEM, "ankusa")
                 .setAttribute(TENANT, c.tenantId())
@@ -119,21 +116,5 @@ final class AttemptTracing {
             return e.reason();
         }
         return "";
-    }
-
-    /** The stored context as a remote parent: no SDK needed, so it works with {@link OpenTelemetry#noop()}. */
-    static Context extract(TraceContext trace) {
-        Map<String, String> carrier = trace.tracestate().isEmpty() ? Map.of("traceparent", trace.traceparent())
-                : Map.of("traceparent", trace.traceparent(), "tracestate", trace.tracestate());
-        return W3CTraceContextPropagator.getInstance().extract(Context.root(), carrier, MapGetter.INSTANCE);
-    }
-
-    private enum MapGetter implements TextMapGetter<Map<String, String>> {
-        INSTANCE;
-
-        @Override
-        public String get(Map<String, String> carrier, String key) {
-            return carrier == null ? null : carrier.get(key);
-        }
     }
 }

@@ -7,6 +7,7 @@ import io.ankusa.dispatch.sink.Sink;
 import io.ankusa.dispatch.sink.SinkOutcome;
 import io.ankusa.queue.events.EventHub;
 import io.ankusa.queue.ledger.ClaimedDelivery;
+import io.ankusa.queue.tracing.TraceCarriers;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.context.Scope;
@@ -122,7 +123,7 @@ final class Attempts {
                 answer = outcomeOf(c, attemptedAt);
             } else {
                 // Untraced, the hook's stored context is current instead, for the sink's traceparent.
-                Scope scope = span != null ? span.makeCurrent() : AttemptTracing.extract(c.trace()).makeCurrent();
+                Scope scope = span != null ? span.makeCurrent() : TraceCarriers.toContext(c.trace()).makeCurrent();
                 try {
                     answer = outcomeOf(c, attemptedAt);
                 } finally {

@@ -2,9 +2,9 @@ package io.ankusa.queue.intake;
 
 import io.ankusa.api.AnkusaException;
 import io.ankusa.api.Hook;
-import io.ankusa.api.InvalidTraceContextException;
 import io.ankusa.api.Receipt;
 import io.ankusa.api.TraceContext;
+import io.ankusa.queue.tracing.TraceCarriers;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
@@ -13,11 +13,6 @@ import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.Context;
-import io.opentelemetry.context.propagation.TextMapGetter;
-import io.opentelemetry.context.propagation.TextMapPropagator;
-import io.opentelemetry.context.propagation.TextMapSetter;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -58,9 +53,6 @@ public final class IngestTracing {
     /** OpenTelemetry's {@code error.type}: a refusal's machine-readable reason. */
     public static final AttributeKey<String> ERROR_TYPE = AttributeKey.stringKey("error.type");
 
-    private static final String TRACEPARENT = "traceparent";
-    private static final String TRACESTATE = "tracestate";
-
     private final OpenTelemetry openTelemetry;
     private final boolean enabled;
     private final Tracer tracer;
@@ -94,7 +86,7 @@ public final class IngestTracing {
      * @return the span and the context to store with the hook
      */
     public Ingest begin(Hook hook) {
-        Context parent = hook.traceContext().map(IngestTracing::extract).orElseGet(Context::current);
+        Context parent = hook.traceContext().map(TraceCarriers::toContext).orElseGet(Context::current);
         Span span = tracer.spanBuilder(INGEST_SPAN).setParent(parent).setSpanKind(SpanKind.PRODUCER)
                 .setAttribute(MESSAGING_SYSTEM, "ankusa")
                 .setAttribute(TENANT, hook.tenant())
@@ -104,41 +96,15 @@ public final class IngestTracing {
                 .startSpan();
         TraceContext stored;
         if (span.getSpanContext().isValid()) {
-            stored = format(Context.root().with(span), W3CTraceContextPropagator.getInstance());
+            stored = TraceCarriers.fromContext(Context.root().with(span), W3CTraceContextPropagator.getInstance())
+                    .orElse(null);
         } else if (hook.traceContext().isPresent()) {
             stored = hook.traceContext().get();
         } else {
-            stored = format(parent, openTelemetry.getPropagators().getTextMapPropagator());
+            stored = TraceCarriers.fromContext(parent, openTelemetry.getPropagators().getTextMapPropagator())
+                    .orElse(null);
         }
         return new Ingest(span, stored);
-    }
-
-    /**
-     * The parent context a stored trace context stands for: the remote span it names.
-     *
-     * @param trace the stored trace context
-     * @return a context holding the remote span
-     */
-    public static Context extract(TraceContext trace) {
-        Map<String, String> carrier = trace.tracestate().isEmpty() ? Map.of(TRACEPARENT, trace.traceparent())
-                : Map.of(TRACEPARENT, trace.traceparent(), TRACESTATE, trace.tracestate());
-        return W3CTraceContextPropagator.getInstance().extract(Context.root(), carrier, MapGetter.INSTANCE);
-    }
-
-    /** The W3C form of {@code context} as {@code propagator} writes it, or null when it writes none. */
-    private static TraceContext format(Context context, TextMapPropagator propagator) {
-        Map<String, String> carrier = new HashMap<>(4);
-        propagator.inject(context, carrier, MapSetter.INSTANCE);
-        String traceparent = carrier.get(TRACEPARENT);
-        if (traceparent == null) {
-            return null;
-        }
-        try {
-            return new TraceContext(traceparent, carrier.getOrDefault(TRACESTATE, ""));
-        } catch (InvalidTraceContextException e) {
-            // A propagator's own extension of the header; a hook is never refused for its trace.
-            return null;
-        }
     }
 
     /**
@@ -175,26 +141,6 @@ public final class IngestTracing {
                 }
             });
             return ended;
-        }
-    }
-
-    private enum MapSetter implements TextMapSetter<Map<String, String>> {
-        INSTANCE;
-
-        @Override
-        public void set(Map<String, String> carrier, String key, String value) {
-            if (carrier != null) {
-                carrier.put(key, value);
-            }
-        }
-    }
-
-    private enum MapGetter implements TextMapGetter<Map<String, String>> {
-        INSTANCE;
-
-        @Override
-        public String get(Map<String, String> carrier, String key) {
-            return carrier == null ? null : carrier.get(key);
         }
     }
 }

@@ -38,10 +38,11 @@ class DispatchBoundariesTest {
             .that().resideInAPackage("io.ankusa.dispatch..")
             .should().dependOnClassesThat(resideInAPackage("io.ankusa.queue..")
                     .and(not(resideInAnyPackage("io.ankusa.queue", "io.ankusa.queue.ledger", "io.ankusa.queue.admission",
-                            "io.ankusa.queue.events"))))
+                            "io.ankusa.queue.events", "io.ankusa.queue.tracing"))))
             .because("the queue's internals are not exported; the ledger is the dispatcher's port, admission "
-                    + "(cached tenant policies, token buckets) the one admission step it shares with ingest, and "
-                    + "events the one hand-off to listeners both publish through");
+                    + "(cached tenant policies, token buckets) the one admission step it shares with ingest, "
+                    + "events the one hand-off to listeners both publish through, and tracing the one "
+                    + "conversion of a stored trace context");
 
     @ArchTest
     static final ArchRule onlyThePipelinesMarkerCleanupDeletesActiveMarkers = noClasses()

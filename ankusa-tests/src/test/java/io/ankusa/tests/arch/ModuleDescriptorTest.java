@@ -63,6 +63,8 @@ class ModuleDescriptorTest {
                 Map.entry("io.ankusa.queue.ledger", Set.of("io.ankusa.dispatch", "io.ankusa.cli", "io.ankusa.kafka")),
                 Map.entry("io.ankusa.queue.admission", Set.of("io.ankusa.dispatch")),
                 Map.entry("io.ankusa.queue.events", Set.of("io.ankusa.dispatch")),
+                // The one conversion between a stored trace context and OpenTelemetry's.
+                Map.entry("io.ankusa.queue.tracing", Set.of("io.ankusa.dispatch", "io.ankusa.kafka")),
                 Map.entry("io.ankusa.queue.fixtures", Set.of("io.ankusa.cli")));
         // Queue's signatures use io.ankusa.api types and OpenTelemetry's API (Queue.open with a tracer) only;
         // the store SPI stays out of users' reach.
@@ -72,7 +74,7 @@ class ModuleDescriptorTest {
         assertThat(queue.packages()).containsExactlyInAnyOrder("io.ankusa.queue", "io.ankusa.queue.intake",
                 "io.ankusa.queue.deliveries", "io.ankusa.queue.ledger", "io.ankusa.queue.upkeep",
                 "io.ankusa.queue.migration", "io.ankusa.queue.engine", "io.ankusa.queue.fixtures",
-                "io.ankusa.queue.admission", "io.ankusa.queue.events");
+                "io.ankusa.queue.admission", "io.ankusa.queue.events", "io.ankusa.queue.tracing");
         assertThat(queue.opens()).isEmpty();
     }
 
