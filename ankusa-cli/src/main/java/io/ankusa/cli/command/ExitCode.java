@@ -17,7 +17,10 @@ public enum ExitCode {
     STORE_LOCKED(4),
     /** The store was written by a newer release (its format, or a family this release does not know). */
     STORE_NEWER(5),
-    /** The tenant named with {@code --tenant} has never been seen by the store. */
+    /**
+     * The tenant named with {@code --tenant} has never been seen by the store; also what {@code hook}
+     * exits with when the tenant holds no hook of that seq.
+     */
     UNKNOWN_TENANT(6),
     /** The store was written by another backend than {@code --backend} names. */
     BACKEND_MISMATCH(7),

@@ -66,6 +66,8 @@ class OperatorCommandsTest {
         CommandRun run = CommandRun.of("dlq", "--store", store.toString(), "--tenant", "tenant-3", "--limit", "1000");
 
         assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).startsWith("dead at").containsPattern(
+                "^dead at\\s+tenant\\s+hook\\s+seq\\s+sink\\s+attempts\\s+last error\n");
         assertThat(run.out().lines().filter(l -> l.startsWith("20"))).isNotEmpty()
                 .allSatisfy(line -> assertThat(line).contains(" tenant-3 "));
         assertThat(run.out()).contains("; no more");
