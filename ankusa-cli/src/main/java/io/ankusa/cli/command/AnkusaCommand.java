@@ -35,11 +35,11 @@ import picocli.CommandLine;
         exitCodeList = {
             " 0:done",
             " 1:unexpected failure (I/O error, bug)",
-            " 2:bad arguments",
+            " 2:bad arguments (replay --seq: the delivery is not dead)",
             " 3:no store at --store",
             " 4:store in use by another process",
             " 5:store written by a newer release",
-            " 6:unknown tenant (hook: no such hook)",
+            " 6:unknown tenant (hook, replay --seq: no such hook or delivery)",
             " 7:store written by another backend",
             " 8:store corrupt",
             " 9:target exists",

@@ -23,13 +23,14 @@ import picocli.CommandLine.Spec;
 /**
  * {@code ankusa dlq [--tenant T]… [--limit N] [--after CURSOR]}: one page of dead letters, newest
  * first, with the cursor of the next page. Reads the dead-letter index only, never a hook. Each
- * letter shows its hook's seq: what {@code ankusa hook} takes.
+ * letter shows its hook's seq and its sink: what {@code ankusa hook} and the one-delivery
+ * {@code ankusa replay} take.
  */
 @Command(name = "dlq", mixinStandardHelpOptions = true,
         header = "List dead letters, newest first, a page at a time.",
         description = {
             "The whole store's, or some tenants' (--tenant). The last line gives the --after cursor of the next page.",
-            "A letter's seq is what 'ankusa hook' takes.",
+            "A letter's seq and sink are what 'ankusa hook' and 'ankusa replay --seq --sink' take.",
             "With --json, one JSON object on one line: the letters and the next cursor (null on the last page)."})
 final class DlqCommand implements Callable<Integer> {
 
