@@ -22,12 +22,15 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code ankusa dlq [--tenant T]… [--limit N] [--after CURSOR]}: one page of dead letters, newest
- * first, with the cursor of the next page. Reads the dead-letter index only, never a hook.
+ * first, with the cursor of the next page. Reads the dead-letter index only, never a hook. Each
+ * letter shows its hook's seq and its sink: what {@code ankusa hook} and the one-delivery
+ * {@code ankusa replay} take.
  */
 @Command(name = "dlq", mixinStandardHelpOptions = true,
         header = "List dead letters, newest first, a page at a time.",
         description = {
             "The whole store's, or some tenants' (--tenant). The last line gives the --after cursor of the next page.",
+            "A letter's seq and sink are what 'ankusa hook' and 'ankusa replay --seq --sink' take.",
             "With --json, one JSON object on one line: the letters and the next cursor (null on the last page)."})
 final class DlqCommand implements Callable<Integer> {
 
@@ -71,11 +74,11 @@ final class DlqCommand implements Callable<Integer> {
                 out.println("no dead letters");
                 return ExitCode.OK.code();
             }
-            Table table = Table.columns("dead at", "tenant", "hook", "sink", "attempts", "last error")
-                    .leftAligned(1, 2, 5);
+            Table table = Table.columns("dead at", "tenant", "hook", "seq", "sink", "attempts", "last error")
+                    .leftAligned(1, 2, 6);
             for (DeadLetter letter : page.letters()) {
                 table.row(letter.deadAt().toString(), letter.tenantId(), letter.hookId(),
-                        Integer.toString(letter.sink()),
+                        Long.toString(letter.seq()), Integer.toString(letter.sink()),
                         Integer.toString(letter.attempts()), letter.lastError());
             }
             out.print(table.render());
@@ -92,6 +95,7 @@ final class DlqCommand implements Callable<Integer> {
                     .member("deadAt", letter.deadAt().toString())
                     .member("tenant", letter.tenantId())
                     .member("hook", letter.hookId())
+                    .member("seq", letter.seq())
                     .member("sink", letter.sink())
                     .member("attempts", letter.attempts())
                     .member("lastError", letter.lastError())

@@ -9,7 +9,10 @@ public enum ExitCode {
     OK(0),
     /** Something unexpected failed (an I/O error, a bug); the message says what. */
     FAILURE(1),
-    /** The arguments are wrong: unknown command or option, a missing or malformed value. */
+    /**
+     * The arguments are wrong: unknown command or option, a missing or malformed value; also a
+     * delivery {@code replay --seq --sink} names that is not a dead letter (nothing to replay).
+     */
     USAGE(2),
     /** No store at {@code --store}; a read command never creates one. */
     NO_STORE(3),
@@ -17,7 +20,10 @@ public enum ExitCode {
     STORE_LOCKED(4),
     /** The store was written by a newer release (its format, or a family this release does not know). */
     STORE_NEWER(5),
-    /** The tenant named with {@code --tenant} has never been seen by the store. */
+    /**
+     * The tenant named with {@code --tenant} has never been seen by the store; also what {@code hook}
+     * and {@code replay --seq --sink} exit with when the tenant holds no such hook or delivery.
+     */
     UNKNOWN_TENANT(6),
     /** The store was written by another backend than {@code --backend} names. */
     BACKEND_MISMATCH(7),

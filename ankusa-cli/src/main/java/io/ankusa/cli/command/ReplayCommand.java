@@ -1,6 +1,7 @@
 package io.ankusa.cli.command;
 
 import io.ankusa.api.DeadLetterCursor;
+import io.ankusa.api.DeliveryState;
 import io.ankusa.cli.console.Figures;
 import io.ankusa.cli.console.TerminalText;
 import io.ankusa.dispatch.ReplayPage;
@@ -10,6 +11,7 @@ import io.ankusa.queue.Queue;
 import io.ankusa.queue.ledger.LedgerSource;
 import io.ankusa.queue.ledger.TenantDirectory;
 import java.io.PrintWriter;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
@@ -24,12 +26,18 @@ import picocli.CommandLine.Spec;
  * {@code ankusa replay}: revives dead letters with the dispatcher's {@link Replayer} (each becomes
  * due now as a first attempt); a pipeline running on the store then delivers them. The replayer
  * records each revival in the audit trail, one entry per tenant.
+ *
+ * <p>With {@code --seq} and {@code --sink} it replays one (hook, sink) of the tenant
+ * ({@link Replayer#replayDelivery}): one the tenant does not hold is {@link ExitCode#UNKNOWN_TENANT}
+ * (the not-found code, as for {@code ankusa hook}); one that is not a dead letter is
+ * {@link ExitCode#USAGE}: the arguments name something replay cannot act on, and nothing changes.
  */
 @Command(name = "replay", mixinStandardHelpOptions = true,
         header = "Revive dead letters so that they are delivered again.",
         description = {
-            "All of a tenant's (--tenant), one hook's (--tenant with --hook), or one page of the store's newest "
-                    + "(--all).",
+            "All of a tenant's (--tenant), one hook's (--tenant with --hook), one delivery (--tenant with --seq and "
+                    + "--sink,",
+            "as dlq lists it), or one page of the store's newest (--all).",
             "They become due at once and go out when a pipeline runs on the store."})
 final class ReplayCommand implements Callable<Integer> {
 
@@ -53,6 +61,14 @@ final class ReplayCommand implements Callable<Integer> {
 
     @Option(names = "--hook", paramLabel = "ID", description = "With --tenant: only this hook's dead letters.")
     String hookId;
+
+    @Option(names = "--seq", paramLabel = "N",
+            description = "With --tenant and --sink: only the delivery of this hook seq (as dlq shows it).")
+    Long seq;
+
+    @Option(names = "--sink", paramLabel = "S",
+            description = "With --tenant and --seq: only the delivery to this sink.")
+    Integer sink;
 
     @Option(names = "--limit", paramLabel = "N", defaultValue = "500",
             description = "With --all: dead letters per page (default: ${DEFAULT-VALUE}).")
@@ -80,6 +96,9 @@ final class ReplayCommand implements Callable<Integer> {
                 throw new CommandFailure(ExitCode.UNKNOWN_TENANT, "unknown tenant '" + scope.tenant + "' in "
                         + root.store());
             }
+            if (seq != null) {
+                return replayOne(queue, replayer, out);
+            }
             ReplayResult result = hookId == null ? replayer.replayTenant(scope.tenant)
                     : replayer.replayHook(scope.tenant, hookId);
             out.println("revived " + Figures.count(result.revived()) + " dead letters of tenant "
@@ -93,7 +112,32 @@ final class ReplayCommand implements Callable<Integer> {
         return ExitCode.OK.code();
     }
 
+    /** {@code --seq N --sink S}: the one delivery, or why it was not replayed. */
+    private int replayOne(Queue queue, Replayer replayer, PrintWriter out) {
+        String delivery = "hook " + seq + " of tenant '" + scope.tenant + "' to sink " + sink;
+        switch (replayer.replayDelivery(scope.tenant, seq, sink)) {
+            case REPLAYED -> {
+                out.println("replayed hook " + seq + " of tenant " + TerminalText.escape(scope.tenant) + " to sink "
+                        + sink + ": due now as a first attempt");
+                return ExitCode.OK.code();
+            }
+            case NOT_FOUND -> throw new CommandFailure(ExitCode.UNKNOWN_TENANT, "no " + delivery + " in " + root.store()
+                    + " (never ingested, or every delivery ended and the hook was deleted)");
+            default -> {
+                String now = queue.hook(scope.tenant, seq).flatMap(h -> h.delivery(sink))
+                        .filter(d -> d.state() != DeliveryState.DEAD)
+                        .map(d -> "it is " + d.state().name().toLowerCase(Locale.ROOT))
+                        .orElse("revived or purged meanwhile");
+                throw new CommandFailure(ExitCode.USAGE, delivery + " is not a dead letter (" + now
+                        + "); nothing replayed");
+            }
+        }
+    }
+
     private void checkCombination() {
+        if (seq != null || sink != null) {
+            checkOneDelivery();
+        }
         if (scope.all && hookId != null) {
             throw new ParameterException(spec.commandLine(), "--hook goes with --tenant, not --all");
         }
@@ -102,6 +146,22 @@ final class ReplayCommand implements Callable<Integer> {
         }
         if (limit < 1 || limit > 10_000) {
             throw new ParameterException(spec.commandLine(), "--limit must be within 1..10000: " + limit);
+        }
+    }
+
+    private void checkOneDelivery() {
+        if (seq == null || sink == null) {
+            throw new ParameterException(spec.commandLine(), "--seq and --sink go together");
+        }
+        if (scope.all || hookId != null) {
+            throw new ParameterException(spec.commandLine(), "--seq and --sink go with --tenant alone, not with "
+                    + (scope.all ? "--all" : "--hook"));
+        }
+        if (seq < 1) {
+            throw new ParameterException(spec.commandLine(), "--seq must be 1 or more: " + seq);
+        }
+        if (sink < 0 || sink > 0xFFFF) {
+            throw new ParameterException(spec.commandLine(), "--sink must be within 0..65535: " + sink);
         }
     }
 

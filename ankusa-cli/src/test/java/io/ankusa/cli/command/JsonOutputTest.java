@@ -79,6 +79,7 @@ class JsonOutputTest {
                 "--after", next.group(1));
 
         assertThat(first.out()).startsWith("{\"letters\":[{\"deadAt\":\"20").contains("\"sink\":0,\"attempts\":1,")
+                .containsPattern("\"hook\":\"demo-\\d+\",\"seq\":\\d+,\"sink\":0,")
                 .contains("\"lastError\":\"simulated permanent failure");
         assertThat(Pattern.compile("\"hook\":").matcher(first.out()).results().count()).isEqualTo(20);
         assertThat(Pattern.compile("\"hook\":").matcher(second.out()).results().count()).isEqualTo(10);

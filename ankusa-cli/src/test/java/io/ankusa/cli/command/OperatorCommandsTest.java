@@ -66,6 +66,8 @@ class OperatorCommandsTest {
         CommandRun run = CommandRun.of("dlq", "--store", store.toString(), "--tenant", "tenant-3", "--limit", "1000");
 
         assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).startsWith("dead at").containsPattern(
+                "^dead at\\s+tenant\\s+hook\\s+seq\\s+sink\\s+attempts\\s+last error\n");
         assertThat(run.out().lines().filter(l -> l.startsWith("20"))).isNotEmpty()
                 .allSatisfy(line -> assertThat(line).contains(" tenant-3 "));
         assertThat(run.out()).contains("; no more");
@@ -169,7 +171,9 @@ class OperatorCommandsTest {
     @ParameterizedTest
     @ValueSource(strings = {"purge --tenant a", "purge --kinds dead", "erase --yes", "purge --tenant a --kinds inflight",
         "replay", "replay --all --hook h", "replay --tenant a --after 1-2-3", "dlq --after nonsense", "dlq --limit 0",
-        "tenants --top 101"})
+        "tenants --top 101", "replay --tenant a --seq 1", "replay --tenant a --sink 0", "replay --all --seq 1 --sink 0",
+        "replay --tenant a --hook h --seq 1 --sink 0", "replay --tenant a --seq 1 --sink 65536",
+        "replay --tenant a --seq 0 --sink 0"})
     void badOperatorArgumentsAreUsageErrors(String command) {
         Path store = deadStore();
         String[] args = (command + " --store " + store).split(" ");
