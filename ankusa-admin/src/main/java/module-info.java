@@ -11,6 +11,7 @@ module io.ankusa.admin {
     requires transitive io.ankusa.queue;
     // AdminServlet is an HttpServlet: the host provides the Servlet API.
     requires transitive jakarta.servlet;
+    requires com.fasterxml.jackson.core;
     requires com.fasterxml.jackson.databind;
     requires org.slf4j;
     // The own-port server only; an application that mounts the servlet in its own host needs no Jetty.

@@ -1,7 +1,6 @@
 package io.ankusa.admin;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.ankusa.admin.http.JsonResponses;
 import io.ankusa.admin.json.Nodes;
 import java.nio.ByteBuffer;
@@ -19,8 +18,6 @@ import org.eclipse.jetty.util.Callback;
  * headers, never Jetty's HTML page or a stack trace.
  */
 final class JsonErrorHandler extends ErrorHandler {
-
-    private static final JsonMapper MAPPER = JsonMapper.builder().build();
 
     @Override
     public boolean handle(Request request, Response response, Callback callback) {
@@ -47,7 +44,7 @@ final class JsonErrorHandler extends ErrorHandler {
             default -> status >= 500 ? "internal" : "bad_request";
         };
         try {
-            return MAPPER.writeValueAsBytes(Nodes.error(code, "HTTP " + status));
+            return Nodes.mapper().writeValueAsBytes(Nodes.error(code, "HTTP " + status));
         } catch (JsonProcessingException e) {
             return ("{\"error\":\"" + code + "\",\"message\":\"\"}").getBytes(StandardCharsets.UTF_8);
         }

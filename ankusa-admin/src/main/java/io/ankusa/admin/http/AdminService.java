@@ -2,7 +2,6 @@ package io.ankusa.admin.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.ankusa.admin.json.Nodes;
 import io.ankusa.admin.route.ApiException;
 import io.ankusa.admin.route.ApiRequest;
@@ -31,7 +30,7 @@ public final class AdminService {
     private final Router router;
     private final CallerResolver callers;
     private final CsrfGuard csrf = new CsrfGuard();
-    private final ObjectMapper mapper = JsonMapper.builder().build();
+    private final ObjectMapper mapper = Nodes.mapper();
 
     /**
      * A service over {@code router}, with callers from {@code callers}.

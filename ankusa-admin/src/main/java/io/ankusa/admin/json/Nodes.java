@@ -1,5 +1,9 @@
 package io.ankusa.admin.json;
 
+import com.fasterxml.jackson.core.JsonFactoryBuilder;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -17,7 +21,20 @@ public final class Nodes {
 
     private static final JsonNodeFactory FACTORY = JsonNodeFactory.instance;
 
+    private static final ObjectMapper MAPPER = JsonMapper.builder(new JsonFactoryBuilder()
+            .enable(JsonWriteFeature.ESCAPE_NON_ASCII).characterEscapes(new SafeEscapes()).build()).build();
+
     private Nodes() {
+    }
+
+    /**
+     * The API's reader and writer: Jackson's tree model only, and every character outside printable
+     * ASCII, and {@code < > & '}, escaped in what it writes.
+     *
+     * @return the shared mapper (thread-safe)
+     */
+    public static ObjectMapper mapper() {
+        return MAPPER;
     }
 
     /**
