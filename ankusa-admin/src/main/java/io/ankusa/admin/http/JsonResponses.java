@@ -45,7 +45,7 @@ public final class JsonResponses {
         byte[] bytes = mapper.writeValueAsBytes(body);
         response.setStatus(status);
         secure(response);
-        response.setContentType(CONTENT_TYPE);
+        response.setHeader("Content-Type", CONTENT_TYPE);
         response.setContentLength(bytes.length);
         try (OutputStream out = response.getOutputStream()) {
             out.write(bytes);
