@@ -1,10 +1,8 @@
 package io.ankusa.admin;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import io.ankusa.admin.http.JsonResponses;
 import io.ankusa.admin.json.Nodes;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.server.Request;
@@ -43,10 +41,6 @@ final class JsonErrorHandler extends ErrorHandler {
             case 413, 414, 431 -> "too_large";
             default -> status >= 500 ? "internal" : "bad_request";
         };
-        try {
-            return Nodes.mapper().writeValueAsBytes(Nodes.error(code, "HTTP " + status));
-        } catch (JsonProcessingException e) {
-            return ("{\"error\":\"" + code + "\",\"message\":\"\"}").getBytes(StandardCharsets.UTF_8);
-        }
+        return Nodes.bytes(Nodes.error(code, "HTTP " + status));
     }
 }

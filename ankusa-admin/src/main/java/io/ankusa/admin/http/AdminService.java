@@ -1,7 +1,6 @@
 package io.ankusa.admin.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ankusa.admin.json.Nodes;
 import io.ankusa.admin.route.ApiException;
 import io.ankusa.admin.route.ApiRequest;
@@ -30,7 +29,6 @@ public final class AdminService {
     private final Router router;
     private final CallerResolver callers;
     private final CsrfGuard csrf = new CsrfGuard();
-    private final ObjectMapper mapper = Nodes.mapper();
 
     /**
      * A service over {@code router}, with callers from {@code callers}.
@@ -74,7 +72,7 @@ public final class AdminService {
             status = 500;
             body = Nodes.error("internal", "the request failed; the node's log has the cause");
         }
-        JsonResponses.write(response, mapper, status, body);
+        JsonResponses.write(response, status, body);
     }
 
     private ApiResponse answer(HttpServletRequest request) throws IOException {
@@ -85,9 +83,10 @@ public final class AdminService {
         if (found.mutation()) {
             csrf.check(request, caller);
             if (!caller.operator()) {
-                throw new ApiException(403, ApiException.FORBIDDEN, "role " + caller.role() + " cannot change anything");
+                throw new ApiException(403, ApiException.FORBIDDEN,
+                        "role " + caller.role() + " cannot change anything");
             }
-            body = RequestDecoding.body(request, mapper);
+            body = RequestDecoding.body(request);
         }
         ApiRequest api = new ApiRequest(found.values(), RequestDecoding.query(request.getQueryString()), body, caller);
         return found.handle(api);

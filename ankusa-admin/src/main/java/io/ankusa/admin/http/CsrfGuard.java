@@ -29,12 +29,14 @@ public final class CsrfGuard {
 
     private static final String ALGORITHM = "HmacSHA256";
 
+    private static final SecureRandom RANDOM = new SecureRandom();
+
     private final SecretKeySpec key;
 
     /** A guard with a fresh random key. */
     public CsrfGuard() {
         byte[] secret = new byte[32];
-        new SecureRandom().nextBytes(secret);
+        RANDOM.nextBytes(secret);
         this.key = new SecretKeySpec(secret, ALGORITHM);
     }
 

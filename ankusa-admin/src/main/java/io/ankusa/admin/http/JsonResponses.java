@@ -1,7 +1,7 @@
 package io.ankusa.admin.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ankusa.admin.json.Nodes;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -35,14 +35,12 @@ public final class JsonResponses {
      * Writes {@code body} with {@code status}.
      *
      * @param response the response
-     * @param mapper   the writer
      * @param status   the HTTP status
      * @param body     the JSON body
      * @throws IOException when the client went away
      */
-    public static void write(HttpServletResponse response, ObjectMapper mapper, int status, JsonNode body)
-            throws IOException {
-        byte[] bytes = mapper.writeValueAsBytes(body);
+    public static void write(HttpServletResponse response, int status, JsonNode body) throws IOException {
+        byte[] bytes = Nodes.bytes(body);
         response.setStatus(status);
         secure(response);
         response.setHeader("Content-Type", CONTENT_TYPE);

@@ -2,7 +2,7 @@ package io.ankusa.admin.http;
 
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ankusa.admin.json.Nodes;
 import io.ankusa.admin.route.ApiException;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.ByteArrayOutputStream;
@@ -82,10 +82,10 @@ final class RequestDecoding {
     }
 
     /** A mutation's JSON object body; an empty body is an empty object. */
-    static JsonNode body(HttpServletRequest request, ObjectMapper mapper) throws IOException {
+    static JsonNode body(HttpServletRequest request) throws IOException {
         byte[] bytes = readAtMost(request.getInputStream(), MAX_BODY_BYTES);
         if (bytes.length == 0) {
-            return mapper.createObjectNode();
+            return Nodes.object();
         }
         String type = request.getContentType();
         if (type == null || !type.toLowerCase(Locale.ROOT).startsWith("application/json")) {
@@ -93,7 +93,7 @@ final class RequestDecoding {
         }
         JsonNode node;
         try {
-            node = mapper.readTree(bytes);
+            node = Nodes.read(bytes);
         } catch (JacksonException e) {
             throw ApiException.badRequest("the body is not JSON");
         }

@@ -1,12 +1,14 @@
 package io.ankusa.admin.json;
 
 import com.fasterxml.jackson.core.JsonFactoryBuilder;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.json.JsonWriteFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
@@ -21,20 +23,36 @@ public final class Nodes {
 
     private static final JsonNodeFactory FACTORY = JsonNodeFactory.instance;
 
-    private static final ObjectMapper MAPPER = JsonMapper.builder(new JsonFactoryBuilder()
-            .enable(JsonWriteFeature.ESCAPE_NON_ASCII).characterEscapes(new SafeEscapes()).build()).build();
+    private static final ObjectMapper MAPPER = new ObjectMapper(new JsonFactoryBuilder()
+            .enable(JsonWriteFeature.ESCAPE_NON_ASCII).characterEscapes(new SafeEscapes()).build());
 
     private Nodes() {
     }
 
     /**
-     * The API's reader and writer: Jackson's tree model only, and every character outside printable
-     * ASCII, and {@code < > & '}, escaped in what it writes.
+     * {@code node} as the API writes JSON: every character outside printable ASCII, and
+     * {@code < > & '}, escaped.
      *
-     * @return the shared mapper (thread-safe)
+     * @param node the JSON
+     * @return its UTF-8 bytes
      */
-    public static ObjectMapper mapper() {
-        return MAPPER;
+    public static byte[] bytes(JsonNode node) {
+        try {
+            return MAPPER.writeValueAsBytes(node);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a JSON tree did not write", e);
+        }
+    }
+
+    /**
+     * Reads JSON.
+     *
+     * @param bytes UTF-8 JSON
+     * @return the tree (a missing node for no content)
+     * @throws IOException when it is not JSON
+     */
+    public static JsonNode read(byte[] bytes) throws IOException {
+        return MAPPER.readTree(bytes);
     }
 
     /**
@@ -54,8 +72,7 @@ public final class Nodes {
      * @param <T>   the items' type
      * @return the array
      */
-    public static <T> ArrayNode array(Collection<T> items, Function<T, ? extends com.fasterxml.jackson.databind.JsonNode>
-            write) {
+    public static <T> ArrayNode array(Collection<T> items, Function<T, ? extends JsonNode> write) {
         ArrayNode array = FACTORY.arrayNode(items.size());
         items.forEach(item -> array.add(write.apply(item)));
         return array;

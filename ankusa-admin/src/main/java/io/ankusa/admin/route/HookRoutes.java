@@ -82,7 +82,8 @@ final class HookRoutes {
                 yield Mutations.done(request, "replay", tenant, done);
             }
             case NOT_DEAD -> throw new ApiException(409, "not_dead", "delivery " + seq + "/" + sink + " is not dead");
-            case NOT_FOUND -> throw ApiException.notFound("tenant '" + tenant + "' holds no delivery " + seq + "/" + sink);
+            case NOT_FOUND -> throw ApiException.notFound(
+                    "tenant '" + tenant + "' holds no delivery " + seq + "/" + sink);
         };
     }
 
@@ -90,7 +91,8 @@ final class HookRoutes {
     private static int sink(ApiRequest request) {
         JsonNode node = request.body().get("sink");
         if (node != null) {
-            if (!node.isIntegralNumber() || !node.canConvertToInt() || node.intValue() < 0 || node.intValue() > 0xFFFF) {
+            if (!node.isIntegralNumber() || !node.canConvertToInt() || node.intValue() < 0
+                    || node.intValue() > 0xFFFF) {
                 throw ApiException.badRequest("sink must be a number in 0..65535");
             }
             return node.intValue();

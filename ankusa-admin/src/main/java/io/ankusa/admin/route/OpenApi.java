@@ -1,7 +1,7 @@
 package io.ankusa.admin.route;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.ankusa.admin.json.Nodes;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -24,7 +24,7 @@ final class OpenApi {
             if (in == null) {
                 throw new IllegalStateException("openapi.json is missing from io.ankusa.admin.route");
             }
-            return JsonMapper.builder().build().readTree(in);
+            return Nodes.read(in.readAllBytes());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

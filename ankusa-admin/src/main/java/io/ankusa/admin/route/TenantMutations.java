@@ -28,7 +28,8 @@ final class TenantMutations {
         String tenant = request.tenant();
         int sink = (int) request.pathNumber("sink", 0, MAX_SINK);
         TenantRoutes.requireKnown(queue, tenant);
-        return Mutations.done(request, "endpoint-enable", tenant, QueueJson.endpoint(queue.enableEndpoint(tenant, sink)));
+        return Mutations.done(request, "endpoint-enable", tenant,
+                QueueJson.endpoint(queue.enableEndpoint(tenant, sink)));
     }
 
     ApiResponse disable(ApiRequest request) {
@@ -47,7 +48,8 @@ final class TenantMutations {
 
     ApiResponse purgeQuarantine(ApiRequest request) {
         String tenant = request.tenant();
-        return Mutations.done(request, "quarantine-purge", tenant, ResultJson.quarantine(queue.purgeQuarantine(tenant)));
+        return Mutations.done(request, "quarantine-purge", tenant,
+                ResultJson.quarantine(queue.purgeQuarantine(tenant)));
     }
 
     ApiResponse purge(ApiRequest request) {
