@@ -44,7 +44,13 @@ final class AdminClient {
     }
 
     Reply get(String path, String token) {
-        return send(builder(path, token).GET().build());
+        return get(path, token, Map.of());
+    }
+
+    Reply get(String path, String token, Map<String, String> headers) {
+        HttpRequest.Builder b = builder(path, token).GET();
+        headers.forEach(b::header);
+        return send(b.build());
     }
 
     /** A POST with the token, the CSRF header (when not null) and a JSON body. */
