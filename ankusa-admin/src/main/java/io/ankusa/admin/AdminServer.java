@@ -46,7 +46,8 @@ public final class AdminServer implements AutoCloseable {
         // Tenant ids may hold '/', '%' and '.', sent percent-encoded; the API decodes each segment itself.
         http.setUriCompliance(UriCompliance.DEFAULT.with("ankusa-admin",
                 UriCompliance.AMBIGUOUS_VIOLATIONS.toArray(new UriCompliance.Violation[0])));
-        connector = new ServerConnector(server, new HttpConnectionFactory(http));
+        // One acceptor and one selector, whatever the core count, so the small pool always suffices.
+        connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http));
         connector.setHost(builder.host);
         connector.setPort(builder.port);
         server.addConnector(connector);

@@ -4,7 +4,9 @@ import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.ankusa.admin.json.Nodes;
 import io.ankusa.admin.route.ApiException;
+import jakarta.servlet.http.HttpServletMapping;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.MappingMatch;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -35,7 +37,8 @@ final class RequestDecoding {
     /**
      * The decoded segments of the path below the servlet's mount point: {@code ["v1", "stats"]}.
      * Read from the raw request URI (a container decodes {@code %2F} in the servlet path, which would
-     * split a tenant id), less the context path and as many segments as the servlet path has.
+     * split a tenant id), less the context path and, for a {@code /prefix/*} mapping, as many segments
+     * as the servlet path has.
      */
     static List<String> path(HttpServletRequest request) {
         String raw = request.getRequestURI();
@@ -44,8 +47,12 @@ final class RequestDecoding {
             throw ApiException.badRequest("the request path is outside the servlet's context");
         }
         String rest = raw.substring(context.length());
-        String servletPath = request.getServletPath();
-        long mountSegments = servletPath.chars().filter(c -> c == '/').count();
+        // Mapped at "/" (or the context root) the servlet path is the whole path and the mount is the
+        // context; mapped at "/prefix/*" the servlet path is the mount.
+        HttpServletMapping mapping = request.getHttpServletMapping();
+        MappingMatch match = mapping == null ? null : mapping.getMappingMatch();
+        long mountSegments = match == MappingMatch.DEFAULT || match == MappingMatch.CONTEXT_ROOT ? 0
+                : request.getServletPath().chars().filter(c -> c == '/').count();
         List<String> segments = new ArrayList<>(List.of(rest.split("/", -1)));
         if (!segments.isEmpty() && segments.get(0).isEmpty()) {
             segments.remove(0);

@@ -30,8 +30,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@link AdminServlet} mounted in an application's own host, as a Spring Boot or Jetty application
- * mounts it: a Jetty context at {@code /ops}, the servlet at {@code /admin/*}, and the host's own
- * authentication (a filter that sets the request's user principal) instead of bearer tokens.
+ * mounts it: a Jetty context at {@code /ops}, the servlet at {@code /admin/*} (and another as the
+ * context's default servlet), and the host's own authentication (a filter that sets the request's
+ * user principal) instead of bearer tokens.
  */
 class AdminServletMountTest {
 
@@ -56,7 +57,7 @@ class AdminServletMountTest {
         default -> Optional.empty();
     };
 
-    private static Server host(AdminServlet servlet) throws Exception {
+    private static Server host(AdminServlet servlet, AdminServlet asDefault) throws Exception {
         Server server = new Server();
         HttpConfiguration http = new HttpConfiguration();
         // What a host does for tenant ids holding '/' (sent as %2F): docs/admin.md, "Mounting the servlet".
@@ -69,6 +70,7 @@ class AdminServletMountTest {
         context.getServletHandler().setDecodeAmbiguousURIs(true);
         context.addFilter(new FilterHolder(HOST_LOGIN), "/*", EnumSet.of(DispatcherType.REQUEST));
         context.addServlet(new ServletHolder(servlet), "/admin/*");
+        context.addServlet(new ServletHolder(asDefault), "/");
         server.setHandler(context);
         server.start();
         return server;
@@ -80,7 +82,8 @@ class AdminServletMountTest {
         try (DispatchFixture f = DispatchFixture.open(backend, dir)) {
             f.ingest("h1", "acme", 0);
             f.ingest("h2", "shop/eu", 0, 1);
-            Server server = host(AdminServlet.builder(f.queue()).accessPolicy(BY_NAME).build());
+            Server server = host(AdminServlet.builder(f.queue()).accessPolicy(BY_NAME).build(),
+                    AdminServlet.builder(f.queue()).accessPolicy(BY_NAME).build());
             try {
                 AdminClient api = new AdminClient(((ServerConnector) server.getConnectors()[0]).getLocalPort());
                 Map<String, String> alice = Map.of("X-Host-User", "alice");
@@ -109,6 +112,9 @@ class AdminServletMountTest {
                         .error()).isEqualTo("unauthenticated");
                 assertThat(api.get("/ops/admin/stats", null, bob).error()).as("no route without /v1")
                         .isEqualTo("not_found");
+                Reply asDefault = api.get("/ops/v1/tenants/shop%2Feu", null, bob);
+                assertThat(asDefault.status()).as("the default servlet answers below the context").isEqualTo(200);
+                assertThat(asDefault.json().path("tenant").asText()).isEqualTo("shop/eu");
             } finally {
                 server.stop();
             }
