@@ -91,6 +91,22 @@ class ModuleDescriptorTest {
     }
 
     @Test
+    void theAdminApiExportsItsEntryPointsOnlyAndNeedsJettyForItsOwnPortOnly() throws Exception {
+        ModuleDescriptor admin = descriptorOf(io.ankusa.admin.AdminServlet.class, "io.ankusa.admin");
+        assertThat(exports(admin)).as("the router, handlers, JSON and servlet plumbing stay inside")
+                .containsOnly(Map.entry("io.ankusa.admin", Set.of()));
+        // AdminServlet is an HttpServlet over a Queue and a Replayer: those modules are in its signatures.
+        assertThat(admin.requires()).filteredOn(r -> r.modifiers().contains(ModuleDescriptor.Requires.Modifier.TRANSITIVE))
+                .extracting(ModuleDescriptor.Requires::name).containsExactlyInAnyOrder("io.ankusa.api", "io.ankusa.queue",
+                        "io.ankusa.dispatch", "jakarta.servlet");
+        assertThat(admin.requires()).filteredOn(r -> r.modifiers().contains(ModuleDescriptor.Requires.Modifier.STATIC))
+                .extracting(ModuleDescriptor.Requires::name)
+                .containsExactlyInAnyOrder("org.eclipse.jetty.server", "org.eclipse.jetty.ee10.servlet");
+        assertThat(admin.opens()).as("JSON by Jackson's tree model: nothing to reflect on").isEmpty();
+        assertThat(admin.provides()).isEmpty();
+    }
+
+    @Test
     void theTestKitExportsItsThreePackagesAndProvidesTheMemoryBackend() throws Exception {
         ModuleDescriptor kit = descriptorOf(io.ankusa.testkit.AnkusaTest.class, "io.ankusa.testkit");
         assertThat(exports(kit)).containsOnly(

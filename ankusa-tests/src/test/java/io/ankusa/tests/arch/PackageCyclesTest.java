@@ -91,6 +91,24 @@ class PackageCyclesTest {
             .because("the HTTP sink implements the public sink contract and needs nothing of the engine");
 
     @ArchTest
+    static final ArchRule theAdminApisPackagesAreFreeOfCycles = slices().matching("io.ankusa.admin.(*)..")
+            .should().beFreeOfCycles()
+            .because("the servlet plumbing calls the routes, the routes write through the JSON layer, never back");
+
+    @ArchTest
+    static final ArchRule nothingBelowTheAdminEntryPointsImportsThem = noClasses()
+            .that().resideInAPackage("io.ankusa.admin.*..")
+            .should().dependOnClassesThat().resideInAPackage("io.ankusa.admin")
+            .because("AdminServlet, AdminServer and the access policy sit on top of the router and its handlers");
+
+    @ArchTest
+    static final ArchRule theAdminRoutesAndJsonKnowNoServlet = noClasses()
+            .that().resideInAnyPackage("io.ankusa.admin.route..", "io.ankusa.admin.json..")
+            .should().dependOnClassesThat().resideInAnyPackage("jakarta.servlet..", "org.eclipse.jetty..",
+                    "io.ankusa.admin.http..")
+            .because("the JSON handlers are the layer a dashboard or another front end reuses without the servlet");
+
+    @ArchTest
     static void noPackageOfTheDispatcherHoldsASingleClass(JavaClasses classes) {
         Map<String, Long> topLevel = classes.stream()
                 .filter(c -> c.getPackageName().startsWith("io.ankusa.dispatch"))
@@ -108,7 +126,8 @@ class PackageCyclesTest {
                         "io.ankusa.queue.upkeep", "io.ankusa.queue.migration", "io.ankusa.queue.engine",
                         "io.ankusa.queue.fixtures", "io.ankusa.dispatch", "io.ankusa.dispatch.engine",
                         "io.ankusa.dispatch.sink", "io.ankusa.dispatch.report", "io.ankusa.dispatch.http",
-                        "io.ankusa.cli")
+                        "io.ankusa.cli", "io.ankusa.admin", "io.ankusa.admin.route", "io.ankusa.admin.http",
+                        "io.ankusa.admin.json")
                 .noneMatch(name -> name.startsWith("io.ankusa.tests"));
         // The "import back" rule sees real dependencies: the API package itself depends on the engine.
         assertThat(classes.get("io.ankusa.queue.EngineQueue").getDirectDependenciesFromSelf())

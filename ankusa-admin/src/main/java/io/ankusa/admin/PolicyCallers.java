@@ -1,0 +1,48 @@
+package io.ankusa.admin;
+
+import io.ankusa.admin.http.CallerResolver;
+import io.ankusa.admin.http.CsrfGuard;
+import io.ankusa.admin.route.ApiException;
+import io.ankusa.admin.route.Caller;
+import jakarta.servlet.http.HttpServletRequest;
+import java.security.Principal;
+import java.util.Locale;
+import java.util.Optional;
+
+/** The access policy applied to a servlet request: its principal, its role, its scope. */
+final class PolicyCallers implements CallerResolver {
+
+    private static final String BEARER = "bearer ";
+
+    private final AccessPolicy policy;
+
+    PolicyCallers(AccessPolicy policy) {
+        this.policy = policy;
+    }
+
+    @Override
+    public Caller resolve(HttpServletRequest request, CsrfGuard csrf) {
+        Principal principal = principal(request)
+                .orElseThrow(() -> new ApiException(401, "unauthenticated", "authenticate first"));
+        Role role = policy.role(principal)
+                .orElseThrow(() -> new ApiException(403, ApiException.FORBIDDEN, "no role for this principal"));
+        String name = principal.getName();
+        return new Caller(name, role.name().toLowerCase(Locale.ROOT), role == Role.OPERATOR,
+                tenant -> policy.tenantVisible(principal, tenant),
+                tenant -> policy.tenantVisible(principal, tenant) && policy.payloadsVisible(principal, tenant),
+                csrf.token(name));
+    }
+
+    private Optional<Principal> principal(HttpServletRequest request) {
+        Principal host = request.getUserPrincipal();
+        if (host != null) {
+            return Optional.of(host);
+        }
+        String authorization = request.getHeader("Authorization");
+        if (authorization == null || authorization.length() <= BEARER.length()
+                || !authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+            return Optional.empty();
+        }
+        return policy.authenticate(authorization.substring(BEARER.length()).strip());
+    }
+}

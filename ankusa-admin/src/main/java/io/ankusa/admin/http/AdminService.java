@@ -1,0 +1,94 @@
+package io.ankusa.admin.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.ankusa.admin.json.Nodes;
+import io.ankusa.admin.route.ApiException;
+import io.ankusa.admin.route.ApiRequest;
+import io.ankusa.admin.route.ApiResponse;
+import io.ankusa.admin.route.Caller;
+import io.ankusa.admin.route.Router;
+import io.ankusa.api.AnkusaException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.List;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Serves one servlet request: authenticates it (401, 403), finds its route (404, 405), guards a
+ * mutation (CSRF, then the operator role), decodes it, runs the route and writes the JSON answer.
+ * Every outcome is a JSON body with the security headers; a failure the API did not expect is a
+ * 500 {@code internal} whose cause goes to the log, never to the client.
+ */
+public final class AdminService {
+
+    private static final Logger LOG = LoggerFactory.getLogger(AdminService.class);
+
+    private final Router router;
+    private final CallerResolver callers;
+    private final CsrfGuard csrf = new CsrfGuard();
+
+    /**
+     * A service over {@code router}, with callers from {@code callers}.
+     *
+     * @param router  the routes
+     * @param callers the access policy, applied to requests
+     */
+    public AdminService(Router router, CallerResolver callers) {
+        this.router = Objects.requireNonNull(router, "router");
+        this.callers = Objects.requireNonNull(callers, "callers");
+    }
+
+    /**
+     * Serves {@code request}.
+     *
+     * @param request  the request
+     * @param response the response
+     * @throws IOException when the client went away
+     */
+    public void serve(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        int status;
+        JsonNode body;
+        try {
+            ApiResponse answer = answer(request);
+            status = answer.status();
+            body = answer.body();
+        } catch (ApiException e) {
+            status = e.status();
+            body = Nodes.error(e.code(), e.getMessage());
+            if (status == 401) {
+                response.setHeader("WWW-Authenticate", "Bearer");
+            }
+        } catch (AnkusaException e) {
+            status = LibraryErrors.status(e);
+            body = Nodes.error(e.error(), e.getMessage());
+        } catch (IllegalArgumentException e) {
+            status = 400;
+            body = Nodes.error(ApiException.BAD_REQUEST, e.getMessage());
+        } catch (RuntimeException e) {
+            LOG.warn("admin {} request failed", request.getMethod(), e);
+            status = 500;
+            body = Nodes.error("internal", "the request failed; the node's log has the cause");
+        }
+        JsonResponses.write(response, status, body);
+    }
+
+    private ApiResponse answer(HttpServletRequest request) throws IOException {
+        List<String> path = RequestDecoding.path(request);
+        Caller caller = callers.resolve(request, csrf);
+        Router.Found found = router.find(request.getMethod(), path);
+        JsonNode body = null;
+        if (found.mutation()) {
+            csrf.check(request, caller);
+            if (!caller.operator()) {
+                throw new ApiException(403, ApiException.FORBIDDEN,
+                        "role " + caller.role() + " cannot change anything");
+            }
+            body = RequestDecoding.body(request);
+        }
+        ApiRequest api = new ApiRequest(found.values(), RequestDecoding.query(request.getQueryString()), body, caller);
+        return found.handle(api);
+    }
+}

@@ -1,0 +1,66 @@
+package io.ankusa.admin.route;
+
+import io.ankusa.dispatch.Pipeline;
+import io.ankusa.dispatch.Replayer;
+import io.ankusa.queue.Queue;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Every route of the API, {@code /v1} below the mount point, over a node's public {@link Queue},
+ * its {@link Replayer} and (when given) its {@link Pipeline}. Each route is a point read or one
+ * bounded range scan through those APIs; none scans a whole family.
+ */
+public final class AdminRoutes {
+
+    private AdminRoutes() {
+    }
+
+    /**
+     * The router over {@code queue}.
+     *
+     * @param queue    the node's queue
+     * @param replayer its replayer
+     * @param pipeline its pipeline, for the scheduler's view of a tenant; empty when there is none
+     * @return the router
+     */
+    public static Router router(Queue queue, Replayer replayer, Optional<Pipeline> pipeline) {
+        Objects.requireNonNull(queue, "queue");
+        Objects.requireNonNull(replayer, "replayer");
+        Objects.requireNonNull(pipeline, "pipeline");
+        NodeRoutes node = new NodeRoutes(queue);
+        TenantRoutes tenants = new TenantRoutes(queue, pipeline);
+        TenantMutations mutations = new TenantMutations(queue);
+        HookRoutes hooks = new HookRoutes(queue, replayer);
+        List<Route> routes = new ArrayList<>();
+        get(routes, "/v1/session", NodeRoutes::session);
+        get(routes, "/v1/openapi.json", r -> ApiResponse.ok(OpenApi.document()));
+        get(routes, "/v1/stats", node::stats);
+        get(routes, "/v1/tenants", tenants::list);
+        get(routes, "/v1/tenants/{tenant}", tenants::tenant);
+        get(routes, "/v1/tenants/{tenant}/dead", tenants::dead);
+        get(routes, "/v1/tenants/{tenant}/hooks/{seq}", hooks::hook);
+        get(routes, "/v1/tenants/{tenant}/hooks/{seq}/attempts", hooks::attempts);
+        post(routes, "/v1/tenants/{tenant}/hooks/{seq}/replay", hooks::replay);
+        get(routes, "/v1/endpoints", node::endpoints);
+        post(routes, "/v1/tenants/{tenant}/endpoints/{sink}/enable", mutations::enable);
+        post(routes, "/v1/tenants/{tenant}/endpoints/{sink}/disable", mutations::disable);
+        get(routes, "/v1/quarantine", node::quarantine);
+        post(routes, "/v1/tenants/{tenant}/quarantine/release", mutations::releaseQuarantine);
+        post(routes, "/v1/tenants/{tenant}/quarantine/purge", mutations::purgeQuarantine);
+        post(routes, "/v1/tenants/{tenant}/purge", mutations::purge);
+        post(routes, "/v1/tenants/{tenant}/erase", mutations::erase);
+        get(routes, "/v1/audit", node::audit);
+        return new Router(routes);
+    }
+
+    private static void get(List<Route> routes, String template, Handler handler) {
+        routes.add(new Route("GET", new PathTemplate(template), handler));
+    }
+
+    private static void post(List<Route> routes, String template, Handler handler) {
+        routes.add(new Route("POST", new PathTemplate(template), handler));
+    }
+}
