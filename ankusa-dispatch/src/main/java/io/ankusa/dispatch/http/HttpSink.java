@@ -43,7 +43,8 @@ import org.apache.hc.core5.http.nio.support.AsyncRequestBuilder;
  * {@code Content-Type} is the last one given, else the configured default. Then {@code webhook-id}
  * (the hook id), {@code webhook-timestamp} (unix seconds, from the sink's clock when the request
  * is built), {@code webhook-signature} (one {@code v1,} signature per active secret, then one
- * {@code v1a,} Ed25519 signature per active signing key, space-separated) and {@code User-Agent: Ankusa/<version>}. HTTP/1.1, no redirects followed.
+ * {@code v1a,} Ed25519 signature per active signing key, space-separated) and
+ * {@code User-Agent: Ankusa/<version>}. HTTP/1.1, no redirects followed.
  *
  * <p><b>Trace headers.</b> For an endpoint with {@link Endpoint#traceparent()} on, or every endpoint
  * with {@link Builder#traceparent(boolean)}, the W3C {@code traceparent} (and {@code tracestate} when

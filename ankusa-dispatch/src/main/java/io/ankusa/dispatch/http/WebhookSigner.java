@@ -72,7 +72,8 @@ final class WebhookSigner {
 
     /** The signed content, {@code id.timestamp.payload}, as bytes. */
     static byte[] content(String id, String timestamp, byte[] payload) {
-        ByteArrayOutputStream content = new ByteArrayOutputStream(payload.length + id.length() + timestamp.length() + 2);
+        ByteArrayOutputStream content =
+                new ByteArrayOutputStream(payload.length + id.length() + timestamp.length() + 2);
         content.writeBytes(id.getBytes(StandardCharsets.UTF_8));
         content.write(DOT);
         content.writeBytes(timestamp.getBytes(StandardCharsets.UTF_8));
