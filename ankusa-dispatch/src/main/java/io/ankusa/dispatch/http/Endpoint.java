@@ -13,29 +13,35 @@ import java.util.Objects;
  *
  * <p>Every active secret signs each request, so a receiver rotating its secret accepts requests
  * during the changeover whichever secret it holds: list the new secret next to the old one, then
- * drop the old one once the receiver has switched. The extra headers are sent on every request to
+ * drop the old one once the receiver has switched. Every signing key signs too, each adding an
+ * asymmetric {@code v1a,} signature after the {@code v1,} ones, which its receivers verify with the
+ * {@linkplain WebhookSigningKey#publicKey() public key} alone; keys rotate the same way. An endpoint
+ * has at least one secret or signing key, and may have both (while receivers move from one to the
+ * other). The extra headers are sent on every request to
  * the endpoint (after the hook's own, before the sink's {@code webhook-*} headers and
  * {@code User-Agent}, which they cannot replace). A disabled endpoint receives nothing: its
  * deliveries end {@linkplain io.ankusa.dispatch.sink.SinkOutcome.EndpointDisabled endpoint disabled}.
  * With {@code traceparent} on, each request carries the W3C {@code traceparent} (and a non-empty
  * {@code tracestate}) of the attempt's span, else of the trace context stored with the hook; it is
  * off unless asked for, because it tells the receiver the ids of the sender's traces.
- * {@link #toString()} never shows the secrets or header values.
+ * {@link #toString()} never shows the secrets, signing keys or header values.
  *
  * @param url     an absolute {@code http} or {@code https} URL
- * @param secrets the active signing secrets, at least one; each adds a {@code v1,} signature
+ * @param secrets the active signing secrets; each adds a {@code v1,} signature
+ * @param signingKeys the active signing keys; each adds a {@code v1a,} signature
  * @param headers extra headers, name to value, sent in this order; unmodifiable
  * @param enabled whether deliveries are sent
  * @param traceparent whether requests carry the W3C {@code traceparent} and {@code tracestate} headers
  */
-public record Endpoint(URI url, List<WebhookSecret> secrets, Map<String, String> headers, boolean enabled,
-        boolean traceparent) {
+public record Endpoint(URI url, List<WebhookSecret> secrets, List<WebhookSigningKey> signingKeys,
+        Map<String, String> headers, boolean enabled, boolean traceparent) {
 
     /**
      * Validates and copies.
      *
      * @param url an absolute {@code http} or {@code https} URL
-     * @param secrets the active signing secrets, at least one; each adds a {@code v1,} signature
+     * @param secrets the active signing secrets; each adds a {@code v1,} signature
+     * @param signingKeys the active signing keys; each adds a {@code v1a,} signature
      * @param headers extra headers, name to value, sent in this order; unmodifiable
      * @param enabled whether deliveries are sent
      * @param traceparent whether requests carry the W3C {@code traceparent} and {@code tracestate} headers
@@ -48,8 +54,9 @@ public record Endpoint(URI url, List<WebhookSecret> secrets, Map<String, String>
             throw new IllegalArgumentException("endpoint must be an absolute http or https URI with a host: " + url);
         }
         secrets = List.copyOf(secrets);
-        if (secrets.isEmpty()) {
-            throw new IllegalArgumentException("an endpoint needs at least one secret");
+        signingKeys = List.copyOf(signingKeys);
+        if (secrets.isEmpty() && signingKeys.isEmpty()) {
+            throw new IllegalArgumentException("an endpoint needs at least one secret or signing key");
         }
         headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
         headers.forEach((name, value) -> {
@@ -59,7 +66,21 @@ public record Endpoint(URI url, List<WebhookSecret> secrets, Map<String, String>
     }
 
     /**
-     * An endpoint without the {@code traceparent} header.
+     * An endpoint signed with secrets only.
+     *
+     * @param url an absolute {@code http} or {@code https} URL
+     * @param secrets the active signing secrets, at least one; each adds a {@code v1,} signature
+     * @param headers extra headers, name to value, sent in this order; unmodifiable
+     * @param enabled whether deliveries are sent
+     * @param traceparent whether requests carry the W3C {@code traceparent} and {@code tracestate} headers
+     */
+    public Endpoint(URI url, List<WebhookSecret> secrets, Map<String, String> headers, boolean enabled,
+            boolean traceparent) {
+        this(url, secrets, List.of(), headers, enabled, traceparent);
+    }
+
+    /**
+     * An endpoint signed with secrets only, without the {@code traceparent} header.
      *
      * @param url an absolute {@code http} or {@code https} URL
      * @param secrets the active signing secrets, at least one; each adds a {@code v1,} signature
@@ -67,7 +88,7 @@ public record Endpoint(URI url, List<WebhookSecret> secrets, Map<String, String>
      * @param enabled whether deliveries are sent
      */
     public Endpoint(URI url, List<WebhookSecret> secrets, Map<String, String> headers, boolean enabled) {
-        this(url, secrets, headers, enabled, false);
+        this(url, secrets, List.of(), headers, enabled, false);
     }
 
     /**
@@ -88,23 +109,50 @@ public record Endpoint(URI url, List<WebhookSecret> secrets, Map<String, String>
     }
 
     /**
+     * An enabled endpoint at {@code url}, signed {@code v1a} with {@code key} (and {@code more}, during
+     * a rotation), with no extra headers and no symmetric secret.
+     *
+     * @param url  where deliveries are posted: an absolute {@code http} or {@code https} URI
+     * @param key  the signing key each delivery is signed with
+     * @param more further signing keys signing alongside it (old and new during a rotation)
+     * @return the endpoint
+     */
+    public static Endpoint of(URI url, WebhookSigningKey key, WebhookSigningKey... more) {
+        List<WebhookSigningKey> keys = new ArrayList<>(1 + more.length);
+        keys.add(Objects.requireNonNull(key, "key"));
+        keys.addAll(List.of(more));
+        return new Endpoint(url, List.of(), keys, Map.of(), true, false);
+    }
+
+    /**
      * This endpoint with {@code extra} as its extra headers.
      *
      * @param extra header names and values sent with every delivery to this endpoint
      * @return a copy of this endpoint with those headers
      */
     public Endpoint withHeaders(Map<String, String> extra) {
-        return new Endpoint(url, secrets, extra, enabled, traceparent);
+        return new Endpoint(url, secrets, signingKeys, extra, enabled, traceparent);
     }
 
     /**
      * This endpoint with these secrets (rotation: old and new together, then the new alone).
      *
-     * @param active the secrets to sign with from now on; at least one
+     * @param active the secrets to sign with from now on; at least one unless the endpoint has signing keys
      * @return a copy of this endpoint with those secrets
      */
     public Endpoint withSecrets(List<WebhookSecret> active) {
-        return new Endpoint(url, active, headers, enabled, traceparent);
+        return new Endpoint(url, active, signingKeys, headers, enabled, traceparent);
+    }
+
+    /**
+     * This endpoint with these {@code v1a} signing keys, beside its secrets (rotation: old and new
+     * together, then the new alone; an empty list to sign with the secrets only).
+     *
+     * @param active the signing keys to sign with from now on; at least one unless the endpoint has secrets
+     * @return a copy of this endpoint with those signing keys
+     */
+    public Endpoint withSigningKeys(List<WebhookSigningKey> active) {
+        return new Endpoint(url, secrets, active, headers, enabled, traceparent);
     }
 
     /**
@@ -114,7 +162,7 @@ public record Endpoint(URI url, List<WebhookSecret> secrets, Map<String, String>
      * @return a copy of this endpoint, enabled or not
      */
     public Endpoint withEnabled(boolean on) {
-        return new Endpoint(url, secrets, headers, on, traceparent);
+        return new Endpoint(url, secrets, signingKeys, headers, on, traceparent);
     }
 
     /**
@@ -125,13 +173,18 @@ public record Endpoint(URI url, List<WebhookSecret> secrets, Map<String, String>
      * @return a copy of this endpoint, sending the trace headers or not
      */
     public Endpoint withTraceparent(boolean on) {
-        return new Endpoint(url, secrets, headers, enabled, on);
+        return new Endpoint(url, secrets, signingKeys, headers, enabled, on);
     }
 
-    /** The URL, the number of secrets, the header names and whether enabled; never a secret or a header value. */
+    /**
+     * The URL, the number of secrets and signing keys, the header names and whether enabled; never a
+     * secret, a key or a header value.
+     */
     @Override
     public String toString() {
-        return "Endpoint[" + url + ", " + secrets.size() + " secret(s), headers=" + headers.keySet()
+        return "Endpoint[" + url + ", " + secrets.size() + " secret(s)"
+                + (signingKeys.isEmpty() ? "" : ", " + signingKeys.size() + " signing key(s)")
+                + ", headers=" + headers.keySet()
                 + (enabled ? "" : ", disabled") + (traceparent ? ", traceparent" : "") + "]";
     }
 }

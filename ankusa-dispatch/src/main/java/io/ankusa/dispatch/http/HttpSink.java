@@ -42,8 +42,9 @@ import org.apache.hc.core5.http.nio.support.AsyncRequestBuilder;
  * framing ({@code Content-Length}, {@code Host}, {@code Expect}) and {@code User-Agent};
  * {@code Content-Type} is the last one given, else the configured default. Then {@code webhook-id}
  * (the hook id), {@code webhook-timestamp} (unix seconds, from the sink's clock when the request
- * is built), {@code webhook-signature} (one {@code v1,} signature per active secret,
- * space-separated) and {@code User-Agent: Ankusa/<version>}. HTTP/1.1, no redirects followed.
+ * is built), {@code webhook-signature} (one {@code v1,} signature per active secret, then one
+ * {@code v1a,} Ed25519 signature per active signing key, space-separated) and
+ * {@code User-Agent: Ankusa/<version>}. HTTP/1.1, no redirects followed.
  *
  * <p><b>Trace headers.</b> For an endpoint with {@link Endpoint#traceparent()} on, or every endpoint
  * with {@link Builder#traceparent(boolean)}, the W3C {@code traceparent} (and {@code tracestate} when
@@ -232,7 +233,8 @@ public final class HttpSink implements Sink, AutoCloseable {
                 .addHeader("Content-Type", type)
                 .addHeader("webhook-id", id)
                 .addHeader("webhook-timestamp", Long.toString(timestamp))
-                .addHeader("webhook-signature", WebhookSigner.sign(endpoint.secrets(), id, timestamp, payload))
+                .addHeader("webhook-signature", WebhookSigner.sign(endpoint.secrets(), endpoint.signingKeys(), id,
+                        timestamp, payload))
                 .addHeader("User-Agent", USER_AGENT)
                 .build();
     }

@@ -17,7 +17,10 @@ public final class WebhookVerificationException extends RuntimeException {
         TIMESTAMP_TOO_OLD,
         /** The timestamp is further ahead than the tolerance allows. */
         TIMESTAMP_TOO_NEW,
-        /** No {@code v1,} signature matches any of the secrets: wrong secret or tampered request. */
+        /**
+         * No {@code v1,} signature matches any of the secrets and no {@code v1a,} signature verifies
+         * with any of the public keys: wrong secret or key, or a tampered request.
+         */
         NO_MATCHING_SIGNATURE
     }
 

@@ -1,6 +1,7 @@
 package io.ankusa.dispatch.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpServer;
@@ -14,10 +15,15 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.security.KeyFactory;
+import java.security.Signature;
+import java.security.spec.X509EncodedKeySpec;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
+import java.util.Base64;
+import java.util.HexFormat;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
@@ -26,6 +32,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -154,6 +161,71 @@ class HttpSinkEndpointsTest {
         for (WebhookVerifier verifier : List.of(WebhookVerifier.of(OLD), WebhookVerifier.of(next))) {
             verifier.verify(request.headers(), request.body());
         }
+    }
+
+    @Test
+    @DisplayName("a v1a signature verifies with the public key")
+    void aV1aSignatureVerifiesWithThePublicKey() throws Exception {
+        WebhookSigningKey key = WebhookSigningKey.generate();
+        WebhookSigningKey next = WebhookSigningKey.generate();
+        Endpoint endpoint = Endpoint.of(URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/in"), OLD)
+                .withSigningKeys(List.of(key, next));
+        try (HttpSink sink = loopbackSink(EndpointResolver.fixed(endpoint)).clock(InstantSource.system()).build()) {
+            assertThat(deliver(sink, delivery("acme"))).isEqualTo(SinkOutcome.delivered(204));
+        }
+        Received request = received.poll(30, TimeUnit.SECONDS);
+        assertThat(request).isNotNull();
+        String[] entries = request.headers().getFirst("webhook-signature").split(" ");
+        assertThat(entries).hasSize(3);
+        assertThat(entries[0]).startsWith("v1,");
+        assertThat(entries[1]).startsWith("v1a,");
+        assertThat(entries[2]).startsWith("v1a,");
+
+        // The receiver holds only the published whpk_ form of the key.
+        WebhookPublicKey published = WebhookPublicKey.parse(key.publicKey().serialized());
+        WebhookVerifier.of(published).verify(request.headers(), request.body());
+        WebhookVerifier.of(next.publicKey()).verify(request.headers(), request.body());
+        WebhookVerifier.of(OLD).verify(request.headers(), request.body());
+        // And independently of the verifier: the JDK alone, the key read through X.509.
+        Signature jdk = Signature.getInstance("Ed25519");
+        byte[] raw = Base64.getDecoder().decode(published.serialized().substring("whpk_".length()));
+        jdk.initVerify(KeyFactory.getInstance("Ed25519").generatePublic(new X509EncodedKeySpec(
+                HexFormat.of().parseHex("302a300506032b6570032100" + HexFormat.of().formatHex(raw)))));
+        jdk.update((request.headers().getFirst("webhook-id") + "." + request.headers().getFirst("webhook-timestamp")
+                + ".").getBytes(StandardCharsets.UTF_8));
+        jdk.update(request.body());
+        assertThat(jdk.verify(Base64.getDecoder().decode(entries[1].substring("v1a,".length())))).isTrue();
+
+        Map<String, String> onlyV1 = Map.of("webhook-id", request.headers().getFirst("webhook-id"),
+                "webhook-timestamp", request.headers().getFirst("webhook-timestamp"), "webhook-signature", entries[0]);
+        byte[] tampered = (new String(request.body(), StandardCharsets.UTF_8) + " ").getBytes(StandardCharsets.UTF_8);
+        for (Runnable refused : List.<Runnable>of(
+                () -> WebhookVerifier.of(WebhookSigningKey.generate().publicKey()).verify(request.headers(), request.body()),
+                () -> WebhookVerifier.of(published).verify(request.headers(), tampered),
+                () -> WebhookVerifier.of(published).verify(onlyV1, request.body()))) {
+            assertThatThrownBy(refused::run).isInstanceOfSatisfying(WebhookVerificationException.class,
+                    e -> assertThat(e.reason()).isEqualTo(WebhookVerificationException.Reason.NO_MATCHING_SIGNATURE));
+        }
+    }
+
+    @Test
+    void anEndpointSignedWithKeysOnlySendsV1aAloneAndOneWithNeitherIsRefused() throws Exception {
+        WebhookSigningKey key = WebhookSigningKey.generate();
+        URI url = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/in");
+        try (HttpSink sink = loopbackSink(EndpointResolver.fixed(Endpoint.of(url, key))).clock(InstantSource.system())
+                .build()) {
+            assertThat(deliver(sink, delivery("acme"))).isEqualTo(SinkOutcome.delivered(204));
+        }
+        Received request = received.poll(30, TimeUnit.SECONDS);
+        assertThat(request).isNotNull();
+        assertThat(request.headers().getFirst("webhook-signature")).startsWith("v1a,").doesNotContain(" ");
+        WebhookVerifier.of(key.publicKey()).verify(request.headers(), request.body());
+        assertThatThrownBy(() -> Endpoint.of(url, OLD).withSecrets(List.of())).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("at least one secret or signing key");
+        assertThatThrownBy(() -> Endpoint.of(url, key).withSigningKeys(List.of()))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(Endpoint.of(url, OLD).withSigningKeys(List.of(key)).toString())
+                .contains("1 secret(s), 1 signing key(s)").doesNotContain(key.serialized().substring(5));
     }
 
     @Test

@@ -85,6 +85,49 @@ class WebhookVerifierTest {
         assertThat(one.serialized()).isNotEqualTo(WebhookSecret.generate().serialized());
     }
 
+    @Test
+    void theReferenceV1aVectorVerifiesWithThePublicKeyWithinTheSameTolerance() {
+        WebhookVerifier asymmetric = WebhookVerifier.of(WebhookSigningKeyTest.VECTOR_KEY.publicKey())
+                .withClock(InstantSource.fixed(SENT));
+        String vector = WebhookSigningKeyTest.VECTOR_SIGNATURE;
+
+        assertThatCode(() -> asymmetric.verify(ID, TIMESTAMP, vector, PAYLOAD)).doesNotThrowAnyException();
+        assertThatCode(() -> asymmetric.verify(ID, TIMESTAMP, SIGNATURE + " " + vector, PAYLOAD))
+                .doesNotThrowAnyException();
+        assertReason(() -> asymmetric.withClock(InstantSource.fixed(SENT.plusSeconds(301)))
+                .verify(ID, TIMESTAMP, vector, PAYLOAD), Reason.TIMESTAMP_TOO_OLD);
+        assertReason(() -> asymmetric.withClock(InstantSource.fixed(SENT.minusSeconds(301)))
+                .verify(ID, TIMESTAMP, vector, PAYLOAD), Reason.TIMESTAMP_TOO_NEW);
+        assertReason(() -> asymmetric.verify(ID, TIMESTAMP, vector, "{\"test\": 2432232315}".getBytes(StandardCharsets.UTF_8)),
+                Reason.NO_MATCHING_SIGNATURE);
+        assertReason(() -> WebhookVerifier.of(WebhookSigningKey.generate().publicKey()).withClock(InstantSource.fixed(SENT))
+                .verify(ID, TIMESTAMP, vector, PAYLOAD), Reason.NO_MATCHING_SIGNATURE);
+        for (String bad : List.of("v1a,", "v1a,invalid_signature", "v1a,Ceo5qEr07ixe2NLpvHk3FH9bwy/WavXrAFQ/9tdO6mc=",
+                "v1b," + vector.substring(4))) {
+            assertReason(() -> asymmetric.verify(ID, TIMESTAMP, bad, PAYLOAD), Reason.NO_MATCHING_SIGNATURE);
+        }
+    }
+
+    @Test
+    void aV1EntryIsNeverCheckedAgainstAPublicKeyNorAV1aEntryAgainstASecret() {
+        WebhookVerifier asymmetric = WebhookVerifier.of(WebhookSigningKeyTest.VECTOR_KEY.publicKey())
+                .withClock(InstantSource.fixed(SENT));
+        String vector = WebhookSigningKeyTest.VECTOR_SIGNATURE;
+
+        assertReason(() -> asymmetric.verify(ID, TIMESTAMP, SIGNATURE, PAYLOAD), Reason.NO_MATCHING_SIGNATURE);
+        // The same Ed25519 signature under the v1 label: only a secret could match it, and none does.
+        assertReason(() -> asymmetric.verify(ID, TIMESTAMP, "v1," + vector.substring(4), PAYLOAD),
+                Reason.NO_MATCHING_SIGNATURE);
+        assertReason(() -> verifier.verify(ID, TIMESTAMP, vector, PAYLOAD), Reason.NO_MATCHING_SIGNATURE);
+        assertReason(() -> verifier.verify(ID, TIMESTAMP, "v1a," + SIGNATURE.substring(3), PAYLOAD),
+                Reason.NO_MATCHING_SIGNATURE);
+
+        WebhookVerifier both = verifier.withPublicKeys(List.of(WebhookSigningKeyTest.VECTOR_KEY.publicKey()));
+        assertThatCode(() -> both.verify(ID, TIMESTAMP, SIGNATURE, PAYLOAD)).doesNotThrowAnyException();
+        assertThatCode(() -> both.verify(ID, TIMESTAMP, vector, PAYLOAD)).doesNotThrowAnyException();
+        assertThatThrownBy(() -> WebhookVerifier.of(new WebhookPublicKey[0])).isInstanceOf(IllegalArgumentException.class);
+    }
+
     private static void assertReason(Runnable verification, Reason reason) {
         assertThatThrownBy(verification::run).isInstanceOfSatisfying(WebhookVerificationException.class,
                 e -> assertThat(e.reason()).isEqualTo(reason));
