@@ -12,7 +12,8 @@ import org.springframework.core.env.Environment;
  * The queue's {@code ankusa.*} properties as the string keys of {@link QueueConfig#fromMap}
  * ({@code ankusa.directory}, {@code ankusa.tenants.max}, {@code ankusa.store.lmdb.mapSize}, …):
  * every property under {@code ankusa.} but the starter's own groups ({@code ankusa.pipeline.*},
- * {@code ankusa.health.*}, {@code ankusa.outbox.*}, {@code ankusa.metrics.*}, {@code ankusa.http.*}).
+ * {@code ankusa.health.*}, {@code ankusa.outbox.*}, {@code ankusa.metrics.*}, {@code ankusa.http.*},
+ * {@code ankusa.admin.*}).
  * They are bound as a flat map and handed to {@code fromMap} unchanged, so an unknown key or a bad
  * value fails the application's start with {@code fromMap}'s message, which names each.
  */
@@ -22,7 +23,8 @@ final class AnkusaQueueProperties {
     static final String PREFIX = "ankusa";
 
     /** Groups under the prefix that are the starter's, not the queue's. */
-    private static final Set<String> STARTER_GROUPS = Set.of("pipeline.", "health.", "outbox.", "metrics.", "http.");
+    private static final Set<String> STARTER_GROUPS = Set.of("pipeline.", "health.", "outbox.", "metrics.", "http.",
+            "admin.");
 
     private AnkusaQueueProperties() {
     }

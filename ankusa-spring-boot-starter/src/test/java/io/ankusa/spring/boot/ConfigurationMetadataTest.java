@@ -30,7 +30,8 @@ import org.springframework.boot.json.JsonParserFactory;
 class ConfigurationMetadataTest {
 
     private static final List<Class<?>> PROPERTIES_CLASSES = List.of(AnkusaPipelineProperties.class,
-            AnkusaHealthProperties.class, AnkusaMetricsProperties.class, AnkusaOutboxProperties.class);
+            AnkusaHealthProperties.class, AnkusaMetricsProperties.class, AnkusaOutboxProperties.class,
+            AnkusaAdminProperties.class);
 
     @Test
     void everyQueueKeyOfFromMapIsListedWithADescription() throws IOException {
@@ -50,7 +51,8 @@ class ConfigurationMetadataTest {
         Map<String, Map<String, Object>> properties = properties();
         List<String> names = starterPropertyNames();
         assertThat(names).as("the properties classes' setters").hasSizeGreaterThan(20)
-                .contains("ankusa.pipeline.mode", "ankusa.health.max-tick-silence", "ankusa.metrics.top-tenants");
+                .contains("ankusa.pipeline.mode", "ankusa.health.max-tick-silence", "ankusa.metrics.top-tenants",
+                        "ankusa.admin.path", "ankusa.admin.enabled");
         for (String name : names) {
             assertThat(properties).as("metadata lists %s", name).containsKey(name);
             assertThat(description(properties, name)).as("%s has a description", name).isNotBlank()
@@ -59,6 +61,7 @@ class ConfigurationMetadataTest {
         assertThat(properties.get("ankusa.pipeline.mode")).containsEntry("defaultValue", "deliver");
         assertThat(properties.get("ankusa.pipeline.concurrency")).containsEntry("defaultValue", 256);
         assertThat(properties.get("ankusa.health.max-tick-silence")).containsEntry("defaultValue", "1m");
+        assertThat(properties.get("ankusa.admin.path")).containsEntry("defaultValue", "/ankusa");
         assertThat(properties.get("ankusa.pipeline.enabled")).containsKey("deprecation");
         assertThat(map(properties.get("ankusa.pipeline.enabled").get("deprecation")))
                 .containsEntry("replacement", "ankusa.pipeline.mode");
