@@ -54,6 +54,8 @@ public final class WebhookClient implements AutoCloseable {
     private final CloseableHttpAsyncClient client;
     /** One client per distinct client-certificate context; identity keys, since SSLContext keeps Object's equals. */
     private final Map<SSLContext, CloseableHttpAsyncClient> certificateClients = new ConcurrentHashMap<>();
+    /** Guards starting a certificate pool against {@link #close()}, so that none starts after it. */
+    private final Object poolsLock = new Object();
     private boolean closed;
 
     private WebhookClient(Builder builder) {
@@ -101,7 +103,7 @@ public final class WebhookClient implements AutoCloseable {
         if (existing != null) {
             return existing;
         }
-        synchronized (certificateClients) {
+        synchronized (poolsLock) {
             if (closed) {
                 // Closed: the shared client, closed too, fails the request as it fails any other.
                 return client;
@@ -191,7 +193,7 @@ public final class WebhookClient implements AutoCloseable {
     @Override
     public void close() {
         List<CloseableHttpAsyncClient> pools;
-        synchronized (certificateClients) {
+        synchronized (poolsLock) {
             closed = true;
             pools = new ArrayList<>(certificateClients.values());
         }
