@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import javax.net.ssl.SSLContext;
 
 /**
  * Where one tenant's hooks for one sink go: what an {@link EndpointResolver} returns.
@@ -24,7 +25,11 @@ import java.util.Objects;
  * With {@code traceparent} on, each request carries the W3C {@code traceparent} (and a non-empty
  * {@code tracestate}) of the attempt's span, else of the trace context stored with the hook; it is
  * off unless asked for, because it tells the receiver the ids of the sender's traces.
- * {@link #toString()} never shows the secrets, signing keys or header values.
+ * With a {@linkplain #withClientCertificate(SSLContext) client certificate} (an {@code https} URL
+ * only) the endpoint's requests go through a connection pool of their own, whose TLS handshakes use
+ * that {@link SSLContext} for both sides: its key managers present the client certificate and its
+ * trust managers decide which servers are trusted; see {@link WebhookClient}.
+ * {@link #toString()} never shows the secrets, signing keys, header values or key material.
  *
  * @param url     an absolute {@code http} or {@code https} URL
  * @param secrets the active signing secrets; each adds a {@code v1,} signature
@@ -32,9 +37,11 @@ import java.util.Objects;
  * @param headers extra headers, name to value, sent in this order; unmodifiable
  * @param enabled whether deliveries are sent
  * @param traceparent whether requests carry the W3C {@code traceparent} and {@code tracestate} headers
+ * @param clientCertificate the TLS context presenting the endpoint's client certificate and trusting its
+ *                          server, or {@code null} for the shared pool; compared by identity
  */
 public record Endpoint(URI url, List<WebhookSecret> secrets, List<WebhookSigningKey> signingKeys,
-        Map<String, String> headers, boolean enabled, boolean traceparent) {
+        Map<String, String> headers, boolean enabled, boolean traceparent, SSLContext clientCertificate) {
 
     /**
      * Validates and copies.
@@ -45,6 +52,8 @@ public record Endpoint(URI url, List<WebhookSecret> secrets, List<WebhookSigning
      * @param headers extra headers, name to value, sent in this order; unmodifiable
      * @param enabled whether deliveries are sent
      * @param traceparent whether requests carry the W3C {@code traceparent} and {@code tracestate} headers
+     * @param clientCertificate the TLS context presenting the endpoint's client certificate and trusting its
+     *                          server, or {@code null} for the shared pool; only with an {@code https} URL
      */
     public Endpoint {
         Objects.requireNonNull(url, "url");
@@ -52,6 +61,9 @@ public record Endpoint(URI url, List<WebhookSecret> secrets, List<WebhookSigning
         if (!url.isAbsolute() || url.getRawAuthority() == null
                 || !("http".equalsIgnoreCase(scheme) || "https".equalsIgnoreCase(scheme))) {
             throw new IllegalArgumentException("endpoint must be an absolute http or https URI with a host: " + url);
+        }
+        if (clientCertificate != null && !"https".equalsIgnoreCase(scheme)) {
+            throw new IllegalArgumentException("a client certificate needs an https endpoint: " + url);
         }
         secrets = List.copyOf(secrets);
         signingKeys = List.copyOf(signingKeys);
@@ -63,6 +75,21 @@ public record Endpoint(URI url, List<WebhookSecret> secrets, List<WebhookSigning
             Objects.requireNonNull(name, "header name");
             Objects.requireNonNull(value, "header value");
         });
+    }
+
+    /**
+     * An endpoint without a client certificate.
+     *
+     * @param url an absolute {@code http} or {@code https} URL
+     * @param secrets the active signing secrets; each adds a {@code v1,} signature
+     * @param signingKeys the active signing keys; each adds a {@code v1a,} signature
+     * @param headers extra headers, name to value, sent in this order; unmodifiable
+     * @param enabled whether deliveries are sent
+     * @param traceparent whether requests carry the W3C {@code traceparent} and {@code tracestate} headers
+     */
+    public Endpoint(URI url, List<WebhookSecret> secrets, List<WebhookSigningKey> signingKeys,
+            Map<String, String> headers, boolean enabled, boolean traceparent) {
+        this(url, secrets, signingKeys, headers, enabled, traceparent, null);
     }
 
     /**
@@ -131,7 +158,7 @@ public record Endpoint(URI url, List<WebhookSecret> secrets, List<WebhookSigning
      * @return a copy of this endpoint with those headers
      */
     public Endpoint withHeaders(Map<String, String> extra) {
-        return new Endpoint(url, secrets, signingKeys, extra, enabled, traceparent);
+        return new Endpoint(url, secrets, signingKeys, extra, enabled, traceparent, clientCertificate);
     }
 
     /**
@@ -141,7 +168,7 @@ public record Endpoint(URI url, List<WebhookSecret> secrets, List<WebhookSigning
      * @return a copy of this endpoint with those secrets
      */
     public Endpoint withSecrets(List<WebhookSecret> active) {
-        return new Endpoint(url, active, signingKeys, headers, enabled, traceparent);
+        return new Endpoint(url, active, signingKeys, headers, enabled, traceparent, clientCertificate);
     }
 
     /**
@@ -152,7 +179,7 @@ public record Endpoint(URI url, List<WebhookSecret> secrets, List<WebhookSigning
      * @return a copy of this endpoint with those signing keys
      */
     public Endpoint withSigningKeys(List<WebhookSigningKey> active) {
-        return new Endpoint(url, secrets, active, headers, enabled, traceparent);
+        return new Endpoint(url, secrets, active, headers, enabled, traceparent, clientCertificate);
     }
 
     /**
@@ -162,7 +189,7 @@ public record Endpoint(URI url, List<WebhookSecret> secrets, List<WebhookSigning
      * @return a copy of this endpoint, enabled or not
      */
     public Endpoint withEnabled(boolean on) {
-        return new Endpoint(url, secrets, signingKeys, headers, on, traceparent);
+        return new Endpoint(url, secrets, signingKeys, headers, on, traceparent, clientCertificate);
     }
 
     /**
@@ -173,18 +200,36 @@ public record Endpoint(URI url, List<WebhookSecret> secrets, List<WebhookSigning
      * @return a copy of this endpoint, sending the trace headers or not
      */
     public Endpoint withTraceparent(boolean on) {
-        return new Endpoint(url, secrets, signingKeys, headers, enabled, on);
+        return new Endpoint(url, secrets, signingKeys, headers, enabled, on, clientCertificate);
     }
 
     /**
-     * The URL, the number of secrets and signing keys, the header names and whether enabled; never a
-     * secret, a key or a header value.
+     * This endpoint presenting a client certificate (mutual TLS): its requests go through a
+     * connection pool of the {@link WebhookClient} kept for {@code context} alone, so a connection
+     * opened with this certificate never carries another endpoint's request, nor one without a
+     * certificate. The context's key managers choose the certificate presented and its trust
+     * managers decide which servers are trusted (the JVM's default trust does not apply to these
+     * requests). Build one context per certificate and reuse it: each distinct context costs one pool.
+     *
+     * @param context the TLS context with the client's key (and the trust for the server), or
+     *                {@code null} to send through the shared pool without a certificate
+     * @return a copy of this endpoint with that client certificate
+     * @throws IllegalArgumentException when the endpoint's URL is not {@code https}
+     */
+    public Endpoint withClientCertificate(SSLContext context) {
+        return new Endpoint(url, secrets, signingKeys, headers, enabled, traceparent, context);
+    }
+
+    /**
+     * The URL, the number of secrets and signing keys, the header names, whether enabled and whether
+     * it has a client certificate; never a secret, a key, a header value or key material.
      */
     @Override
     public String toString() {
         return "Endpoint[" + url + ", " + secrets.size() + " secret(s)"
                 + (signingKeys.isEmpty() ? "" : ", " + signingKeys.size() + " signing key(s)")
                 + ", headers=" + headers.keySet()
-                + (enabled ? "" : ", disabled") + (traceparent ? ", traceparent" : "") + "]";
+                + (enabled ? "" : ", disabled") + (traceparent ? ", traceparent" : "")
+                + (clientCertificate == null ? "" : ", client certificate") + "]";
     }
 }

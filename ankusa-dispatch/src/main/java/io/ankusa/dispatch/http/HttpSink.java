@@ -27,7 +27,8 @@ import org.apache.hc.core5.http.nio.support.AsyncRequestBuilder;
 
 /**
  * A {@link Sink} that POSTs each delivery's payload to its tenant's endpoint, signed the Standard
- * Webhooks way, through a shared {@link WebhookClient}.
+ * Webhooks way, through a shared {@link WebhookClient} (for an endpoint with a
+ * {@linkplain Endpoint#withClientCertificate client certificate}, through that client's pool for it).
  *
  * <p><b>Endpoint.</b> An {@link EndpointResolver} names it per (tenant, sink); answers are cached
  * until {@link #invalidate(String)} or {@link #invalidateAll()};
@@ -201,7 +202,8 @@ public final class HttpSink implements Sink, AutoCloseable {
         } catch (IllegalArgumentException e) {
             return done(SinkOutcome.dead("invalid request: " + e.getMessage(), AttemptErrorClass.INVALID_REQUEST));
         }
-        return client.send(request, new HeadOnlyConsumer(DRAINED_BODY_LIMIT), requestTimeout)
+        return client.send(endpoint.clientCertificate(), request, new HeadOnlyConsumer(DRAINED_BODY_LIMIT),
+                        requestTimeout)
                 .handle((head, failure) -> failure == null
                         ? outcomes.ofResponse(head, clock.instant())
                         : outcomes.ofFailure(failure));

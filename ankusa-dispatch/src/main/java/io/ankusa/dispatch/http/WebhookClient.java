@@ -3,8 +3,13 @@ package io.ankusa.dispatch.http;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.net.ssl.SSLContext;
 import org.apache.hc.client5.http.DnsResolver;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
@@ -13,6 +18,7 @@ import org.apache.hc.client5.http.impl.async.CloseableHttpAsyncClient;
 import org.apache.hc.client5.http.impl.async.HttpAsyncClients;
 import org.apache.hc.client5.http.impl.nio.PoolingAsyncClientConnectionManager;
 import org.apache.hc.client5.http.impl.nio.PoolingAsyncClientConnectionManagerBuilder;
+import org.apache.hc.client5.http.ssl.ClientTlsStrategyBuilder;
 import org.apache.hc.core5.concurrent.FutureCallback;
 import org.apache.hc.core5.http.nio.AsyncRequestProducer;
 import org.apache.hc.core5.http2.HttpVersionPolicy;
@@ -25,6 +31,16 @@ import org.apache.hc.core5.util.Timeout;
  * automatic retries, no proxy. Built on Apache HttpClient 5 (async), whose resolver hook lets the
  * guard check the addresses the client then connects to.
  *
+ * <p><b>Client certificates.</b> An endpoint with a {@linkplain Endpoint#withClientCertificate
+ * client certificate} is sent through a pool of its own, one per distinct {@link SSLContext}
+ * (compared by identity), created at its first request and closed with this client: the shared
+ * pool reuses a connection by scheme, host and port alone, so a connection opened with one
+ * endpoint's certificate must never carry another endpoint's request. That pool's TLS handshakes
+ * use the context for both sides (its key managers present the certificate, its trust managers
+ * decide which servers are trusted); its guard, timeouts and connection limits are this client's,
+ * counted per pool. Each distinct context costs one pool, its connections and its I/O threads, so
+ * build one context per certificate and reuse it rather than one per request.
+ *
  * <p>Pass one to {@link HttpSink.Builder#client(WebhookClient)} to share it between sinks;
  * close it after the pipelines that use it. Thread-safe.
  */
@@ -34,23 +50,38 @@ public final class WebhookClient implements AutoCloseable {
     private final Duration connectTimeout;
     private final Duration poolTimeout;
     private final int maxConnectionsPerHost;
+    private final int maxConnections;
     private final CloseableHttpAsyncClient client;
+    /** One client per distinct client-certificate context; identity keys, since SSLContext keeps Object's equals. */
+    private final Map<SSLContext, CloseableHttpAsyncClient> certificateClients = new ConcurrentHashMap<>();
+    /** Guards starting a certificate pool against {@link #close()}, so that none starts after it. */
+    private final Object poolsLock = new Object();
+    private boolean closed;
 
     private WebhookClient(Builder builder) {
         this.guard = builder.guard;
         this.connectTimeout = builder.connectTimeout;
         this.poolTimeout = builder.poolTimeout;
         this.maxConnectionsPerHost = builder.maxConnectionsPerHost;
-        PoolingAsyncClientConnectionManager connections = PoolingAsyncClientConnectionManagerBuilder.create()
+        this.maxConnections = builder.maxConnections;
+        this.client = start(null);
+    }
+
+    /** A started client with this client's settings, with {@code tls} for its handshakes, or the default without. */
+    private CloseableHttpAsyncClient start(SSLContext tls) {
+        PoolingAsyncClientConnectionManagerBuilder pool = PoolingAsyncClientConnectionManagerBuilder.create()
                 .setDnsResolver(new GuardedResolver(guard))
-                .setMaxConnPerRoute(builder.maxConnectionsPerHost)
-                .setMaxConnTotal(builder.maxConnections)
+                .setMaxConnPerRoute(maxConnectionsPerHost)
+                .setMaxConnTotal(maxConnections)
                 .setDefaultConnectionConfig(ConnectionConfig.custom()
-                        .setConnectTimeout(Timeout.of(builder.connectTimeout))
+                        .setConnectTimeout(Timeout.of(connectTimeout))
                         .build())
-                .setDefaultTlsConfig(TlsConfig.custom().setVersionPolicy(HttpVersionPolicy.FORCE_HTTP_1).build())
-                .build();
-        this.client = HttpAsyncClients.custom()
+                .setDefaultTlsConfig(TlsConfig.custom().setVersionPolicy(HttpVersionPolicy.FORCE_HTTP_1).build());
+        if (tls != null) {
+            pool.setTlsStrategy(ClientTlsStrategyBuilder.create().setSslContext(tls).buildAsync());
+        }
+        PoolingAsyncClientConnectionManager connections = pool.build();
+        CloseableHttpAsyncClient started = HttpAsyncClients.custom()
                 .setConnectionManager(connections)
                 .setDefaultRequestConfig(RequestConfig.custom().setRedirectsEnabled(false).build())
                 .disableRedirectHandling()
@@ -59,7 +90,26 @@ public final class WebhookClient implements AutoCloseable {
                 .disableAuthCaching()
                 .disableConnectionState()
                 .build();
-        client.start();
+        started.start();
+        return started;
+    }
+
+    /** The client for {@code certificate}'s pool, started at its first use; the shared one for {@code null}. */
+    private CloseableHttpAsyncClient clientFor(SSLContext certificate) {
+        if (certificate == null) {
+            return client;
+        }
+        CloseableHttpAsyncClient existing = certificateClients.get(certificate);
+        if (existing != null) {
+            return existing;
+        }
+        synchronized (poolsLock) {
+            if (closed) {
+                // Closed: the shared client, closed too, fails the request as it fails any other.
+                return client;
+            }
+            return certificateClients.computeIfAbsent(certificate, this::start);
+        }
     }
 
     /**
@@ -93,8 +143,11 @@ public final class WebhookClient implements AutoCloseable {
         return connectTimeout;
     }
 
-    /** Sends {@code request}; the future completes when {@code answer} has the response's head. */
-    CompletableFuture<ResponseHead> send(AsyncRequestProducer request, HeadOnlyConsumer answer,
+    /**
+     * Sends {@code request} through the pool of {@code certificate} (the shared pool for {@code null});
+     * the future completes when {@code answer} has the response's head.
+     */
+    CompletableFuture<ResponseHead> send(SSLContext certificate, AsyncRequestProducer request, HeadOnlyConsumer answer,
             Duration responseTimeout) {
         CompletableFuture<ResponseHead> result = new CompletableFuture<>();
         var context = org.apache.hc.client5.http.protocol.HttpClientContext.create();
@@ -103,7 +156,7 @@ public final class WebhookClient implements AutoCloseable {
                 .setConnectionRequestTimeout(Timeout.of(poolTimeout))
                 .setResponseTimeout(Timeout.of(responseTimeout))
                 .build());
-        client.execute(request, answer, null, context, new Completion(result));
+        clientFor(certificate).execute(request, answer, null, context, new Completion(result));
         return result;
     }
 
@@ -131,10 +184,23 @@ public final class WebhookClient implements AutoCloseable {
         }
     }
 
-    /** Closes the pool; requests under way fail. */
+    /** How many client-certificate pools have been created, for tests. */
+    int certificatePools() {
+        return certificateClients.size();
+    }
+
+    /** Closes the shared pool and every client-certificate pool; requests under way fail. */
     @Override
     public void close() {
+        List<CloseableHttpAsyncClient> pools;
+        synchronized (poolsLock) {
+            closed = true;
+            pools = new ArrayList<>(certificateClients.values());
+        }
         client.close(CloseMode.GRACEFUL);
+        for (CloseableHttpAsyncClient pool : pools) {
+            pool.close(CloseMode.GRACEFUL);
+        }
     }
 
     @Override
