@@ -11,23 +11,21 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.context.annotation.Bean;
 
 /**
  * The {@code ankusa} actuator endpoint ({@link AnkusaEndpoint}), when the actuator is on the class
  * path, the queue is a bean, the endpoint is available (enabled and exposed, as the actuator
- * decides for every endpoint) and the admin module, which serves a fuller API of its own, is not
- * on the class path (its class {@code io.ankusa.admin.AnkusaAdmin}).
+ * decides for every endpoint) and the admin API, which serves a fuller API of its own, is not
+ * mounted ({@link AnkusaAdminAutoConfiguration} registered no servlet: the admin module is absent,
+ * disabled, or the application has no access policy for it).
  */
-@AutoConfiguration(after = AnkusaAutoConfiguration.class)
+@AutoConfiguration(after = AnkusaAutoConfiguration.class,
+        afterName = "io.ankusa.spring.boot.AnkusaAdminAutoConfiguration")
 @ConditionalOnClass({Endpoint.class, ConditionalOnAvailableEndpoint.class})
-@ConditionalOnMissingClass(AnkusaEndpointAutoConfiguration.ADMIN_MODULE_CLASS)
+@ConditionalOnMissingBean(name = AnkusaAdminAutoConfiguration.SERVLET_NAME)
 @ConditionalOnBean({Queue.class, Replayer.class})
 public class AnkusaEndpointAutoConfiguration {
-
-    /** The class whose presence says the admin module is on the class path. */
-    static final String ADMIN_MODULE_CLASS = "io.ankusa.admin.AnkusaAdmin";
 
     /** Created by Spring. */
     public AnkusaEndpointAutoConfiguration() {

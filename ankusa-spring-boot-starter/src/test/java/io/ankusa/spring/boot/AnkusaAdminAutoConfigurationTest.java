@@ -201,6 +201,22 @@ class AnkusaAdminAutoConfigurationTest {
                         .doesNotHaveBean(AnkusaAdminAutoConfiguration.SERVLET_NAME));
     }
 
+    @Test
+    void theActuatorEndpointGivesWayToTheMountedAdminApiOnly() {
+        WebApplicationContextRunner runner = new WebApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(AnkusaAutoConfiguration.class,
+                        AnkusaEndpointAutoConfiguration.class, AnkusaAdminAutoConfiguration.class))
+                .withPropertyValues("ankusa.directory=" + temporaryDirectory(), "ankusa.housekeeping.interval=0s",
+                        "ankusa.pipeline.mode=ingest-only", "management.endpoints.web.exposure.include=ankusa");
+        runner.withUserConfiguration(Policy.class).run(context -> assertThat(context).hasNotFailed()
+                .hasBean(AnkusaAdminAutoConfiguration.SERVLET_NAME).doesNotHaveBean(AnkusaEndpoint.class));
+        runner.run(context -> assertThat(context).as("no access policy: the admin API is not mounted")
+                .hasNotFailed().doesNotHaveBean(AnkusaAdminAutoConfiguration.SERVLET_NAME)
+                .hasSingleBean(AnkusaEndpoint.class));
+        runner.withUserConfiguration(Policy.class).withPropertyValues("ankusa.admin.enabled=false")
+                .run(context -> assertThat(context).as("admin API disabled").hasSingleBean(AnkusaEndpoint.class));
+    }
+
     private static WebApplicationContextRunner webRunner() {
         return new WebApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(AnkusaAutoConfiguration.class,

@@ -140,7 +140,7 @@ class AnkusaEndpointTest {
     }
 
     @Test
-    void theEndpointNeedsTheActuatorAndNoAdminModuleAndIsOnlyMadeWhenExposed() {
+    void theEndpointNeedsTheActuatorAndIsOnlyMadeWhenExposed() {
         ApplicationContextRunner runner = new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(AnkusaAutoConfiguration.class,
                         AnkusaEndpointAutoConfiguration.class))
@@ -150,9 +150,6 @@ class AnkusaEndpointTest {
         runner.withPropertyValues("management.endpoints.web.exposure.include=ankusa")
                 .run(context -> assertThat(context).hasNotFailed().hasSingleBean(AnkusaEndpoint.class));
         runner.run(context -> assertThat(context).as("not exposed").doesNotHaveBean(AnkusaEndpoint.class));
-        runner.withPropertyValues("management.endpoints.web.exposure.include=ankusa")
-                .withClassLoader(new FilteredClassLoader(AnkusaEndpointAutoConfiguration.ADMIN_MODULE_CLASS))
-                .run(context -> assertThat(context).hasSingleBean(AnkusaEndpoint.class));
         runner.withPropertyValues("management.endpoints.web.exposure.include=ankusa")
                 .withClassLoader(new FilteredClassLoader(
                         org.springframework.boot.actuate.endpoint.annotation.Endpoint.class))
