@@ -42,6 +42,13 @@ public final class AdminServlet extends HttpServlet {
         return new Builder(queue);
     }
 
+    /** Stops the threads the API keeps (the tenant ranking's walk), as the host takes the servlet out of service. */
+    @Override
+    public void destroy() {
+        service.close();
+        super.destroy();
+    }
+
     @Override
     protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
         service.serve(request, response);

@@ -42,6 +42,13 @@ public final class AdminService {
     }
 
     /**
+     * Stops what the routes keep running. Idempotent.
+     */
+    public void close() {
+        router.close();
+    }
+
+    /**
      * Serves {@code request}.
      *
      * @param request  the request

@@ -3,6 +3,7 @@ package io.ankusa.admin.route;
 import io.ankusa.dispatch.Pipeline;
 import io.ankusa.dispatch.Replayer;
 import io.ankusa.queue.Queue;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -31,7 +32,8 @@ public final class AdminRoutes {
         Objects.requireNonNull(replayer, "replayer");
         Objects.requireNonNull(pipeline, "pipeline");
         NodeRoutes node = new NodeRoutes(queue);
-        TenantRoutes tenants = new TenantRoutes(queue, pipeline);
+        TenantRanking ranking = new TenantRanking(queue, Clock.systemUTC());
+        TenantRoutes tenants = new TenantRoutes(queue, pipeline, ranking);
         TenantMutations mutations = new TenantMutations(queue);
         HookRoutes hooks = new HookRoutes(queue, replayer);
         List<Route> routes = new ArrayList<>();
@@ -53,7 +55,7 @@ public final class AdminRoutes {
         post(routes, "/v1/tenants/{tenant}/purge", mutations::purge);
         post(routes, "/v1/tenants/{tenant}/erase", mutations::erase);
         get(routes, "/v1/audit", node::audit);
-        return new Router(routes);
+        return new Router(routes, List.of(ranking));
     }
 
     private static void get(List<Route> routes, String template, Handler handler) {

@@ -12,12 +12,18 @@ import java.util.Set;
  * (below the mount point) and the method. A path no route has is {@code not_found}; a path some
  * route has under another method is {@code method_not_allowed}.
  */
-public final class Router {
+public final class Router implements AutoCloseable {
 
     private final List<Route> routes;
+    private final List<AutoCloseable> resources;
 
     Router(List<Route> routes) {
+        this(routes, List.of());
+    }
+
+    Router(List<Route> routes, List<AutoCloseable> resources) {
         this.routes = List.copyOf(routes);
+        this.resources = List.copyOf(resources);
         Set<String> keys = new LinkedHashSet<>();
         for (Route route : this.routes) {
             if (!keys.add(route.key())) {
@@ -49,6 +55,20 @@ public final class Router {
             throw new ApiException(405, "method_not_allowed", method + " is not allowed here");
         }
         throw ApiException.notFound("no such route");
+    }
+
+    /**
+     * Stops what the routes keep running (the tenant ranking's walk). Idempotent.
+     */
+    @Override
+    public void close() {
+        for (AutoCloseable resource : resources) {
+            try {
+                resource.close();
+            } catch (Exception e) {
+                throw new IllegalStateException("an admin API resource did not close", e);
+            }
+        }
     }
 
     /** Every route as {@code "METHOD /template"}, in the order they were declared (for tests). */

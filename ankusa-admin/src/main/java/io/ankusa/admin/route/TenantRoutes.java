@@ -16,8 +16,8 @@ import io.ankusa.queue.Queue;
 import java.util.Optional;
 
 /**
- * The tenant reads: the paged listing, one tenant's detail and its dead letters. Cursors are the
- * library's own tokens ({@link TenantCursor#token()}, {@link DeadLetterCursor#token()}).
+ * The tenant reads: the paged listing (sorted by {@link SortedTenants}), one tenant's detail and its
+ * dead letters. Cursors are the library's own tokens ({@link TenantCursor#token()}, {@link DeadLetterCursor#token()}).
  */
 final class TenantRoutes {
 
@@ -26,13 +26,19 @@ final class TenantRoutes {
 
     private final Queue queue;
     private final Optional<Pipeline> pipeline;
+    private final SortedTenants sorted;
 
-    TenantRoutes(Queue queue, Optional<Pipeline> pipeline) {
+    TenantRoutes(Queue queue, Optional<Pipeline> pipeline, TenantRanking ranking) {
         this.queue = queue;
         this.pipeline = pipeline;
+        this.sorted = new SortedTenants(queue, pipeline, ranking);
     }
 
     ApiResponse list(ApiRequest request) {
+        Optional<String> sort = request.param("sort");
+        if (sort.isPresent()) {
+            return sorted.list(request, sort.get());
+        }
         TenantQuery query = TenantQuery.all().limit(request.limit());
         try {
             query = query.prefix(request.param("prefix").orElse(""));
