@@ -169,7 +169,9 @@ final class PageService {
         response.setHeader("X-Content-Type-Options", "nosniff");
         response.setHeader("Content-Security-Policy", CSP);
         response.setHeader("X-Frame-Options", "DENY");
-        response.setHeader("Referrer-Policy", "no-referrer");
+        // same-origin, not no-referrer: under no-referrer a browser sends "Origin: null" with a form's
+        // POST, which the origin check of the sign-in and the mutations must refuse.
+        response.setHeader("Referrer-Policy", "same-origin");
         response.setHeader("Cache-Control", "no-store");
     }
 }

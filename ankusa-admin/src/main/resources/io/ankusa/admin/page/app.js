@@ -59,7 +59,7 @@
       }
       elt.disabled = true;
       elt.textContent = "Replayed";
-      toast("Replayed: the delivery is " + done + " again.", false);
+      toast("Replayed: the delivery is due again.", false);
     } else if (elt.hasAttribute("data-refresh")) {
       htmx.ajax("GET", window.location.href, { target: "#main", select: "#main", swap: "outerHTML" });
     }
@@ -102,6 +102,14 @@
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (h) {
         if (!h) { return; }
+        // The figures follow the sampler's newest sample: no store read per viewer.
+        var last = h.t.length - 1;
+        if (last >= 0) {
+          ["pending", "scheduled", "inflight", "dead", "quarantined"].forEach(function (name) {
+            var fig = document.getElementById("fig-" + name);
+            if (fig && h[name][last] !== null) { fig.textContent = String(h[name][last]); }
+          });
+        }
         var css = getComputedStyle(document.documentElement);
         var color = function (v) { return css.getPropertyValue(v).trim(); };
         var defs = [
