@@ -89,7 +89,8 @@ final class PageService {
             html(response, 400, pages.error(caller, base, 400, ApiException.BAD_REQUEST, e.getMessage()));
         } catch (RuntimeException e) {
             LOG.warn("dashboard page {} failed", path, e);
-            html(response, 500, pages.error(caller, base, 500, "internal", "the page failed; the node's log has the cause"));
+            html(response, 500, pages.error(caller, base, 500, "internal",
+                    "the page failed; the node's log has the cause"));
         }
     }
 

@@ -120,6 +120,8 @@ public final class Pages {
     private Page overview(Map<String, Object> model, Caller caller) {
         model.put("title", "Overview");
         model.put("navOverview", true);
+        // The script updates the figures only from samples taken after this page's own read.
+        model.put("renderedAt", System.currentTimeMillis() / 1000);
         model.putAll(JsonModel.map(get(caller, Map.of(), "v1", "stats")));
         return Page.ok(templates.render("overview", model));
     }

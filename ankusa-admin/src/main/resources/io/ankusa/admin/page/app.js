@@ -104,7 +104,9 @@
         if (!h) { return; }
         // The figures follow the sampler's newest sample: no store read per viewer.
         var last = h.t.length - 1;
-        if (last >= 0) {
+        var live = document.getElementById("live");
+        var at = live ? Number(live.getAttribute("data-at")) : 0;
+        if (last >= 0 && h.t[last] > at) {
           ["pending", "scheduled", "inflight", "dead", "quarantined"].forEach(function (name) {
             var fig = document.getElementById("fig-" + name);
             if (fig && h[name][last] !== null) { fig.textContent = String(h[name][last]); }

@@ -170,6 +170,7 @@ class DashboardTest {
             assertThat(state(node, "umbrella")).isEqualTo(EndpointState.ACTIVE);
             browser.open("/tenants/umbrella");
             browser.find("#endpoints button.disable").click();
+            browser.await(d -> d.switchTo().alert()).accept();
             browser.await(d -> state(node, "umbrella") == EndpointState.DISABLED);
             browser.await(d -> browser.all("#endpoints button.enable").size() == 1);
             assertThat(browser.text("#endpoints .state")).isEqualTo("disabled");
