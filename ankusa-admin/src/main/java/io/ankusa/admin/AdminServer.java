@@ -1,6 +1,5 @@
 package io.ankusa.admin;
 
-import io.ankusa.admin.http.AdminService;
 import io.ankusa.dispatch.Pipeline;
 import io.ankusa.dispatch.Replayer;
 import io.ankusa.queue.Queue;
@@ -35,7 +34,7 @@ public final class AdminServer implements AutoCloseable {
     private final Server server;
     private final ServerConnector connector;
 
-    private AdminServer(Builder builder, AdminService service) {
+    private AdminServer(Builder builder, AdminServlet servlet) {
         QueuedThreadPool threads = new QueuedThreadPool(MAX_THREADS, 2);
         threads.setName("ankusa-admin");
         threads.setDaemon(true);
@@ -53,7 +52,7 @@ public final class AdminServer implements AutoCloseable {
         server.addConnector(connector);
         ServletContextHandler context = new ServletContextHandler("/", false, false);
         context.getServletHandler().setDecodeAmbiguousURIs(true);
-        context.addServlet(new ServletHolder("ankusa-admin", new AdminServlet(service)), "/*");
+        context.addServlet(new ServletHolder("ankusa-admin", servlet), "/*");
         context.setErrorHandler(new JsonErrorHandler());
         server.setErrorHandler(new JsonErrorHandler());
         server.setHandler(context);
@@ -197,7 +196,7 @@ public final class AdminServer implements AutoCloseable {
          * @throws IllegalArgumentException  when the host does not resolve
          */
         public AdminServer build() {
-            AdminService service = servlet.service();
+            AdminServlet built = servlet.build();
             InetAddress address;
             try {
                 address = InetAddress.getByName(host);
@@ -207,7 +206,7 @@ public final class AdminServer implements AutoCloseable {
             if (!address.isLoopbackAddress() && !allowNonLoopback) {
                 throw new NonLoopbackBindException(host);
             }
-            return new AdminServer(this, service);
+            return new AdminServer(this, built);
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.ankusa.admin;
 
 import io.ankusa.admin.http.AdminService;
+import io.ankusa.admin.page.StatsSampler;
 import io.ankusa.admin.route.AdminRoutes;
 import io.ankusa.dispatch.Pipeline;
 import io.ankusa.dispatch.Replayer;
@@ -27,9 +28,11 @@ public final class AdminServlet extends HttpServlet {
     private static final long serialVersionUID = 1L;
 
     private final transient AdminService service;
+    private final transient StatsSampler sampler;
 
-    AdminServlet(AdminService service) {
+    AdminServlet(AdminService service, StatsSampler sampler) {
         this.service = service;
+        this.sampler = sampler;
     }
 
     /**
@@ -42,9 +45,16 @@ public final class AdminServlet extends HttpServlet {
         return new Builder(queue);
     }
 
-    /** Stops the threads the API keeps (the tenant ranking's walk), as the host takes the servlet out of service. */
+    /** Starts the sampler behind the dashboard's charts (one read of the node's counters every 10 s). */
+    @Override
+    public void init() {
+        sampler.start();
+    }
+
+    /** Stops the sampler and the tenant ranking's walk, as the host takes the servlet out of service. */
     @Override
     public void destroy() {
+        sampler.close();
         service.close();
         super.destroy();
     }
@@ -107,16 +117,14 @@ public final class AdminServlet extends HttpServlet {
          * @throws IllegalStateException when no access policy was given
          */
         public AdminServlet build() {
-            return new AdminServlet(service());
-        }
-
-        AdminService service() {
             if (policy == null) {
                 throw new IllegalStateException("an admin API needs an access policy: there is no open default");
             }
             Replayer r = replayer == null ? Replayer.of(queue) : replayer;
-            return new AdminService(AdminRoutes.router(queue, r, Optional.ofNullable(pipeline)),
-                    new PolicyCallers(policy));
+            StatsSampler sampler = new StatsSampler(queue, Optional.ofNullable(pipeline));
+            AdminService service = new AdminService(AdminRoutes.router(queue, r, Optional.ofNullable(pipeline),
+                    sampler::history), new PolicyCallers(policy));
+            return new AdminServlet(service, sampler);
         }
     }
 }

@@ -2,6 +2,7 @@ package io.ankusa.admin.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.ankusa.admin.json.Nodes;
+import io.ankusa.admin.page.Pages;
 import io.ankusa.admin.route.ApiException;
 import io.ankusa.admin.route.ApiRequest;
 import io.ankusa.admin.route.ApiResponse;
@@ -13,14 +14,17 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Serves one servlet request: authenticates it (401, 403), finds its route (404, 405), guards a
- * mutation (CSRF, then the operator role), decodes it, runs the route and writes the JSON answer.
+ * Serves one servlet request. Below {@code /v1} it is the JSON API: it authenticates the request
+ * (401, 403), finds its route (404, 405), guards a mutation (CSRF, then the operator role), decodes
+ * it, runs the route and writes the JSON answer.
  * Every outcome is a JSON body with the security headers; a failure the API did not expect is a
- * 500 {@code internal} whose cause goes to the log, never to the client.
+ * 500 {@code internal} whose cause goes to the log, never to the client. Every other path is the
+ * dashboard ({@link PageService}), rendered through the same routes.
  */
 public final class AdminService {
 
@@ -29,6 +33,7 @@ public final class AdminService {
     private final Router router;
     private final CallerResolver callers;
     private final CsrfGuard csrf = new CsrfGuard();
+    private final PageService pages;
 
     /**
      * A service over {@code router}, with callers from {@code callers}.
@@ -39,6 +44,7 @@ public final class AdminService {
     public AdminService(Router router, CallerResolver callers) {
         this.router = Objects.requireNonNull(router, "router");
         this.callers = Objects.requireNonNull(callers, "callers");
+        this.pages = new PageService(new Pages(router), callers, csrf);
     }
 
     /**
@@ -56,6 +62,11 @@ public final class AdminService {
      * @throws IOException when the client went away
      */
     public void serve(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        Optional<List<String>> page = pagePath(request);
+        if (page.isPresent()) {
+            pages.serve(request, response, page.get());
+            return;
+        }
         int status;
         JsonNode body;
         try {
@@ -80,6 +91,16 @@ public final class AdminService {
             body = Nodes.error("internal", "the request failed; the node's log has the cause");
         }
         JsonResponses.write(response, status, body);
+    }
+
+    /** The path of a dashboard request (anything not under {@code /v1}); empty for the API's. */
+    private static Optional<List<String>> pagePath(HttpServletRequest request) {
+        try {
+            List<String> path = RequestDecoding.path(request);
+            return path.isEmpty() || !path.get(0).equals("v1") ? Optional.of(path) : Optional.empty();
+        } catch (ApiException e) {
+            return Optional.empty();
+        }
     }
 
     private ApiResponse answer(HttpServletRequest request) throws IOException {

@@ -65,6 +65,22 @@ public final class CsrfGuard {
      * @throws ApiException {@code csrf} (403)
      */
     void check(HttpServletRequest request, Caller caller) {
+        checkSite(request);
+        String given = request.getHeader(HEADER);
+        byte[] expected = caller.csrfToken().getBytes(StandardCharsets.UTF_8);
+        if (given == null || !MessageDigest.isEqual(expected, given.getBytes(StandardCharsets.UTF_8))) {
+            throw csrf("a mutation needs the " + HEADER + " header that GET /v1/session gives");
+        }
+    }
+
+    /**
+     * Refuses a request that a browser marks as coming from another site (the sign-in form, which
+     * has no token yet, is guarded by this alone).
+     *
+     * @param request the servlet request
+     * @throws ApiException {@code csrf} (403)
+     */
+    void checkSite(HttpServletRequest request) {
         String site = request.getHeader("Sec-Fetch-Site");
         if (site != null && !site.equals("same-origin") && !site.equals("none")) {
             throw csrf("a cross-site request cannot change anything");
@@ -72,11 +88,6 @@ public final class CsrfGuard {
         String origin = request.getHeader("Origin");
         if (origin != null && !sameHost(origin, request.getHeader("Host"))) {
             throw csrf("a request from another origin cannot change anything");
-        }
-        String given = request.getHeader(HEADER);
-        byte[] expected = caller.csrfToken().getBytes(StandardCharsets.UTF_8);
-        if (given == null || !MessageDigest.isEqual(expected, given.getBytes(StandardCharsets.UTF_8))) {
-            throw csrf("a mutation needs the " + HEADER + " header that GET /v1/session gives");
         }
     }
 

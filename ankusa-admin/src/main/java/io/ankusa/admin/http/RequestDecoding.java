@@ -68,6 +68,18 @@ final class RequestDecoding {
         return below;
     }
 
+    /**
+     * The mount point's path as the browser sees it ({@code ""} at the root, {@code "/admin"} for a
+     * {@code /admin/*} mapping), for the dashboard's links.
+     */
+    static String mount(HttpServletRequest request) {
+        HttpServletMapping mapping = request.getHttpServletMapping();
+        MappingMatch match = mapping == null ? null : mapping.getMappingMatch();
+        String context = request.getContextPath();
+        return match == MappingMatch.DEFAULT || match == MappingMatch.CONTEXT_ROOT ? context
+                : context + request.getServletPath();
+    }
+
     /** The query parameters, decoded ({@code +} is a space); a name given twice is a 400. */
     static Map<String, String> query(String rawQuery) {
         Map<String, String> out = new LinkedHashMap<>();

@@ -1,5 +1,6 @@
 package io.ankusa.admin.route;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.ankusa.dispatch.Pipeline;
 import io.ankusa.dispatch.Replayer;
 import io.ankusa.queue.Queue;
@@ -8,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Every route of the API, {@code /v1} below the mount point, over a node's public {@link Queue},
@@ -28,7 +30,23 @@ public final class AdminRoutes {
      * @return the router
      */
     public static Router router(Queue queue, Replayer replayer, Optional<Pipeline> pipeline) {
+        return router(queue, replayer, pipeline, NodeRoutes::noHistory);
+    }
+
+    /**
+     * The router over {@code queue}, whose {@code GET /v1/stats/history} answers {@code history}'s
+     * samples (a ring kept by the caller, never a read per request).
+     *
+     * @param queue    the node's queue
+     * @param replayer its replayer
+     * @param pipeline its pipeline, for the scheduler's view of a tenant; empty when there is none
+     * @param history  the last hour of the node's counters
+     * @return the router
+     */
+    public static Router router(Queue queue, Replayer replayer, Optional<Pipeline> pipeline,
+            Supplier<JsonNode> history) {
         Objects.requireNonNull(queue, "queue");
+        Objects.requireNonNull(history, "history");
         Objects.requireNonNull(replayer, "replayer");
         Objects.requireNonNull(pipeline, "pipeline");
         NodeRoutes node = new NodeRoutes(queue);
@@ -40,6 +58,7 @@ public final class AdminRoutes {
         get(routes, "/v1/session", NodeRoutes::session);
         get(routes, "/v1/openapi.json", r -> ApiResponse.ok(OpenApi.document()));
         get(routes, "/v1/stats", node::stats);
+        get(routes, "/v1/stats/history", r -> ApiResponse.ok(history.get()));
         get(routes, "/v1/tenants", tenants::list);
         get(routes, "/v1/tenants/{tenant}", tenants::tenant);
         get(routes, "/v1/tenants/{tenant}/dead", tenants::dead);

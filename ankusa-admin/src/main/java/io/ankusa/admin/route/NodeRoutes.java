@@ -1,5 +1,6 @@
 package io.ankusa.admin.route;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ankusa.admin.json.Nodes;
@@ -30,6 +31,17 @@ final class NodeRoutes {
         body.put("csrfToken", request.caller().csrfToken());
         body.put("csrfHeader", "X-Ankusa-CSRF");
         return ApiResponse.ok(body);
+    }
+
+    /** The history of a router built without a sampler: no samples. */
+    static JsonNode noHistory() {
+        ObjectNode body = Nodes.object();
+        body.put("intervalSeconds", 10);
+        for (String column : List.of("t", "pending", "scheduled", "inflight", "dead", "quarantined",
+                "oldestDueSeconds", "deliveredPerSecond", "retriedPerSecond", "failedPerSecond")) {
+            body.putArray(column);
+        }
+        return body;
     }
 
     ApiResponse stats(ApiRequest request) {

@@ -268,7 +268,7 @@ class AdminApiTest {
     void everyErrorIsTypedJsonWithTheSecurityHeaders(String backend) {
         try (AdminNode node = AdminNode.seeded(backend, dir)) {
             AdminClient api = node.client;
-            List<Reply> errors = List.of(api.get("/v1/nothing-here", VIEWER), api.get("/", VIEWER),
+            List<Reply> errors = List.of(api.get("/v1/nothing-here", VIEWER), api.get("/v1", VIEWER),
                     api.get("/v1/tenants/acme/hooks/abc", VIEWER), api.get("/v1/tenants/acme/hooks/0", VIEWER),
                     api.get("/v1/tenants/%FF", VIEWER), api.get("/v1/tenants/acme/dead?after=nope", VIEWER),
                     api.post("/v1/stats", OPERATOR, api.csrf(OPERATOR), ""),

@@ -110,7 +110,7 @@ class AdminServletMountTest {
                         .as("authenticated by the host, no role in the policy").isEqualTo("forbidden");
                 assertThat(api.get("/ops/admin/v1/stats", "a-bearer-token-the-policy-does-not-know", Map.of())
                         .error()).isEqualTo("unauthenticated");
-                assertThat(api.get("/ops/admin/stats", null, bob).error()).as("no route without /v1")
+                assertThat(api.get("/ops/admin/v1/nothing", null, bob).error()).as("no such route below /v1")
                         .isEqualTo("not_found");
                 Reply asDefault = api.get("/ops/v1/tenants/shop%2Feu", null, bob);
                 assertThat(asDefault.status()).as("the default servlet answers below the context").isEqualTo(200);
