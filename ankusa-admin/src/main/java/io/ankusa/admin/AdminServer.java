@@ -34,8 +34,10 @@ public final class AdminServer implements AutoCloseable {
 
     private final Server server;
     private final ServerConnector connector;
+    private final AdminService service;
 
     private AdminServer(Builder builder, AdminService service) {
+        this.service = service;
         QueuedThreadPool threads = new QueuedThreadPool(MAX_THREADS, 2);
         threads.setName("ankusa-admin");
         threads.setDaemon(true);
@@ -104,6 +106,9 @@ public final class AdminServer implements AutoCloseable {
             server.stop();
         } catch (Exception e) {
             throw new IllegalStateException("the admin server did not stop cleanly", e);
+        } finally {
+            // Jetty destroys only a servlet it initialised; the bulk replays' thread stops either way.
+            service.close();
         }
     }
 

@@ -42,6 +42,16 @@ public final class AdminServlet extends HttpServlet {
         return new Builder(queue);
     }
 
+    /** Cancels the bulk replays the API started and stops their thread. */
+    @Override
+    public void destroy() {
+        try {
+            service.close();
+        } finally {
+            super.destroy();
+        }
+    }
+
     @Override
     protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
         service.serve(request, response);

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * Which dead letters to list or replay: optionally one tenant, one source id, a range of
@@ -34,15 +35,19 @@ public final class DeadLetterFilter {
     /** Letters read per read of the dead-letter index while a page is filled. */
     static final int READ = 500;
 
-    private static final DeadLetterFilter ALL = new DeadLetterFilter(null, null, null, null, null);
+    private static final Predicate<String> EVERY_TENANT = t -> true;
+
+    private static final DeadLetterFilter ALL = new DeadLetterFilter(null, null, null, null, null, EVERY_TENANT);
 
     private final String tenant;
     private final String source;
     private final Instant from;
     private final Instant to;
     private final String reason;
+    private final Predicate<String> scope;
 
-    private DeadLetterFilter(String tenant, String source, Instant from, Instant to, String reason) {
+    private DeadLetterFilter(String tenant, String source, Instant from, Instant to, String reason,
+            Predicate<String> scope) {
         if (from != null && to != null && !from.isBefore(to)) {
             throw new IllegalArgumentException("from must be before to: " + from + ", " + to);
         }
@@ -51,6 +56,7 @@ public final class DeadLetterFilter {
         this.from = from;
         this.to = to;
         this.reason = reason;
+        this.scope = scope;
     }
 
     /** {@return the filter every dead letter matches} */
@@ -65,7 +71,7 @@ public final class DeadLetterFilter {
      * @return a new filter
      */
     public DeadLetterFilter tenant(String tenant) {
-        return new DeadLetterFilter(Objects.requireNonNull(tenant, "tenant"), source, from, to, reason);
+        return new DeadLetterFilter(Objects.requireNonNull(tenant, "tenant"), source, from, to, reason, scope);
     }
 
     /**
@@ -75,7 +81,7 @@ public final class DeadLetterFilter {
      * @return a new filter
      */
     public DeadLetterFilter source(String source) {
-        return new DeadLetterFilter(tenant, Objects.requireNonNull(source, "source"), from, to, reason);
+        return new DeadLetterFilter(tenant, Objects.requireNonNull(source, "source"), from, to, reason, scope);
     }
 
     /**
@@ -86,7 +92,7 @@ public final class DeadLetterFilter {
      * @throws IllegalArgumentException when it is not before the filter's {@code to}
      */
     public DeadLetterFilter from(Instant from) {
-        return new DeadLetterFilter(tenant, source, Objects.requireNonNull(from, "from"), to, reason);
+        return new DeadLetterFilter(tenant, source, Objects.requireNonNull(from, "from"), to, reason, scope);
     }
 
     /**
@@ -97,7 +103,7 @@ public final class DeadLetterFilter {
      * @throws IllegalArgumentException when it is not after the filter's {@code from}
      */
     public DeadLetterFilter to(Instant to) {
-        return new DeadLetterFilter(tenant, source, from, Objects.requireNonNull(to, "to"), reason);
+        return new DeadLetterFilter(tenant, source, from, Objects.requireNonNull(to, "to"), reason, scope);
     }
 
     /**
@@ -110,7 +116,20 @@ public final class DeadLetterFilter {
         if (reason.isEmpty()) {
             throw new IllegalArgumentException("reason must not be empty");
         }
-        return new DeadLetterFilter(tenant, source, from, to, reason);
+        return new DeadLetterFilter(tenant, source, from, to, reason, scope);
+    }
+
+    /**
+     * This filter, narrowed to the letters of tenants {@code scope} accepts (an access policy's
+     * tenant scope, say). Checked on each letter read, like the source: it narrows what a page
+     * shows, not what it reads. Filters with a scope are equal only when their scopes are the same
+     * object.
+     *
+     * @param scope which tenant ids may match
+     * @return a new filter
+     */
+    public DeadLetterFilter scope(Predicate<String> scope) {
+        return new DeadLetterFilter(tenant, source, from, to, reason, Objects.requireNonNull(scope, "scope"));
     }
 
     /** {@return the tenant the letters belong to, if the filter names one} */
@@ -149,7 +168,8 @@ public final class DeadLetterFilter {
                 && (source == null || source.equals(letter.sourceId()))
                 && (from == null || !letter.deadAt().isBefore(from))
                 && (to == null || letter.deadAt().isBefore(to))
-                && (reason == null || letter.lastError().contains(reason));
+                && (reason == null || letter.lastError().contains(reason))
+                && scope.test(letter.tenantId());
     }
 
     /**
@@ -215,7 +235,8 @@ public final class DeadLetterFilter {
     @Override
     public boolean equals(Object o) {
         return o instanceof DeadLetterFilter f && Objects.equals(tenant, f.tenant) && Objects.equals(source, f.source)
-                && Objects.equals(from, f.from) && Objects.equals(to, f.to) && Objects.equals(reason, f.reason);
+                && Objects.equals(from, f.from) && Objects.equals(to, f.to) && Objects.equals(reason, f.reason)
+                && scope == f.scope;
     }
 
     @Override
@@ -226,6 +247,6 @@ public final class DeadLetterFilter {
     @Override
     public String toString() {
         return "DeadLetterFilter[tenant=" + tenant + ", source=" + source + ", from=" + from + ", to=" + to
-                + ", reason=" + reason + "]";
+                + ", reason=" + reason + (scope == EVERY_TENANT ? "" : ", scoped") + "]";
     }
 }

@@ -41,6 +41,11 @@ public final class AdminService {
         this.callers = Objects.requireNonNull(callers, "callers");
     }
 
+    /** Releases the routes' resources (cancels bulk replays, stops their thread); called when the servlet is destroyed. */
+    public void close() {
+        router.close();
+    }
+
     /**
      * Serves {@code request}.
      *

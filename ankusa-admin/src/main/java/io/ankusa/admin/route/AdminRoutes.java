@@ -3,6 +3,7 @@ package io.ankusa.admin.route;
 import io.ankusa.dispatch.Pipeline;
 import io.ankusa.dispatch.Replayer;
 import io.ankusa.queue.Queue;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -34,6 +35,8 @@ public final class AdminRoutes {
         TenantRoutes tenants = new TenantRoutes(queue, pipeline);
         TenantMutations mutations = new TenantMutations(queue);
         HookRoutes hooks = new HookRoutes(queue, replayer);
+        ReplayJobs jobs = new ReplayJobs(replayer, Clock.systemUTC());
+        ReplayRoutes replays = new ReplayRoutes(queue, replayer, jobs);
         List<Route> routes = new ArrayList<>();
         get(routes, "/v1/session", NodeRoutes::session);
         get(routes, "/v1/openapi.json", r -> ApiResponse.ok(OpenApi.document()));
@@ -53,7 +56,13 @@ public final class AdminRoutes {
         post(routes, "/v1/tenants/{tenant}/purge", mutations::purge);
         post(routes, "/v1/tenants/{tenant}/erase", mutations::erase);
         get(routes, "/v1/audit", node::audit);
-        return new Router(routes);
+        get(routes, "/v1/dead", replays::dead);
+        post(routes, "/v1/replay", replays::replaySelection);
+        post(routes, "/v1/replays", replays::startJob);
+        get(routes, "/v1/replays", replays::listJobs);
+        get(routes, "/v1/replays/{id}", replays::getJob);
+        post(routes, "/v1/replays/{id}/cancel", replays::cancelJob);
+        return new Router(routes, jobs);
     }
 
     private static void get(List<Route> routes, String template, Handler handler) {

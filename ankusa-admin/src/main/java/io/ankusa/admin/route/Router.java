@@ -15,8 +15,15 @@ import java.util.Set;
 public final class Router {
 
     private final List<Route> routes;
+    private final AutoCloseable resources;
 
     Router(List<Route> routes) {
+        this(routes, () -> { });
+    }
+
+    /** Routes whose handlers hold {@code resources} (the bulk replays' thread), closed by {@link #close()}. */
+    Router(List<Route> routes, AutoCloseable resources) {
+        this.resources = resources;
         this.routes = List.copyOf(routes);
         Set<String> keys = new LinkedHashSet<>();
         for (Route route : this.routes) {
@@ -49,6 +56,18 @@ public final class Router {
             throw new ApiException(405, "method_not_allowed", method + " is not allowed here");
         }
         throw ApiException.notFound("no such route");
+    }
+
+    /**
+     * Releases what the routes hold: cancels the bulk replays and stops their thread. The router
+     * answers no more requests that need them.
+     */
+    public void close() {
+        try {
+            resources.close();
+        } catch (Exception e) {
+            throw new IllegalStateException("closing the admin routes failed", e);
+        }
     }
 
     /** Every route as {@code "METHOD /template"}, in the order they were declared (for tests). */

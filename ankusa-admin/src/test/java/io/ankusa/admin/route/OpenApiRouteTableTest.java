@@ -36,7 +36,7 @@ class OpenApiRouteTableTest {
             }
 
             assertThat(documented).isEqualTo(new TreeSet<>(router.routeTable()));
-            assertThat(router.routeTable()).hasSize(18).contains("GET /v1/openapi.json",
+            assertThat(router.routeTable()).hasSize(24).contains("GET /v1/openapi.json",
                     "POST /v1/tenants/{tenant}/hooks/{seq}/replay");
         }
     }
