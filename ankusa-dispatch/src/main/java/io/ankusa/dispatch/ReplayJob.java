@@ -138,7 +138,8 @@ public final class ReplayJob {
                     failed += tenant.getValue().size();
                 }
             } catch (RuntimeException e) {
-                LOG.warn("replay job {}: reviving {} letters of one tenant failed", filter, tenant.getValue().size(), e);
+                LOG.warn("replay job {}: reviving {} letters of one tenant failed", filter,
+                        tenant.getValue().size(), e);
                 failed += tenant.getValue().size();
             }
         }

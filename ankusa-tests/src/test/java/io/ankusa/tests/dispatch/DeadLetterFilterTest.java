@@ -61,6 +61,8 @@ class DeadLetterFilterTest {
             assertThat(all(f, DeadLetterFilter.all().tenant("nobody"))).isEmpty();
             assertThat(all(f, DeadLetterFilter.all().source("batch"))).hasSize(12).allMatch(id -> id.contains("-batch-"));
             assertThat(all(f, DeadLetterFilter.all().reason("410"))).hasSize(12).allMatch(id -> id.endsWith("0"));
+            assertThat(all(f, DeadLetterFilter.all().scope("globex"::equals))).hasSize(12)
+                    .allMatch(id -> id.startsWith("globex-"));
             assertThat(all(f, DeadLetterFilter.all().from(epochs.get(1)))).as("from is inclusive")
                     .hasSize(16).noneMatch(id -> id.contains("-e0-"));
             assertThat(all(f, DeadLetterFilter.all().to(epochs.get(1)))).as("to is exclusive")
