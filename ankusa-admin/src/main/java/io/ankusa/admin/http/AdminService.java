@@ -41,7 +41,7 @@ public final class AdminService {
         this.callers = Objects.requireNonNull(callers, "callers");
     }
 
-    /** Releases the routes' resources (cancels bulk replays, stops their thread); called when the servlet is destroyed. */
+    /** Releases the routes' resources (cancels bulk replays, stops their thread), when the servlet goes. */
     public void close() {
         router.close();
     }
