@@ -33,8 +33,10 @@ public final class AdminServer implements AutoCloseable {
 
     private final Server server;
     private final ServerConnector connector;
+    private final AdminServlet servlet;
 
     private AdminServer(Builder builder, AdminServlet servlet) {
+        this.servlet = servlet;
         QueuedThreadPool threads = new QueuedThreadPool(MAX_THREADS, 2);
         threads.setName("ankusa-admin");
         threads.setDaemon(true);
@@ -103,6 +105,9 @@ public final class AdminServer implements AutoCloseable {
             server.stop();
         } catch (Exception e) {
             throw new IllegalStateException("the admin server did not stop cleanly", e);
+        } finally {
+            // Jetty destroys only a servlet it initialised; its threads stop either way (destroy is idempotent).
+            servlet.destroy();
         }
     }
 

@@ -51,12 +51,18 @@ public final class AdminServlet extends HttpServlet {
         sampler.start();
     }
 
-    /** Stops the sampler and the tenant ranking's walk, as the host takes the servlet out of service. */
+    /**
+     * Stops the sampler, cancels the bulk replays the API started and stops the threads the routes keep,
+     * as the host takes the servlet out of service. Idempotent.
+     */
     @Override
     public void destroy() {
-        sampler.close();
-        service.close();
-        super.destroy();
+        try {
+            sampler.close();
+            service.close();
+        } finally {
+            super.destroy();
+        }
     }
 
     @Override

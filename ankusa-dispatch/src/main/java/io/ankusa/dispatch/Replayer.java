@@ -1,6 +1,7 @@
 package io.ankusa.dispatch;
 
 import io.ankusa.api.AuditAction;
+import io.ankusa.api.DeadLetter;
 import io.ankusa.api.DeadLetterCursor;
 import io.ankusa.api.DeadLetterQuery;
 import io.ankusa.api.DeliveryState;
@@ -185,6 +186,44 @@ public final class Replayer {
                 seq, sink);
         ReplayResult result = audited(tenant, tally -> tally.revived(1, ledger.revive(ord.getAsLong(), List.of(row))));
         return result.revived() == 1 ? DeliveryReplay.REPLAYED : DeliveryReplay.NOT_DEAD;
+    }
+
+    /**
+     * A bulk replay of the letters {@code filter} matches, from the newest; not started: run it
+     * with {@link ReplayJob#run()} on a thread of the caller's choosing.
+     *
+     * @param filter which dead letters to replay
+     * @return the job
+     */
+    public ReplayJob job(DeadLetterFilter filter) {
+        return new ReplayJob(this, queue, filter, Optional.empty());
+    }
+
+    /**
+     * A bulk replay of the letters {@code filter} matches, older than {@code resumeFrom} (the
+     * {@link ReplayProgress#resumeFrom()} of a job cancelled or failed before); not started.
+     *
+     * @param filter     which dead letters to replay
+     * @param resumeFrom where the earlier job stood
+     * @return the job
+     */
+    public ReplayJob job(DeadLetterFilter filter, DeadLetterCursor resumeFrom) {
+        return new ReplayJob(this, queue, filter, Optional.of(Objects.requireNonNull(resumeFrom, "resumeFrom")));
+    }
+
+    /**
+     * Revives {@code letters} of {@code tenant} in one commit, audited as a replay of that tenant;
+     * empty when the queue does not know the tenant (erased: its letters are listed as
+     * {@code #<ordinal>}).
+     */
+    Optional<ReplayResult> reviveLetters(String tenant, List<DeadLetter> letters) {
+        OptionalLong ord = LedgerSource.of(queue).tenantDirectory().ord(tenant);
+        if (ord.isEmpty()) {
+            return Optional.empty();
+        }
+        List<DeadRow> rows = letters.stream()
+                .map(l -> new DeadRow(ord.getAsLong(), l.deadAt().toEpochMilli(), l.seq(), l.sink())).toList();
+        return Optional.of(audited(tenant, tally -> tally.revived(rows.size(), ledger.revive(ord.getAsLong(), rows))));
     }
 
     /** The tenant's dead letters dead-lettered after {@code startedAt}. */

@@ -47,9 +47,7 @@ public final class AdminService {
         this.pages = new PageService(new Pages(router), callers, csrf);
     }
 
-    /**
-     * Stops what the routes keep running. Idempotent.
-     */
+    /** Releases the routes' resources (the tenant ranking's walk, the bulk replays), when the servlet goes. */
     public void close() {
         router.close();
     }

@@ -54,6 +54,8 @@ public final class AdminRoutes {
         TenantRoutes tenants = new TenantRoutes(queue, pipeline, ranking);
         TenantMutations mutations = new TenantMutations(queue);
         HookRoutes hooks = new HookRoutes(queue, replayer);
+        ReplayJobs jobs = new ReplayJobs(replayer, Clock.systemUTC());
+        ReplayRoutes replays = new ReplayRoutes(queue, replayer, jobs);
         List<Route> routes = new ArrayList<>();
         get(routes, "/v1/session", NodeRoutes::session);
         get(routes, "/v1/openapi.json", r -> ApiResponse.ok(OpenApi.document()));
@@ -74,7 +76,13 @@ public final class AdminRoutes {
         post(routes, "/v1/tenants/{tenant}/purge", mutations::purge);
         post(routes, "/v1/tenants/{tenant}/erase", mutations::erase);
         get(routes, "/v1/audit", node::audit);
-        return new Router(routes, List.of(ranking));
+        get(routes, "/v1/dead", replays::dead);
+        post(routes, "/v1/replay", replays::replaySelection);
+        post(routes, "/v1/replays", replays::startJob);
+        get(routes, "/v1/replays", replays::listJobs);
+        get(routes, "/v1/replays/{id}", replays::getJob);
+        post(routes, "/v1/replays/{id}/cancel", replays::cancelJob);
+        return new Router(routes, List.of(ranking, jobs));
     }
 
     private static void get(List<Route> routes, String template, Handler handler) {

@@ -49,4 +49,15 @@ final class Mutations {
                     "this removes data: send {\"confirm\": \"<tenant id>\"} naming the tenant");
         }
     }
+
+    /** Logs {@code action} on {@code tenant} by the request's caller, for answers other than {@link #done}. */
+    static void logged(ApiRequest request, String action, String tenant) {
+        if (LOG.isInfoEnabled()) {
+            ObjectNode line = Nodes.object();
+            line.put("action", action);
+            line.put("tenant", tenant);
+            line.put("actor", request.caller().principal());
+            LOG.info("admin mutation {}", line);
+        }
+    }
 }

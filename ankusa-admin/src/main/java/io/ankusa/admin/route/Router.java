@@ -58,7 +58,7 @@ public final class Router implements AutoCloseable {
     }
 
     /**
-     * Stops what the routes keep running (the tenant ranking's walk). Idempotent.
+     * Stops what the routes keep running: the tenant ranking's walk, and the bulk replays (cancelled). Idempotent.
      */
     @Override
     public void close() {

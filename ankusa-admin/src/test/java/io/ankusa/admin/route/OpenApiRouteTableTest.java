@@ -36,7 +36,7 @@ class OpenApiRouteTableTest {
             }
 
             assertThat(documented).isEqualTo(new TreeSet<>(router.routeTable()));
-            assertThat(router.routeTable()).hasSize(19).contains("GET /v1/openapi.json",
+            assertThat(router.routeTable()).hasSize(25).contains("GET /v1/openapi.json",
                     "POST /v1/tenants/{tenant}/hooks/{seq}/replay");
         }
     }
