@@ -22,8 +22,8 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * The admin API on a port of its own: an embedded Jetty 12.1 serving {@link AdminServlet} at
  * {@code /}, so the routes answer under {@code http://host:port/v1/...}. Callers authenticate with
  * the access policy's bearer tokens ({@link AccessPolicy#tokens}); with
- * {@link Builder#hookIngest(HookIngestServlet)} it also serves the ingest edge at {@code /v1/hooks}. It binds {@code 127.0.0.1} unless
- * told otherwise, and refuses an address that is not loopback unless
+ * {@link Builder#hookIngest(HookIngestServlet)} it also serves the ingest edge at {@code /v1/hooks}.
+ * It binds {@code 127.0.0.1} unless told otherwise, and refuses an address that is not loopback unless
  * {@link Builder#allowNonLoopback(boolean)} says so ({@link NonLoopbackBindException}). Everything it
  * answers is JSON, Jetty's own refusals included. Needs {@code org.eclipse.jetty.ee10:jetty-ee10-servlet}
  * at run time (an optional dependency of this module: a host that only mounts the servlet leaves it out).

@@ -22,8 +22,8 @@ import java.util.Set;
  */
 final class HookRequest {
 
-    static final Set<String> FIELDS =
-            Set.of("tenant", "id", "source", "headers", "payload", "payloadBase64", "sinks", "orderingKey", "eventType");
+    static final Set<String> FIELDS = Set.of("tenant", "id", "source", "headers", "payload", "payloadBase64",
+            "sinks", "orderingKey", "eventType");
 
     private final Hook.Builder builder = Hook.builder();
     private final Optional<String> id;
