@@ -20,8 +20,9 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 /**
  * The admin API on a port of its own: an embedded Jetty 12.1 serving {@link AdminServlet} at
  * {@code /}, so the routes answer under {@code http://host:port/v1/...}. Callers authenticate with
- * the access policy's bearer tokens ({@link AccessPolicy#tokens}). It binds {@code 127.0.0.1} unless
- * told otherwise, and refuses an address that is not loopback unless
+ * the access policy's bearer tokens ({@link AccessPolicy#tokens}); with
+ * {@link Builder#hookIngest(HookIngestServlet)} it also serves the ingest edge at {@code /v1/hooks}.
+ * It binds {@code 127.0.0.1} unless told otherwise, and refuses an address that is not loopback unless
  * {@link Builder#allowNonLoopback(boolean)} says so ({@link NonLoopbackBindException}). Everything it
  * answers is JSON, Jetty's own refusals included. Needs {@code org.eclipse.jetty.ee10:jetty-ee10-servlet}
  * at run time (an optional dependency of this module: a host that only mounts the servlet leaves it out).
@@ -30,6 +31,9 @@ public final class AdminServer implements AutoCloseable {
 
     /** How many threads serve requests at most: the API is for operators, not for traffic. */
     static final int MAX_THREADS = 16;
+
+    /** Where {@link Builder#hookIngest(HookIngestServlet)} serves the ingest edge. */
+    static final String HOOK_INGEST_PATH = "/v1/hooks";
 
     private final Server server;
     private final ServerConnector connector;
@@ -55,6 +59,10 @@ public final class AdminServer implements AutoCloseable {
         ServletContextHandler context = new ServletContextHandler("/", false, false);
         context.getServletHandler().setDecodeAmbiguousURIs(true);
         context.addServlet(new ServletHolder("ankusa-admin", servlet), "/*");
+        if (builder.hookIngest != null) {
+            // An exact mapping: it wins over the admin servlet's "/*" for this one path.
+            context.addServlet(new ServletHolder("ankusa-hook-ingest", builder.hookIngest), HOOK_INGEST_PATH);
+        }
         context.setErrorHandler(new JsonErrorHandler());
         server.setErrorHandler(new JsonErrorHandler());
         server.setHandler(context);
@@ -118,6 +126,7 @@ public final class AdminServer implements AutoCloseable {
         private String host = "127.0.0.1";
         private int port;
         private boolean allowNonLoopback;
+        private HookIngestServlet hookIngest;
 
         private Builder(Queue queue) {
             this.servlet = AdminServlet.builder(queue);
@@ -189,6 +198,18 @@ public final class AdminServer implements AutoCloseable {
          */
         public Builder allowNonLoopback(boolean allow) {
             this.allowNonLoopback = allow;
+            return this;
+        }
+
+        /**
+         * Serves the HTTP ingest edge ({@code POST /v1/hooks}) beside the admin API; off unless
+         * given. The edge authenticates with its own producer tokens, not the access policy's.
+         *
+         * @param edge the edge, as {@link HookIngestServlet#builder} built it
+         * @return this builder
+         */
+        public Builder hookIngest(HookIngestServlet edge) {
+            this.hookIngest = Objects.requireNonNull(edge, "edge");
             return this;
         }
 
