@@ -9,7 +9,9 @@ import io.ankusa.api.AuditEntry;
 import io.ankusa.api.EndpointStatus;
 import io.ankusa.api.QuarantinedDelivery;
 import io.ankusa.queue.Queue;
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The node-wide reads: the caller's session, the counters, the endpoints with a stored state, the
@@ -50,6 +52,13 @@ final class NodeRoutes {
         body.set("disk", QueueJson.disk(queue.diskUsage()));
         body.set("health", QueueJson.health(queue.health()));
         body.put("tenantsSeen", queue.tenantCount());
+        // The queue's gauge: a read of the active index's head, no scan.
+        Optional<Duration> oldestDue = queue.oldestDueAge();
+        if (oldestDue.isPresent()) {
+            body.put("oldestDueMillis", oldestDue.get().toMillis());
+        } else {
+            body.putNull("oldestDueMillis");
+        }
         return ApiResponse.ok(body);
     }
 

@@ -29,7 +29,7 @@ import picocli.CommandLine;
         subcommands = {DemoCommand.class, StatsCommand.class, TenantsCommand.class, DlqCommand.class,
             AttemptsCommand.class, HookCommand.class, PurgeCommand.class, QuarantineCommand.class,
             EndpointsCommand.class, EraseCommand.class,
-            ReplayCommand.class, MigrateCommand.class, CheckpointCommand.class, CompletionCommand.class,
+            ReplayCommand.class, ServeCommand.class, MigrateCommand.class, CheckpointCommand.class, CompletionCommand.class,
             FixtureCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
@@ -43,7 +43,9 @@ import picocli.CommandLine;
             " 7:store written by another backend",
             " 8:store corrupt",
             " 9:target exists",
-            "10:store at an older format (run 'ankusa migrate')"})
+            "10:store at an older format (run 'ankusa migrate')",
+            "11:--url: no answer from the admin API",
+            "12:--url: no token, or the admin API refused it or the action"})
 public final class AnkusaCommand implements Callable<Integer> {
 
     /** Where a store lives unless {@code --store} says otherwise. */

@@ -25,6 +25,7 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -101,6 +102,15 @@ final class DemoCommand implements Callable<Integer> {
                     "Give up delivering after this long; what is left stays in the store (default: ${DEFAULT-VALUE}).")
     long maxSeconds;
 
+    @Option(names = "--serve",
+            description = "Then keep the demo's queue open and serve its admin API on --port until Ctrl-C (no dispatch "
+                    + "after the demo's own).")
+    boolean serve;
+
+    @Option(names = "--port", paramLabel = "PORT", defaultValue = "" + ServeCommand.DEFAULT_PORT,
+            description = "With --serve: the port on 127.0.0.1 (default: ${DEFAULT-VALUE}; 0 picks a free one).")
+    int port;
+
     @Override
     public Integer call() throws InterruptedException {
         DemoPlan plan = plan();
@@ -141,6 +151,12 @@ final class DemoCommand implements Callable<Integer> {
             if (left > 0) {
                 throw new CommandFailure(ExitCode.FAILURE, "delivery did not finish within --max-time " + maxSeconds
                         + " s; " + Figures.count(left) + " deliveries are left in " + directory);
+            }
+            if (serve) {
+                out.println();
+                AdminServing.serveUntilShutdown(queue, directory.toAbsolutePath().normalize(),
+                        new AdminServing.Listen("127.0.0.1", port, false, Optional.empty()),
+                        root.backend() + ", the demo's queue; its pipeline has finished", out);
             }
         }
         return ExitCode.OK.code();

@@ -5,8 +5,6 @@ import io.ankusa.cli.console.Figures;
 import io.ankusa.cli.console.Json;
 import io.ankusa.cli.console.Table;
 import io.ankusa.queue.Queue;
-import io.ankusa.queue.ledger.LedgerSource;
-import io.ankusa.queue.ledger.TenantDirectory;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.List;
@@ -15,6 +13,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParentCommand;
@@ -24,7 +23,8 @@ import picocli.CommandLine.Spec;
  * {@code ankusa endpoints list|enable|disable}: the endpoints (a tenant's sink) with a stored state
  * ({@link Queue#endpoints}): disabled — after a {@code 410}, after failing for
  * {@code endpoint.disable-after}, or by an operator — or active and failing since a time.
- * {@code enable} lets a disabled endpoint's waiting deliveries go out again; both are audited.
+ * {@code enable} lets a disabled endpoint's waiting deliveries go out again; both are audited. Works over
+ * {@code --url} too (a tenant's list then shows at most the 100 endpoints its admin API detail holds).
  */
 @Command(name = "endpoints", mixinStandardHelpOptions = true,
         header = "List, enable or disable endpoints (a tenant's sink).",
@@ -37,6 +37,9 @@ final class EndpointsCommand implements Callable<Integer> {
 
     @ParentCommand
     AnkusaCommand root;
+
+    @Mixin
+    ApiOptions api;
 
     @Spec
     CommandSpec spec;
@@ -76,21 +79,21 @@ final class EndpointsCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--limit must be 1..10000: " + limit);
         }
         PrintWriter out = spec.commandLine().getOut();
-        try (Queue queue = StoreAccess.openQueue(root)) {
-            if (tenant != null && LedgerSource.of(queue).tenantDirectory().ord(tenant).isEmpty()) {
-                throw new CommandFailure(ExitCode.UNKNOWN_TENANT, "unknown tenant '" + tenant + "' in " + root.store());
+        try (Node node = Node.open(root, api)) {
+            if (tenant != null) {
+                node.requireTenant(tenant);
             }
             switch (what) {
-                case "list" -> list(queue, out);
-                case "enable" -> changed("enabled", queue.enableEndpoint(tenant, sink), out);
-                default -> changed("disabled", queue.disableEndpoint(tenant, sink), out);
+                case "list" -> list(node, out);
+                case "enable" -> changed("enabled", node.enableEndpoint(tenant, sink), out);
+                default -> changed("disabled", node.disableEndpoint(tenant, sink), out);
             }
         }
         return ExitCode.OK.code();
     }
 
-    private void list(Queue queue, PrintWriter out) {
-        List<EndpointStatus> rows = tenant == null ? queue.endpoints(limit) : queue.endpoints(tenant, limit);
+    private void list(Node node, PrintWriter out) {
+        List<EndpointStatus> rows = node.endpoints(Optional.ofNullable(tenant), limit);
         if (json) {
             Json j = new Json().beginObject().name("endpoints").beginArray();
             rows.forEach(e -> member(j.beginObject(), e).endObject());

@@ -32,7 +32,14 @@ public enum ExitCode {
     /** The command would write where something already is (a checkpoint target, a store that is not a demo's). */
     TARGET_EXISTS(9),
     /** The store is at an older format: {@code ankusa migrate} upgrades it (read commands never migrate). */
-    NEEDS_MIGRATION(10);
+    NEEDS_MIGRATION(10),
+    /** {@code --url}: the admin API did not answer (refused connection, timeout, not the admin API). */
+    UNREACHABLE(11),
+    /**
+     * {@code --url}: no token, or the admin API refused it (401), or its access policy does not allow the
+     * action (403: no role, a viewer's mutation, a CSRF refusal).
+     */
+    UNAUTHORIZED(12);
 
     private final int code;
 

@@ -6,19 +6,19 @@ import io.ankusa.api.TenantStats;
 import io.ankusa.cli.console.Figures;
 import io.ankusa.cli.console.Json;
 import io.ankusa.cli.console.Table;
-import io.ankusa.queue.Queue;
-import io.ankusa.queue.ledger.LedgerSource;
-import io.ankusa.queue.ledger.TenantDirectory;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 /**
  * {@code ankusa stats}: the node's aggregate counters, the tenant count and the age of the oldest
- * due delivery; with {@code --tenant}, that tenant's counters (point reads, no scan).
+ * due delivery; with {@code --tenant}, that tenant's counters (point reads, no scan). Over {@code --url}
+ * the same figures come from the admin API ({@code GET /v1/stats}, {@code GET /v1/tenants/{tenant}}).
  */
 @Command(name = "stats", mixinStandardHelpOptions = true,
         header = "Show the store's counters and the oldest due age.",
@@ -31,6 +31,9 @@ final class StatsCommand implements Callable<Integer> {
     @ParentCommand
     AnkusaCommand root;
 
+    @Mixin
+    ApiOptions api;
+
     @Option(names = "--tenant", paramLabel = "TENANT", description = "Show this tenant's counters instead.")
     String tenant;
 
@@ -39,22 +42,14 @@ final class StatsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        try (Queue queue = StoreAccess.openQueue(root)) {
-            if (tenant != null) {
-                requireKnown(queue);
-            }
+        try (Node node = Node.open(root, api)) {
+            OptionalLong ordinal = tenant == null ? OptionalLong.empty() : node.requireTenant(tenant);
             String text = json
-                    ? (tenant == null ? aggregateJson(queue) : tenantJson(queue)) + System.lineSeparator()
-                    : (tenant == null ? aggregate(queue) : tenant(queue)).render();
+                    ? (tenant == null ? aggregateJson(node) : tenantJson(node)) + System.lineSeparator()
+                    : (tenant == null ? aggregate(node) : tenant(node, ordinal)).render();
             root.spec.commandLine().getOut().print(text);
         }
         return ExitCode.OK.code();
-    }
-
-    private void requireKnown(Queue queue) {
-        if (LedgerSource.of(queue).tenantDirectory().ord(tenant).isEmpty()) {
-            throw new CommandFailure(ExitCode.UNKNOWN_TENANT, "unknown tenant '" + tenant + "' in " + root.store());
-        }
     }
 
     /**
@@ -62,17 +57,17 @@ final class StatsCommand implements Callable<Integer> {
      * markers of tenants whose rows are gone (cleanup is lazy): with no due row counted there is
      * nothing to age.
      */
-    private static Optional<Duration> oldestDue(Queue queue, QueueStats stats) {
-        return stats.pending() + stats.scheduled() == 0 ? Optional.empty() : queue.oldestDueAge();
+    private static Optional<Duration> oldestDue(Node node, QueueStats stats) {
+        return stats.pending() + stats.scheduled() == 0 ? Optional.empty() : node.oldestDueAge();
     }
 
-    private String aggregateJson(Queue queue) {
-        QueueStats stats = queue.stats();
-        Optional<Duration> oldest = oldestDue(queue, stats);
+    private static String aggregateJson(Node node) {
+        QueueStats stats = node.stats();
+        Optional<Duration> oldest = oldestDue(node, stats);
         Json json = new Json().beginObject()
-                .member("store", root.store().toAbsolutePath().normalize().toString())
-                .member("backend", root.backend())
-                .member("tenants", queue.tenantCount())
+                .member("store", node.where())
+                .member("backend", node.backend())
+                .member("tenants", node.tenantCount())
                 .member("pending", stats.pending())
                 .member("scheduled", stats.scheduled())
                 .member("inflight", stats.inflight())
@@ -89,9 +84,9 @@ final class StatsCommand implements Callable<Integer> {
         return json.endObject().text();
     }
 
-    private String tenantJson(Queue queue) {
-        TenantStats stats = queue.pendingForTenant(tenant);
-        DeadStats dead = queue.deadForTenant(tenant);
+    private String tenantJson(Node node) {
+        TenantStats stats = node.tenantStats(tenant);
+        DeadStats dead = node.deadStats(tenant);
         return new Json().beginObject()
                 .member("tenant", tenant)
                 .member("pending", stats.pending())
@@ -103,12 +98,12 @@ final class StatsCommand implements Callable<Integer> {
                 .endObject().text();
     }
 
-    private Table aggregate(Queue queue) {
-        QueueStats stats = queue.stats();
-        Optional<Duration> oldest = oldestDue(queue, stats);
+    private static Table aggregate(Node node) {
+        QueueStats stats = node.stats();
+        Optional<Duration> oldest = oldestDue(node, stats);
         return Table.keyValue()
-                .row("store", root.store().toAbsolutePath().normalize() + " (" + root.backend() + ")")
-                .row("tenants", Figures.count(queue.tenantCount()))
+                .row("store", node.where() + " (" + node.backend() + ")")
+                .row("tenants", Figures.count(node.tenantCount()))
                 .row("pending", Figures.count(stats.pending()))
                 .row("scheduled", Figures.count(stats.scheduled()))
                 .row("inflight", Figures.count(stats.inflight()))
@@ -120,12 +115,11 @@ final class StatsCommand implements Callable<Integer> {
                 .row("oldest due", oldest.map(Figures::age).orElse("nothing due"));
     }
 
-    private Table tenant(Queue queue) {
-        TenantStats stats = queue.pendingForTenant(tenant);
-        DeadStats dead = queue.deadForTenant(tenant);
+    private Table tenant(Node node, OptionalLong ordinal) {
+        TenantStats stats = node.tenantStats(tenant);
+        DeadStats dead = node.deadStats(tenant);
         return Table.keyValue()
-                .row("tenant", tenant + " (ordinal " + LedgerSource.of(queue).tenantDirectory().ord(tenant).getAsLong()
-                        + ")")
+                .row("tenant", tenant + (ordinal.isPresent() ? " (ordinal " + ordinal.getAsLong() + ")" : ""))
                 .row("pending", Figures.count(stats.pending()))
                 .row("scheduled", Figures.count(stats.scheduled()))
                 .row("inflight", Figures.count(stats.inflight()))

@@ -26,7 +26,9 @@ class ExitCodeTest {
                 Map.entry(ExitCode.BACKEND_MISMATCH, 7),
                 Map.entry(ExitCode.STORE_CORRUPT, 8),
                 Map.entry(ExitCode.TARGET_EXISTS, 9),
-                Map.entry(ExitCode.NEEDS_MIGRATION, 10));
+                Map.entry(ExitCode.NEEDS_MIGRATION, 10),
+                Map.entry(ExitCode.UNREACHABLE, 11),
+                Map.entry(ExitCode.UNAUTHORIZED, 12));
     }
 
     @Test

@@ -25,11 +25,13 @@ final class CliLauncher {
 
     /** The CLI's runtime closure: Ankusa's modules and their third-party dependencies. */
     private static final Pattern MODULE_JAR = Pattern.compile(
-            "(ankusa-(api|keys|store-spi|store-rocksdb|store-lmdb|queue|dispatch|cli)|picocli|slf4j-api|slf4j-simple"
-                    + "|rocksdbjni|lmdbjava|jnr-[a-z0-9]+|jffi|asm(-[a-z]+)?|httpclient5|httpcore5(-h2)?"
-                    + "|opentelemetry-(api|context|common))-[0-9].*\\.jar");
+            "(ankusa-(api|keys|store-spi|store-rocksdb|store-lmdb|queue|dispatch|admin|cli)|picocli|slf4j-api"
+                    + "|slf4j-simple|rocksdbjni|lmdbjava|jnr-[a-z0-9]+|jffi|asm(-[a-z]+)?|httpclient5|httpcore5(-h2)?"
+                    + "|opentelemetry-(api|context|common)|jetty-[a-z0-9-]+|jakarta\\.servlet-api"
+                    + "|jackson-(core|databind|annotations))-[0-9].*\\.jar");
     private static final Pattern MODULE_CLASSES = Pattern.compile(
-            ".*[/\\\\]ankusa-(api|keys|store-spi|store-rocksdb|store-lmdb|queue|dispatch|cli)[/\\\\]target[/\\\\]classes");
+            ".*[/\\\\]ankusa-(api|keys|store-spi|store-rocksdb|store-lmdb|queue|dispatch|admin|cli)[/\\\\]target"
+                    + "[/\\\\]classes");
 
     private final List<Path> modulePath = new ArrayList<>();
     private final List<Path> classPath = new ArrayList<>();
@@ -58,16 +60,7 @@ final class CliLauncher {
 
     /** Runs {@code ankusa args…}; fails the test if it does not end within two minutes. */
     Result run(String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Dankusa.progress=off",
-                // as ./ankusa does: JDK 24+ would warn on stderr about the natives RocksDB and jffi load
-                "--enable-native-access=rocksdbjni,org.jnrproject.jffi",
-                "--module-path", join(modulePath),
-                "--class-path", join(classPath),
-                "--module", "io.ankusa.cli/io.ankusa.cli.Ankusa"));
-        command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).start();
+        Process process = new ProcessBuilder(command(args)).start();
         CompletableFuture<byte[]> err = CompletableFuture.supplyAsync(() -> readAll(process.getErrorStream()));
         byte[] out = process.getInputStream().readAllBytes();
         boolean ended = process.waitFor(2, TimeUnit.MINUTES);
@@ -77,6 +70,24 @@ final class CliLauncher {
         assertThat(ended).as("ankusa %s ended", String.join(" ", args)).isTrue();
         return new Result(process.exitValue(), new String(out, StandardCharsets.UTF_8),
                 new String(err.join(), StandardCharsets.UTF_8));
+    }
+
+    private List<String> command(String... args) {
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Dankusa.progress=off",
+                // as ./ankusa does: JDK 24+ would warn on stderr about the natives RocksDB and jffi load
+                "--enable-native-access=rocksdbjni,org.jnrproject.jffi",
+                "--module-path", join(modulePath),
+                "--class-path", join(classPath),
+                "--module", "io.ankusa.cli/io.ankusa.cli.Ankusa"));
+        command.addAll(List.of(args));
+        return command;
+    }
+
+    /** Starts {@code ankusa args…} and leaves it running: the caller reads its output and ends it. */
+    Process start(String... args) throws IOException {
+        return new ProcessBuilder(command(args)).start();
     }
 
     private static byte[] readAll(java.io.InputStream in) {
