@@ -11,7 +11,12 @@ import java.util.Objects;
  */
 public record EndpointSecret(String secret, long expiresAt) {
 
-    /** Checks the form and the time. */
+    /**
+     * Checks the form and the time.
+     *
+     * @param secret see the record's description
+     * @param expiresAt see the record's description
+     */
     public EndpointSecret {
         Objects.requireNonNull(secret, "secret");
         if (!secret.startsWith("whsec_") || secret.length() <= "whsec_".length()) {

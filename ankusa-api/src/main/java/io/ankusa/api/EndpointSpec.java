@@ -18,14 +18,25 @@ import java.util.Optional;
  * @param eventTypes  the event types it subscribes to: exact names and {@code prefix.*} patterns; empty
  *                    subscribes to none (the endpoint then receives only hooks that name its sink)
  * @param rateLimit   the most deliveries per second it is sent, 0 for no limit of its own
- * @param maxInFlight the most deliveries in flight to it at once, 0 for no limit of its own
+ * @param maxInflight the most deliveries in flight to it at once, 0 for no limit of its own
  * @param headers     extra headers sent on every request to it, in this order
  * @param metadata    the application's own key–value pairs, stored and returned as given
  */
 public record EndpointSpec(Optional<String> id, URI url, String description, List<String> eventTypes,
-        int rateLimit, int maxInFlight, Map<String, String> headers, Map<String, String> metadata) {
+        int rateLimit, int maxInflight, Map<String, String> headers, Map<String, String> metadata) {
 
-    /** Copies the collections; checks for nulls only. */
+    /**
+     * Copies the collections; checks for nulls only.
+     *
+     * @param id see the record's description
+     * @param url see the record's description
+     * @param description see the record's description
+     * @param eventTypes see the record's description
+     * @param rateLimit see the record's description
+     * @param maxInflight see the record's description
+     * @param headers see the record's description
+     * @param metadata see the record's description
+     */
     public EndpointSpec {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(url, "url");
@@ -53,7 +64,7 @@ public record EndpointSpec(Optional<String> id, URI url, String description, Lis
      * @return a copy with the id
      */
     public EndpointSpec withId(String endpointId) {
-        return new EndpointSpec(Optional.of(endpointId), url, description, eventTypes, rateLimit, maxInFlight,
+        return new EndpointSpec(Optional.of(endpointId), url, description, eventTypes, rateLimit, maxInflight,
                 headers, metadata);
     }
 
@@ -64,7 +75,7 @@ public record EndpointSpec(Optional<String> id, URI url, String description, Lis
      * @return a copy with the URL
      */
     public EndpointSpec withUrl(URI to) {
-        return new EndpointSpec(id, to, description, eventTypes, rateLimit, maxInFlight, headers, metadata);
+        return new EndpointSpec(id, to, description, eventTypes, rateLimit, maxInflight, headers, metadata);
     }
 
     /**
@@ -74,7 +85,7 @@ public record EndpointSpec(Optional<String> id, URI url, String description, Lis
      * @return a copy with the description
      */
     public EndpointSpec withDescription(String text) {
-        return new EndpointSpec(id, url, text, eventTypes, rateLimit, maxInFlight, headers, metadata);
+        return new EndpointSpec(id, url, text, eventTypes, rateLimit, maxInflight, headers, metadata);
     }
 
     /**
@@ -84,7 +95,7 @@ public record EndpointSpec(Optional<String> id, URI url, String description, Lis
      * @return a copy with the event types
      */
     public EndpointSpec withEventTypes(List<String> types) {
-        return new EndpointSpec(id, url, description, types, rateLimit, maxInFlight, headers, metadata);
+        return new EndpointSpec(id, url, description, types, rateLimit, maxInflight, headers, metadata);
     }
 
     /**
@@ -105,7 +116,7 @@ public record EndpointSpec(Optional<String> id, URI url, String description, Lis
      * @return a copy with the headers
      */
     public EndpointSpec withHeaders(Map<String, String> extra) {
-        return new EndpointSpec(id, url, description, eventTypes, rateLimit, maxInFlight, extra, metadata);
+        return new EndpointSpec(id, url, description, eventTypes, rateLimit, maxInflight, extra, metadata);
     }
 
     /**
@@ -115,6 +126,6 @@ public record EndpointSpec(Optional<String> id, URI url, String description, Lis
      * @return a copy with the metadata
      */
     public EndpointSpec withMetadata(Map<String, String> pairs) {
-        return new EndpointSpec(id, url, description, eventTypes, rateLimit, maxInFlight, headers, pairs);
+        return new EndpointSpec(id, url, description, eventTypes, rateLimit, maxInflight, headers, pairs);
     }
 }

@@ -18,17 +18,32 @@ import java.util.Objects;
  * @param description a note for people
  * @param eventTypes  the event types it subscribes to (exact names and {@code prefix.*})
  * @param rateLimit   the most deliveries per second, 0 for none of its own
- * @param maxInFlight the most deliveries in flight at once, 0 for none of its own
+ * @param maxInflight the most deliveries in flight at once, 0 for none of its own
  * @param headers     extra headers sent on every request
  * @param metadata    the application's key–value pairs
  * @param secrets     the secrets signing its requests now, oldest first
  * @param enabled     whether its deliveries are sent
  */
 public record RegisteredEndpoint(String tenant, String id, int sink, URI url, String description,
-        List<String> eventTypes, int rateLimit, int maxInFlight, Map<String, String> headers,
+        List<String> eventTypes, int rateLimit, int maxInflight, Map<String, String> headers,
         Map<String, String> metadata, List<EndpointSecret> secrets, boolean enabled) {
 
-    /** Copies the collections. */
+    /**
+     * Copies the collections.
+     *
+     * @param tenant see the record's description
+     * @param id see the record's description
+     * @param sink see the record's description
+     * @param url see the record's description
+     * @param description see the record's description
+     * @param eventTypes see the record's description
+     * @param rateLimit see the record's description
+     * @param maxInflight see the record's description
+     * @param headers see the record's description
+     * @param metadata see the record's description
+     * @param secrets see the record's description
+     * @param enabled see the record's description
+     */
     public RegisteredEndpoint {
         Objects.requireNonNull(tenant, "tenant");
         Objects.requireNonNull(id, "id");

@@ -417,7 +417,8 @@ public interface Queue extends AutoCloseable {
     /**
      * Erases {@code tenant}: its hooks, delivery rows, due, inflight and dead index rows, active
      * markers, archive obligations, idempotency keys, registered endpoints (an unknown tenant's
-     * too), counters (taken off the aggregate) and its ordinal row, in synced chunks, and records an audit entry with the counts. The ordinal is
+     * too), counters (taken off the aggregate) and its ordinal row, in synced chunks, and records
+     * an audit entry with the counts. The ordinal is
      * never reused: its {@code ?t} row stays as an empty tombstone, and a later hook of the same
      * id becomes a new tenant with a new ordinal. While the erase runs, the tenant's hooks fail
      * with {@link io.ankusa.api.TenantErasingException}. Inflight rows are dropped: a delivery

@@ -154,7 +154,7 @@ public final class RegistryBook {
                 string(out, type);
             }
             out.writeInt(e.rateLimit());
-            out.writeInt(e.maxInFlight());
+            out.writeInt(e.maxInflight());
             pairs(out, e.headers());
             pairs(out, e.metadata());
             out.writeShort(e.secrets().size());

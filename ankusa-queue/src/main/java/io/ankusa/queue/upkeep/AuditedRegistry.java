@@ -78,7 +78,7 @@ public final class AuditedRegistry implements EndpointRegistry {
                 throw new EndpointRegistryException(Reason.NO_SINK_LEFT, "every sink number has been allocated");
             }
             RegisteredEndpoint endpoint = new RegisteredEndpoint(tenant, id, known.nextSink(), spec.url(),
-                    spec.description(), spec.eventTypes(), spec.rateLimit(), spec.maxInFlight(), spec.headers(),
+                    spec.description(), spec.eventTypes(), spec.rateLimit(), spec.maxInflight(), spec.headers(),
                     spec.metadata(), List.of(new EndpointSecret(RegistryRules.generatedSecret(), 0)), true);
             book.put(endpoint);
             record(AuditAction.ENDPOINT_REGISTER, endpoint, Map.of());
@@ -96,7 +96,7 @@ public final class AuditedRegistry implements EndpointRegistry {
         synchronized (book) {
             RegisteredEndpoint before = existing(tenant, id);
             RegisteredEndpoint after = new RegisteredEndpoint(tenant, id, before.sink(), spec.url(),
-                    spec.description(), spec.eventTypes(), spec.rateLimit(), spec.maxInFlight(), spec.headers(),
+                    spec.description(), spec.eventTypes(), spec.rateLimit(), spec.maxInflight(), spec.headers(),
                     spec.metadata(), live(before.secrets(), clock.millis()), true);
             book.put(after);
             record(AuditAction.ENDPOINT_UPDATE, after, Map.of());
@@ -123,7 +123,7 @@ public final class AuditedRegistry implements EndpointRegistry {
             }
             secrets.add(new EndpointSecret(RegistryRules.generatedSecret(), 0));
             RegisteredEndpoint after = new RegisteredEndpoint(tenant, id, before.sink(), before.url(),
-                    before.description(), before.eventTypes(), before.rateLimit(), before.maxInFlight(),
+                    before.description(), before.eventTypes(), before.rateLimit(), before.maxInflight(),
                     before.headers(), before.metadata(), secrets, true);
             book.put(after);
             record(AuditAction.ENDPOINT_ROTATE, after, Map.of("overlap_ms", overlap.toMillis()));
@@ -177,7 +177,7 @@ public final class AuditedRegistry implements EndpointRegistry {
         long ord = ordinals.applyAsLong(stored.tenant());
         boolean enabled = ord == 0 || !states.get(ord, stored.sink()).disabled();
         return new RegisteredEndpoint(stored.tenant(), stored.id(), stored.sink(), stored.url(), stored.description(),
-                stored.eventTypes(), stored.rateLimit(), stored.maxInFlight(), stored.headers(), stored.metadata(),
+                stored.eventTypes(), stored.rateLimit(), stored.maxInflight(), stored.headers(), stored.metadata(),
                 live(stored.secrets(), clock.millis()), enabled);
     }
 

@@ -58,11 +58,12 @@ final class RegistryRules {
                         "an event type is a dotted name of [A-Za-z0-9_:-], optionally ending .*: '" + type + "'");
             }
         }
-        if (spec.rateLimit() < 0 || spec.maxInFlight() < 0) {
+        if (spec.rateLimit() < 0 || spec.maxInflight() < 0) {
             throw new EndpointRegistryException(Reason.INVALID_SETTING, "limits are 0 (none) or more");
         }
         if (bytes(spec.description()) > TEXT_MAX_BYTES) {
-            throw new EndpointRegistryException(Reason.INVALID_SETTING, "description over " + TEXT_MAX_BYTES + " bytes");
+            throw new EndpointRegistryException(Reason.INVALID_SETTING,
+                    "description over " + TEXT_MAX_BYTES + " bytes");
         }
         pairs("header", spec.headers(), true);
         pairs("metadata", spec.metadata(), false);
@@ -89,7 +90,8 @@ final class RegistryRules {
             boolean valueOk = bytes(e.getValue()) <= TEXT_MAX_BYTES
                     && (!header || e.getValue().chars().noneMatch(c -> c < 0x20 && c != '\t' || c == 0x7F));
             if (!nameOk || !valueOk) {
-                throw new EndpointRegistryException(Reason.INVALID_SETTING, "invalid " + what + " '" + e.getKey() + "'");
+                throw new EndpointRegistryException(Reason.INVALID_SETTING,
+                        "invalid " + what + " '" + e.getKey() + "'");
             }
         }
     }
