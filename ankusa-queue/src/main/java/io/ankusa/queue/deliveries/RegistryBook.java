@@ -61,6 +61,16 @@ public final class RegistryBook {
 
         static final Tenant NONE = new Tenant(Map.of(), 0);
 
+        /**
+         * Keeps an unmodifiable copy, in sink order.
+         *
+         * @param endpoints the live endpoints, by sink
+         * @param nextSink  the next sink number to allocate
+         */
+        public Tenant {
+            endpoints = Collections.unmodifiableMap(new TreeMap<>(endpoints));
+        }
+
         /** Whether the tenant ever registered an endpoint. */
         public boolean known() {
             return nextSink > 0;
