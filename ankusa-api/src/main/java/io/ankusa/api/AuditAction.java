@@ -18,7 +18,15 @@ public enum AuditAction {
      */
     ENDPOINT_DISABLE("endpoint-disable"),
     /** An operator enabled an endpoint again: counts {@code sink}. */
-    ENDPOINT_ENABLE("endpoint-enable");
+    ENDPOINT_ENABLE("endpoint-enable"),
+    /** An endpoint was registered: counts {@code sink}. */
+    ENDPOINT_REGISTER("endpoint-register"),
+    /** A registered endpoint's URL, filter, limits, headers or metadata changed: counts {@code sink}. */
+    ENDPOINT_UPDATE("endpoint-update"),
+    /** A registered endpoint's secret was rotated: counts {@code sink} and {@code overlap_ms}. */
+    ENDPOINT_ROTATE("endpoint-rotate"),
+    /** A registered endpoint was removed: counts {@code sink}. */
+    ENDPOINT_REMOVE("endpoint-remove");
 
     private final String code;
 

@@ -25,6 +25,7 @@ public final class KeyFamilies {
             QuarantineKey.FAMILY,
             AttemptKey.FAMILY,
             EndpointKey.FAMILY,
+            RegistryKey.FAMILY,
             ClearedKey.FAMILY,
             DedupeKey.FAMILY,
             DedupeExpiryKey.FAMILY,

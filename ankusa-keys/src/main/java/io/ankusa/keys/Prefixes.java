@@ -21,6 +21,8 @@ public final class Prefixes {
     public static final byte ATTEMPTS = 'H';
     /** Endpoint state by tenant and sink: {@code ?E}. */
     public static final byte ENDPOINT = 'E';
+    /** The endpoint registry by tenant id and sink: {@code ?R}. */
+    public static final byte REGISTRY = 'R';
     /** Archive obligations (and, in the audit family, audit entries): {@code ?a}. */
     public static final byte ARCHIVE = 'a';
     /** Cleared markers: {@code ?c}. */

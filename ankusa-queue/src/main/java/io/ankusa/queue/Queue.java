@@ -7,6 +7,7 @@ import io.ankusa.api.DeadLetterPage;
 import io.ankusa.api.DeadLetterQuery;
 import io.ankusa.api.DeadStats;
 import io.ankusa.api.DiskUsage;
+import io.ankusa.api.EndpointRegistry;
 import io.ankusa.api.EndpointStatus;
 import io.ankusa.api.ErasureResult;
 import io.ankusa.api.Hook;
@@ -403,9 +404,21 @@ public interface Queue extends AutoCloseable {
     EndpointStatus disableEndpoint(String tenant, int sink);
 
     /**
+     * Each tenant's registered endpoints, kept in this queue's store: their URLs, event-type
+     * filters, limits, headers, metadata and signing secrets, with timed rotation
+     * (docs/delivery.md, "Endpoints and event types"). This registry checks URLs but not their
+     * addresses; the dispatcher's {@code RegistryResolver.registry()} adds its SSRF guard's check.
+     * {@link #eraseTenant} removes a tenant's endpoints.
+     *
+     * @return the registry
+     */
+    EndpointRegistry endpointRegistry();
+
+    /**
      * Erases {@code tenant}: its hooks, delivery rows, due, inflight and dead index rows, active
-     * markers, archive obligations, idempotency keys, counters (taken off the aggregate) and its
-     * ordinal row, in synced chunks, and records an audit entry with the counts. The ordinal is
+     * markers, archive obligations, idempotency keys, registered endpoints (an unknown tenant's
+     * too), counters (taken off the aggregate) and its ordinal row, in synced chunks, and records
+     * an audit entry with the counts. The ordinal is
      * never reused: its {@code ?t} row stays as an empty tombstone, and a later hook of the same
      * id becomes a new tenant with a new ordinal. While the erase runs, the tenant's hooks fail
      * with {@link io.ankusa.api.TenantErasingException}. Inflight rows are dropped: a delivery

@@ -24,24 +24,31 @@ final class EndpointCache {
         this.capacity = capacity;
     }
 
-    /** The cached answer, or the resolver's (cached unless it throws). */
+    /** The cached answer, or the resolver's (cached unless it throws or the resolver is not cacheable). */
     Optional<Endpoint> endpoint(String tenantId, int sink) {
+        if (!resolver.cacheable()) {
+            return checked(resolver.resolve(tenantId, sink));
+        }
         Key key = new Key(tenantId, sink);
         Optional<Endpoint> cached = answers.get(key);
         if (cached != null) {
             return cached;
         }
         long before = generation.get();
-        Optional<Endpoint> answer = resolver.resolve(tenantId, sink);
-        if (answer == null) {
-            throw new IllegalStateException("the endpoint resolver returned null instead of an Optional");
-        }
+        Optional<Endpoint> answer = checked(resolver.resolve(tenantId, sink));
         if (answers.size() >= capacity) {
             answers.clear();
         }
         answers.put(key, answer);
         if (generation.get() != before) {
             answers.remove(key, answer);
+        }
+        return answer;
+    }
+
+    private static Optional<Endpoint> checked(Optional<Endpoint> answer) {
+        if (answer == null) {
+            throw new IllegalStateException("the endpoint resolver returned null instead of an Optional");
         }
         return answer;
     }

@@ -28,6 +28,18 @@ public interface EndpointResolver {
     Optional<Endpoint> resolve(String tenantId, int sink);
 
     /**
+     * Whether {@link HttpSink} may cache this resolver's answers until it is told to invalidate
+     * them; {@code true} unless a resolver says otherwise. A resolver that answers from memory and
+     * whose answers change by themselves (the {@link RegistryResolver}: secrets whose rotation
+     * overlap ends) says {@code false}, and is asked on every delivery.
+     *
+     * @return whether answers may be cached
+     */
+    default boolean cacheable() {
+        return true;
+    }
+
+    /**
      * The same endpoint for every tenant and sink: the one-URL case.
      *
      * @param endpoint the endpoint every delivery goes to

@@ -10,6 +10,7 @@ import io.ankusa.api.DeadStats;
 import io.ankusa.api.DiskUsage;
 import io.ankusa.api.EndpointSettings;
 import io.ankusa.api.EndpointStatus;
+import io.ankusa.api.EndpointRegistry;
 import io.ankusa.api.ErasureResult;
 import io.ankusa.api.Hook;
 import io.ankusa.api.IntakePosition;
@@ -31,11 +32,13 @@ import io.ankusa.api.TenantStats;
 import io.ankusa.api.events.EndpointState;
 import io.ankusa.api.events.QueueListener;
 import io.ankusa.keys.Ordinals;
+import io.ankusa.keys.TenantIds;
 import io.ankusa.queue.admission.PolicyCache;
 import io.ankusa.queue.deliveries.ArchiveObligations;
 import io.ankusa.queue.deliveries.AttemptHistory;
 import io.ankusa.queue.deliveries.Counters;
 import io.ankusa.queue.deliveries.EndpointBook;
+import io.ankusa.queue.deliveries.RegistryBook;
 import io.ankusa.queue.deliveries.Expansion;
 import io.ankusa.queue.deliveries.HookReads;
 import io.ankusa.queue.deliveries.Quarantine;
@@ -66,6 +69,7 @@ import io.ankusa.queue.migration.Migrations;
 import io.ankusa.queue.migration.StoreLayout;
 import io.ankusa.queue.upkeep.AuditLog;
 import io.ankusa.queue.upkeep.AuditedEndpoints;
+import io.ankusa.queue.upkeep.AuditedRegistry;
 import io.ankusa.queue.upkeep.AuditedErasure;
 import io.ankusa.queue.upkeep.AuditedPurge;
 import io.ankusa.queue.upkeep.AuditedQuarantine;
@@ -130,6 +134,8 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
     private final PolicyCache tenantPolicies;
     private final EndpointBook endpointBook;
     private final AuditedEndpoints auditedEndpoints;
+    private final RegistryBook registryBook;
+    private final AuditedRegistry registry;
     private final QueueFault fault = new QueueFault();
     private volatile boolean closed;
 
@@ -246,6 +252,9 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
         this.auditedQuarantine = new AuditedQuarantine(ordinals, quarantine, audit);
         this.endpointBook = new EndpointBook(store, stripes);
         this.auditedEndpoints = new AuditedEndpoints(ordinals, endpointBook, audit, events, clock);
+        this.registryBook = new RegistryBook(store);
+        this.registry = new AuditedRegistry(registryBook, tenant -> ordinals.ord(tenant).orElse(0), endpointBook, audit,
+                clock);
         this.writer =
                 IngestWriter.start(store, ordinals, ledger.dueStamps(), new IngestWriter.Limits(config.batchMaxHooks(),
                 config.batchMaxBytes(), config.ingestQueueCapacity(), config.archive()), idempotencyKeys, fault,
@@ -524,6 +533,9 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
     public ErasureResult eraseTenant(String tenant) {
         OptionalLong ord = ordinals.ord(Objects.requireNonNull(tenant, "tenant"));
         ErasureResult erased = auditedErasure.erase(tenant);
+        if (TenantIds.problem(tenant).isEmpty()) {
+            registryBook.erase(tenant);
+        }
         ord.ifPresent(endpointBook::forget);
         return erased;
     }
@@ -566,6 +578,25 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
     }
 
     /** See {@code Queue}. */
+    public EndpointRegistry endpointRegistry() {
+        return registry;
+    }
+
+    /**
+     * The registry's rows in memory (the ingest writer's fan-out reads them).
+     *
+     * @return the registry book
+     */
+    public RegistryBook registryBook() {
+        return registryBook;
+    }
+
+    /**
+     * Up to {@code limit} audit entries, newest first.
+     *
+     * @param limit how many entries at most
+     * @return the entries
+     */
     public List<AuditEntry> auditTrail(int limit) {
         return audit.newestFirst(limit);
     }

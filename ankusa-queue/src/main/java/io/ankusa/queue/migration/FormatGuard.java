@@ -10,6 +10,7 @@ import io.ankusa.keys.MetaKeys;
 import io.ankusa.keys.EndpointKey;
 import io.ankusa.keys.OrderKey;
 import io.ankusa.keys.QuarantineKey;
+import io.ankusa.keys.RegistryKey;
 import io.ankusa.keys.StoreFormat;
 import io.ankusa.queue.deliveries.AttemptHistory;
 import io.ankusa.store.Durability;
@@ -107,7 +108,7 @@ public final class FormatGuard {
 
     /** Families added to format 3 after it shipped; their sentinels are written when missing. */
     private static final List<KeyFamily> ADDED = List.of(QuarantineKey.FAMILY, AttemptKey.FAMILY, EndpointKey.FAMILY,
-            OrderKey.FAMILY);
+            OrderKey.FAMILY, RegistryKey.FAMILY);
 
     private static void addFamilies(Store store) {
         WriteBatch batch = new WriteBatch();

@@ -80,7 +80,7 @@ public final class IndexFold {
                 }
             }
             if (first == null && (family.equals(QuarantineKey.FAMILY) || family.equals(io.ankusa.keys.AttemptKey.FAMILY) || family.equals(EndpointKey.FAMILY)
-                    || family.equals(OrderKey.FAMILY))) {
+                    || family.equals(OrderKey.FAMILY) || family.equals(io.ankusa.keys.RegistryKey.FAMILY))) {
                 continue; // added to format 3 later: a store written before has none until an open writes them
             }
             if (first == null || !Arrays.equals(first, family.lo()) || !Arrays.equals(last, family.hi())) {
