@@ -17,6 +17,7 @@ import io.ankusa.dispatch.Pipeline;
 import io.ankusa.dispatch.sink.Sink;
 import io.ankusa.queue.Queue;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -106,8 +107,16 @@ final class AssignedPartition implements AutoCloseable {
      */
     static AssignedPartition open(TopicPartition partition, Path root, UnaryOperator<QueueConfig.Builder> queueConfig,
             Function<QueueConfig, Queue> opener, Sink sink, UnaryOperator<Pipeline.Builder> pipelineConfig,
-            OptionalLong committed, Duration ingestWait, DeadLetters deadLetters, SettledTopic settledTopic) {
+            OptionalLong committed, Duration ingestWait, DeadLetters deadLetters, SettledTopic settledTopic,
+            boolean ownedByAnother) {
         Path directory = root.resolve(source(partition));
+        if (ownedByAnother && Files.isDirectory(directory)) {
+            // The store predates another owner's deliveries: it would deliver again what that owner
+            // settled. Discard it; the partition is restored as on a node without the store.
+            LOG.warn("partition {}: another node committed it since this store last saw it; the store is discarded "
+                    + "and the partition restored from the dead-letter and settles topics", partition);
+            NodeId.deleteTree(directory);
+        }
         Queue queue = opener.apply(queueConfig.apply(QueueConfig.builder(directory)).build());
         try {
             OptionalLong position = queue.intakePosition(source(partition));

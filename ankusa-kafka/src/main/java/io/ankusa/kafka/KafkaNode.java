@@ -118,6 +118,8 @@ public final class KafkaNode implements AutoCloseable {
     private final ScheduledExecutorService watchdog;
     /** Publishes every partition's queued settles each publish interval. */
     private final ScheduledExecutorService publisher;
+    /** This node's identity, kept in {@code <root>/node.id}: whose commit a committed offset is. */
+    private final String nodeId;
     private volatile boolean running = true;
     private volatile RuntimeException died;
 
@@ -167,6 +169,7 @@ public final class KafkaNode implements AutoCloseable {
         readerConfig.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         this.deadReader = new KafkaConsumer<>(readerConfig);
         this.thread = new Thread(this::run, "ankusa-kafka-node");
+        this.nodeId = NodeId.of(config.root);
     }
 
     /**
@@ -411,7 +414,8 @@ public final class KafkaNode implements AutoCloseable {
                     continue;
                 }
                 if (all || committed.getOrDefault(tp, -1L) != watermark) {
-                    offsets.put(tp, new OffsetAndMetadata(watermark, "ankusa generation=" + generation));
+                    offsets.put(tp, new OffsetAndMetadata(watermark, "ankusa generation=" + generation + " node="
+                            + nodeId));
                 }
             }
         }
@@ -604,15 +608,20 @@ public final class KafkaNode implements AutoCloseable {
             for (TopicPartition tp : partitions) {
                 OffsetAndMetadata offset = offsets.get(tp);
                 OptionalLong committedOffset = offset == null ? OptionalLong.empty() : OptionalLong.of(offset.offset());
+                // Another node committed last: it owned the partition since this node's store last saw it.
+                boolean another = offset != null && NodeId.committedByAnother(offset.metadata(), nodeId);
                 AssignedPartition.DeadLetters deadLetters = new AssignedPartition.DeadLetters(config.deadLetterTopic,
                         tp.partition(), readDeadLetters(tp.partition()), producer);
                 AssignedPartition.SettledTopic settled = new AssignedPartition.SettledTopic(config.settleTopic,
                         tp.partition(), readSettles(tp.partition()), producer);
                 AssignedPartition partition =
                         AssignedPartition.open(tp, config.root, config.queueConfig, config.opener(), config.sink,
-                        config.tracedPipelineConfig(fence), committedOffset, config.ingestWait, deadLetters, settled);
+                        config.tracedPipelineConfig(fence), committedOffset, config.ingestWait, deadLetters, settled,
+                        another);
                 assigned.put(tp, partition);
-                committedOffset.ifPresent(o -> committed.put(tp, o));
+                if (!another) {
+                    committedOffset.ifPresent(o -> committed.put(tp, o));
+                } // else commit at the first interval even if the watermark has not moved: the commit names this node
                 consumer.seek(tp, partition.resumeAt());
                 partition.startDispatch();
             }
