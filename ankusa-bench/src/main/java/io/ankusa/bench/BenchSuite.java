@@ -56,7 +56,8 @@ public final class BenchSuite {
             "io.ankusa.bench.FairnessBench",
             "io.ankusa.tests.upgrade.MigrationBench",
             "io.ankusa.tests.kafka.KafkaIntakeBench",
-            "io.ankusa.bench.operator.OperatorBench");
+            "io.ankusa.bench.operator.OperatorBench",
+            "io.ankusa.bench.operator.AdminBench");
 
     /**
      * JVM options of a bench's child beyond the defaults. The migration bench fixes and touches its
