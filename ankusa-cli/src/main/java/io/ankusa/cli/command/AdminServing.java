@@ -92,7 +92,8 @@ final class AdminServing {
         try {
             Files.deleteIfExists(file);
             try {
-                Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+                Files.createFile(file,
+                        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
             } catch (UnsupportedOperationException notPosix) {
                 Files.createFile(file);
             }

@@ -29,8 +29,8 @@ import picocli.CommandLine;
         subcommands = {DemoCommand.class, StatsCommand.class, TenantsCommand.class, DlqCommand.class,
             AttemptsCommand.class, HookCommand.class, PurgeCommand.class, QuarantineCommand.class,
             EndpointsCommand.class, EraseCommand.class,
-            ReplayCommand.class, ServeCommand.class, MigrateCommand.class, CheckpointCommand.class, CompletionCommand.class,
-            FixtureCommand.class},
+            ReplayCommand.class, ServeCommand.class, MigrateCommand.class, CheckpointCommand.class,
+            CompletionCommand.class, FixtureCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             " 0:done",
