@@ -2,6 +2,8 @@ package io.ankusa.cli.command;
 
 import io.ankusa.admin.AccessPolicy;
 import io.ankusa.admin.AdminServer;
+import io.ankusa.admin.HookIngestServlet;
+import io.ankusa.admin.IngestTokens;
 import io.ankusa.admin.NonLoopbackBindException;
 import io.ankusa.admin.Role;
 import io.ankusa.queue.Queue;
@@ -33,8 +35,13 @@ final class AdminServing {
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    /** Where and how to listen. */
-    record Listen(String host, int port, boolean allowNonLoopback, Optional<Path> tokenFile) {
+    /**
+     * Where and how to listen.
+     *
+     * @param ingestTokenFile the producer token of the ingest edge ({@code POST /v1/hooks}); empty: no edge
+     */
+    record Listen(String host, int port, boolean allowNonLoopback, Optional<Path> tokenFile,
+            Optional<Path> ingestTokenFile) {
     }
 
     private AdminServing() {
@@ -50,9 +57,15 @@ final class AdminServing {
         try {
             tokenFile = listen.tokenFile().orElseGet(() -> writeToken(store.resolve(TOKEN_FILE)));
             String token = Tokens.read(tokenFile);
-            server = AdminServer.builder(queue).accessPolicy(AccessPolicy.tokens(Map.of(token, Role.OPERATOR)))
-                    .host(listen.host()).port(listen.port()).allowNonLoopback(listen.allowNonLoopback())
-                    .build().start();
+            AdminServer.Builder builder = AdminServer.builder(queue)
+                    .accessPolicy(AccessPolicy.tokens(Map.of(token, Role.OPERATOR)))
+                    .host(listen.host()).port(listen.port()).allowNonLoopback(listen.allowNonLoopback());
+            if (listen.ingestTokenFile().isPresent()) {
+                IngestTokens producers = IngestTokens.builder().anyTenant(Tokens.read(listen.ingestTokenFile().get()))
+                        .build();
+                builder.hookIngest(HookIngestServlet.builder(queue).tokens(producers).build());
+            }
+            server = builder.build().start();
         } catch (NonLoopbackBindException e) {
             queue.close();
             throw new CommandFailure(ExitCode.USAGE, e.getMessage() + " (pass --allow-non-loopback to bind it)", e);
@@ -75,6 +88,11 @@ final class AdminServing {
                 + server.port() + "/v1/");
         out.println("token: " + TerminalTextOf.path(tokenFile.toAbsolutePath().normalize())
                 + " (send it as 'Authorization: Bearer <token>', or pass --token-file to the commands with --url)");
+        out.println("dashboard: http://" + host + ":" + server.port() + "/ (sign in with the token)");
+        if (listen.ingestTokenFile().isPresent()) {
+            out.println("ingest edge: POST http://" + host + ":" + server.port() + "/v1/hooks with the producer token"
+                    + " of " + TerminalTextOf.path(listen.ingestTokenFile().get().toAbsolutePath().normalize()));
+        }
         out.println("Ctrl-C stops it and closes the store");
         out.flush();
         try {

@@ -155,7 +155,7 @@ final class DemoCommand implements Callable<Integer> {
             if (serve) {
                 out.println();
                 AdminServing.serveUntilShutdown(queue, directory.toAbsolutePath().normalize(),
-                        new AdminServing.Listen("127.0.0.1", port, false, Optional.empty()),
+                        new AdminServing.Listen("127.0.0.1", port, false, Optional.empty(), Optional.empty()),
                         root.backend() + ", the demo's queue; its pipeline has finished", out);
             }
         }

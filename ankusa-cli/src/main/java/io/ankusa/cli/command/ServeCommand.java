@@ -46,11 +46,17 @@ final class ServeCommand implements Callable<Integer> {
             description = "The operator token to accept, the first line of FILE (default: a new random one).")
     Path tokenFile;
 
+    @Option(names = "--ingest-token-file", paramLabel = "FILE",
+            description = "Turns on the ingest edge, POST /v1/hooks, for producers with the token on the first line "
+                    + "of FILE (any tenant; docs/ingest-edge.md). Off without it.")
+    Path ingestTokenFile;
+
     @Override
     public Integer call() {
         Queue queue = StoreAccess.openQueue(root);
         AdminServing.serveUntilShutdown(queue, root.store().toAbsolutePath().normalize(),
-                new AdminServing.Listen(host, port, allowNonLoopback, Optional.ofNullable(tokenFile)),
+                new AdminServing.Listen(host, port, allowNonLoopback, Optional.ofNullable(tokenFile),
+                        Optional.ofNullable(ingestTokenFile)),
                 root.backend() + ", no dispatch", root.spec.commandLine().getOut());
         return ExitCode.OK.code();
     }

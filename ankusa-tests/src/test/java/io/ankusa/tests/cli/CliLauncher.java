@@ -28,7 +28,7 @@ final class CliLauncher {
             "(ankusa-(api|keys|store-spi|store-rocksdb|store-lmdb|queue|dispatch|admin|cli)|picocli|slf4j-api"
                     + "|slf4j-simple|rocksdbjni|lmdbjava|jnr-[a-z0-9]+|jffi|asm(-[a-z]+)?|httpclient5|httpcore5(-h2)?"
                     + "|opentelemetry-(api|context|common)|jetty-[a-z0-9-]+|jakarta\\.servlet-api"
-                    + "|jackson-(core|databind|annotations))-[0-9].*\\.jar");
+                    + "|jackson-(core|databind|annotations)|jmustache|htmx\\.org|uplot)-[0-9].*\\.jar");
     private static final Pattern MODULE_CLASSES = Pattern.compile(
             ".*[/\\\\]ankusa-(api|keys|store-spi|store-rocksdb|store-lmdb|queue|dispatch|admin|cli)[/\\\\]target"
                     + "[/\\\\]classes");

@@ -49,8 +49,11 @@ class ServeCommandTest {
                     .join();
         }
         CliLauncher cli = new CliLauncher();
+        Path producerToken = Files.writeString(dir.resolve("producer-token-" + backend),
+                "producer-token-0123456789\n");
 
-        Process serve = cli.start("serve", "--store", store.toString(), "--backend", backend, "--port", "0");
+        Process serve = cli.start("serve", "--store", store.toString(), "--backend", backend, "--port", "0",
+                "--ingest-token-file", producerToken.toString());
         try {
             CompletableFuture<String> url = CompletableFuture.supplyAsync(() -> servingUrl(serve));
             String base = url.get(60, TimeUnit.SECONDS);
@@ -62,9 +65,22 @@ class ServeCommandTest {
                     .header("Authorization", "Bearer " + token).build(), HttpResponse.BodyHandlers.ofString());
             HttpResponse<String> anonymous = http.send(HttpRequest.newBuilder(URI.create(base + "v1/stats")).build(),
                     HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> ingested = http.send(HttpRequest.newBuilder(URI.create(base + "v1/hooks"))
+                    .header("Authorization", "Bearer producer-token-0123456789")
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"tenant\":\"globex\",\"id\":\"e1\","
+                            + "\"source\":\"edge\",\"payload\":\"{}\",\"sinks\":[0]}")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> operatorIngest = http.send(HttpRequest.newBuilder(URI.create(base + "v1/hooks"))
+                    .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"tenant\":\"globex\",\"id\":\"e2\","
+                            + "\"source\":\"edge\",\"payload\":\"{}\",\"sinks\":[0]}")).build(),
+                    HttpResponse.BodyHandlers.ofString());
             CliLauncher.Result overUrl = cli.run("stats", "--tenant", "acme", "--json", "--url", base, "--token-file",
                     tokenFile.toString());
 
+            assertThat(ingested.statusCode()).as(ingested.body()).isEqualTo(201);
+            assertThat(operatorIngest.statusCode()).as("an operator token is not a producer's").isEqualTo(401);
             assertThat(stats.statusCode()).as(stats.body()).isEqualTo(200);
             assertThat(stats.body()).contains("\"tenantsSeen\":1", "\"pending\":1");
             assertThat(anonymous.statusCode()).isEqualTo(401);
@@ -79,7 +95,7 @@ class ServeCommandTest {
         }
         // The shutdown hook closed the store: it opens again, with what it held.
         try (Queue queue = Queue.open(config)) {
-            assertThat(queue.stats().pending()).isEqualTo(1);
+            assertThat(queue.stats().pending()).as("acme's hook and the one ingested at the edge").isEqualTo(2);
         }
     }
 
