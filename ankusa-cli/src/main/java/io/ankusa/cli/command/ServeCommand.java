@@ -15,9 +15,10 @@ import picocli.CommandLine.ParentCommand;
  * the store).
  */
 @Command(name = "serve", mixinStandardHelpOptions = true,
-        header = "Serve a store's admin API (JSON, docs/admin.md) on its own port until Ctrl-C.",
+        header = "Serve a store's dashboard and admin API on a port of its own.",
         description = {
-            "Opens --store (holding it, as a running service does) and serves the admin API at",
+            "Opens --store (holding it, as a running service does) and serves, until Ctrl-C, the dashboard at",
+            "http://HOST:PORT/ (docs/dashboard.md) and the admin API (docs/admin.md) at",
             "http://HOST:PORT/v1/ with one operator token: the one in --token-file, or a random one written to",
             "admin-token in the store's directory (owner-only). No dispatch: the CLI configures no endpoints.",
             "Other commands reach it with --url http://HOST:PORT/ --token-file FILE."})

@@ -21,7 +21,8 @@ class HelpTest {
         List<String> lines = commandLines();
 
         assertThat(lines).extracting(line -> line.trim().split("\\s+")[0])
-                .containsExactly("demo", "stats", "tenants", "dlq", "attempts", "hook", "purge", "quarantine", "endpoints", "erase", "replay", "migrate", "checkpoint", "completion");
+                .containsExactly("demo", "stats", "tenants", "dlq", "attempts", "hook", "purge", "quarantine",
+                        "endpoints", "erase", "replay", "serve", "migrate", "checkpoint", "completion");
         assertThat(lines).allSatisfy(line -> assertThat(line).matches("  [a-z]+\\s+[A-Z].*\\."));
     }
 
