@@ -54,6 +54,7 @@ final class AdminServing {
     static void serveUntilShutdown(Queue queue, Path store, Listen listen, String what, PrintWriter out) {
         AdminServer server;
         Path tokenFile;
+        boolean started = false;
         try {
             tokenFile = listen.tokenFile().orElseGet(() -> writeToken(store.resolve(TOKEN_FILE)));
             String token = Tokens.read(tokenFile);
@@ -66,17 +67,19 @@ final class AdminServing {
                 builder.hookIngest(HookIngestServlet.builder(queue).tokens(producers).build());
             }
             server = builder.build().start();
+            started = true;
         } catch (NonLoopbackBindException e) {
-            queue.close();
             throw new CommandFailure(ExitCode.USAGE, e.getMessage() + " (pass --allow-non-loopback to bind it)", e);
-        } catch (RuntimeException e) {
-            queue.close();
-            throw e;
+        } finally {
+            if (!started) {
+                queue.close();
+            }
         }
+        AdminServer serving = server;
         CountDownLatch stopped = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
             try {
-                server.close();
+                serving.close();
             } finally {
                 queue.close();
                 stopped.countDown();
@@ -85,12 +88,12 @@ final class AdminServing {
         Runtime.getRuntime().addShutdownHook(hook);
         String host = listen.host().contains(":") ? "[" + listen.host() + "]" : listen.host();
         out.println("serving the admin API of " + TerminalTextOf.path(store) + " (" + what + ") at http://" + host + ":"
-                + server.port() + "/v1/");
+                + serving.port() + "/v1/");
         out.println("token: " + TerminalTextOf.path(tokenFile.toAbsolutePath().normalize())
                 + " (send it as 'Authorization: Bearer <token>', or pass --token-file to the commands with --url)");
-        out.println("dashboard: http://" + host + ":" + server.port() + "/ (sign in with the token)");
+        out.println("dashboard: http://" + host + ":" + serving.port() + "/ (sign in with the token)");
         if (listen.ingestTokenFile().isPresent()) {
-            out.println("ingest edge: POST http://" + host + ":" + server.port() + "/v1/hooks with the producer token"
+            out.println("ingest edge: POST http://" + host + ":" + serving.port() + "/v1/hooks with the producer token"
                     + " of " + TerminalTextOf.path(listen.ingestTokenFile().get().toAbsolutePath().normalize()));
         }
         out.println("Ctrl-C stops it and closes the store");
