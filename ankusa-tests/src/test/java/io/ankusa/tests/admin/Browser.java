@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.function.Function;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.NoAlertPresentException;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebDriver;
@@ -77,7 +78,9 @@ final class Browser implements AutoCloseable {
 
     /** The exact text of the first element matching {@code css} (textContent: no whitespace folding). */
     String text(String css) {
-        return (String) driver.executeScript("return document.querySelector(arguments[0]).textContent;", css);
+        // After a click that navigates, the next page may not be there yet: wait for the element.
+        return await(d -> (String) ((JavascriptExecutor) d).executeScript(
+                "const e = document.querySelector(arguments[0]); return e === null ? null : e.textContent;", css));
     }
 
     /** The whole page's text. */
