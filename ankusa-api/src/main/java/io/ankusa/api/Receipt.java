@@ -11,7 +11,8 @@ import java.util.Optional;
  * event type the sinks of the endpoints it fanned out to — an empty list when no endpoint of the
  * tenant subscribes to the type (the hook is acknowledged with no delivery). A repeat of an
  * idempotency key is answered from the dedupe entry, which keeps the first hook's id and seq
- * only, so its receipt names the same hook and seq with {@code sinks} empty.
+ * only, so its receipt names the same hook and seq with {@code sinks} empty. Two receipts are equal
+ * when they name the same hook — id, tenant and seq — so a repeat's receipt equals the first one's.
  *
  * @param hookId   the hook's id
  * @param tenantId the tenant it was filed under ({@code "default"} for a hook without one)
@@ -57,5 +58,23 @@ public record Receipt(String hookId, String tenantId, long seq, Optional<List<In
      */
     public boolean noDeliveries() {
         return sinks.map(List::isEmpty).orElse(false);
+    }
+
+    /**
+     * Whether {@code o} is a receipt of the same hook: the same id, tenant and seq ({@link #sinks}
+     * is left out, so a repeat's receipt equals the first one's).
+     *
+     * @param o the other object
+     * @return whether both name the same hook
+     */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Receipt r && seq == r.seq && hookId.equals(r.hookId) && tenantId.equals(r.tenantId);
+    }
+
+    /** {@return a hash of the id, tenant and seq} */
+    @Override
+    public int hashCode() {
+        return Objects.hash(hookId, tenantId, seq);
     }
 }

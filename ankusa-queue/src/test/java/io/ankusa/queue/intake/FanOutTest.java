@@ -145,6 +145,7 @@ class FanOutTest {
 
             assertThat(repeat.seq()).isEqualTo(first.seq());
             assertThat(repeat.sinks()).isEmpty();
+            assertThat(repeat).as("names the same hook").isEqualTo(first);
             assertThat(deliveryRows(q, first.seq())).containsExactly(0);
             assertThat(q.queue().pendingForTenant("acme").pending()).isEqualTo(1);
         }
