@@ -51,8 +51,9 @@ class OutboxTest {
             String id = exchange.getRequestHeaders().getFirst("webhook-id");
             String timestamp = exchange.getRequestHeaders().getFirst("webhook-timestamp");
             String signature = exchange.getRequestHeaders().getFirst("webhook-signature");
-            received.add(new Received(exchange.getRequestURI().getPath() + " " + id, ("v1," + sign(id + "." + timestamp + "." + new String(body, StandardCharsets.UTF_8)))
-                    .equals(signature), new String(body, StandardCharsets.UTF_8)));
+            String text = new String(body, StandardCharsets.UTF_8);
+            boolean signed = ("v1," + sign(id + "." + timestamp + "." + text)).equals(signature);
+            received.add(new Received(exchange.getRequestURI().getPath() + " " + id, signed, text));
             exchange.sendResponseHeaders(204, -1);
             exchange.close();
         });
