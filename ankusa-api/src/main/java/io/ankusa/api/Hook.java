@@ -12,11 +12,14 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * A webhook to deliver: an id, the source it came from, an optional tenant (absent means
  * {@value #DEFAULT_TENANT}), headers, a payload, an optional idempotency key, an optional ordering
- * key, and the sinks it fans out to (u16 numbers, one delivery each).
+ * key, and either the sinks it fans out to (u16 numbers, one delivery each) or an
+ * {@linkplain Builder#eventType event type}, by which the queue fans it out at ingest to the
+ * tenant's registered endpoints subscribed to that type.
  *
  * <p>Deliveries of hooks with the same tenant, sink and {@linkplain Builder#orderingKey ordering key}
  * are attempted one at a time, in ingest order.
@@ -39,8 +42,11 @@ import java.util.Set;
  *     than tab, space, visible ASCII and U+0080..U+00FF (no CR, LF or NUL);</li>
  * <li>an ordering key that is empty, longer than {@value #ORDERING_KEY_MAX_BYTES} bytes or holds
  *     anything but printable ASCII without space;</li>
- * <li>no sinks, a duplicate sink, a sink outside 0..65535, and more than {@value #SINKS_MAX} sinks
- *     (the stored count is 16 bits).</li>
+ * <li>no sinks and no event type, a duplicate sink, a sink outside 0..65535, and more than
+ *     {@value #SINKS_MAX} sinks (the stored count is 16 bits);</li>
+ * <li>an event type that is not a dotted name of {@code [A-Za-z0-9_:-]} segments
+ *     ({@code invoice.paid}) of at most {@value #EVENT_TYPE_MAX_BYTES} characters, and an event
+ *     type together with sinks (a hook is addressed by one or the other).</li>
  * </ul>
  * The payload limit is the queue's configuration and is checked by {@code Queue.ingest}. Immutable;
  * the payload is copied in and out.
@@ -80,6 +86,12 @@ public final class Hook {
     /** Most sinks on one hook (the stored sink count is 16 bits). */
     public static final int SINKS_MAX = 0xFFFF;
 
+    /** Longest event type in characters (it is ASCII, one byte a character). */
+    public static final int EVENT_TYPE_MAX_BYTES = 255;
+
+    /** A dotted name: segments of letters, digits, {@code _ : -}, joined by full stops. */
+    private static final Pattern EVENT_TYPE = Pattern.compile("[A-Za-z0-9_:-]+(\\.[A-Za-z0-9_:-]+)*");
+
     static {
         StoredHooks.register(Builder::buildStored);
     }
@@ -93,6 +105,7 @@ public final class Hook {
     private final List<Integer> sinks;
     private final String orderingKey;
     private final TraceContext traceContext;
+    private final String eventType;
 
     private Hook(Builder b) {
         this.id = b.id;
@@ -104,6 +117,7 @@ public final class Hook {
         this.sinks = List.copyOf(b.sinks);
         this.orderingKey = b.orderingKey;
         this.traceContext = b.traceContext;
+        this.eventType = b.eventType;
     }
 
     /** {@return a new builder} */
@@ -163,9 +177,25 @@ public final class Hook {
         return Optional.ofNullable(orderingKey);
     }
 
-    /** {@return the sinks to deliver to, in the order given, each 0..65535, no duplicates, at least one} */
+    /**
+     * The sinks to deliver to, in the order given, each 0..65535, no duplicates: at least one, or
+     * none for a hook built with an event type (the queue resolves its sinks at ingest; a hook
+     * read back from the store carries the sinks it was written for).
+     *
+     * @return the sinks, read-only
+     */
     public List<Integer> sinks() {
         return sinks;
+    }
+
+    /**
+     * The event type, if any, such as {@code invoice.paid}: a hook with one and no sinks fans out
+     * at ingest to each of its tenant's registered endpoints subscribed to the type.
+     *
+     * @return the event type, if the hook has one
+     */
+    public Optional<String> eventType() {
+        return Optional.ofNullable(eventType);
     }
 
     /**
@@ -185,19 +215,19 @@ public final class Hook {
                 && Objects.equals(tenantId, h.tenantId) && headers.equals(h.headers)
                 && Arrays.equals(payload, h.payload) && Objects.equals(idempotencyKey, h.idempotencyKey)
                 && sinks.equals(h.sinks) && Objects.equals(orderingKey, h.orderingKey)
-                && Objects.equals(traceContext, h.traceContext);
+                && Objects.equals(traceContext, h.traceContext) && Objects.equals(eventType, h.eventType);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(id, sourceId, tenantId, headers, Arrays.hashCode(payload), idempotencyKey, sinks,
-                orderingKey, traceContext);
+                orderingKey, traceContext, eventType);
     }
 
     @Override
     public String toString() {
         return "Hook[id=" + id + ", source=" + sourceId + ", tenant=" + tenant() + ", sinks=" + sinks
-                + ", payload=" + payload.length + " bytes]";
+                + (eventType != null ? ", eventType=" + eventType : "") + ", payload=" + payload.length + " bytes]";
     }
 
     /** Builds a {@link Hook}; {@link #build()} checks the input rules. Not thread-safe. */
@@ -212,8 +242,23 @@ public final class Hook {
         private final List<Integer> sinks = new ArrayList<>();
         private String orderingKey;
         private TraceContext traceContext;
+        private String eventType;
 
         private Builder() {
+        }
+
+        /**
+         * Sets the event type (such as {@code invoice.paid}): instead of naming sinks, the hook is
+         * written at ingest for each endpoint of its tenant's registry that subscribes to the type
+         * (an exact name or a {@code prefix.*} pattern), in the same synced commit. A hook with an
+         * event type names no sinks ({@link #build()} refuses both).
+         *
+         * @param eventType a dotted name of {@code [A-Za-z0-9_:-]} segments
+         * @return this builder
+         */
+        public Builder eventType(String eventType) {
+            this.eventType = Objects.requireNonNull(eventType, "eventType");
+            return this;
         }
 
         /**
@@ -388,22 +433,30 @@ public final class Hook {
          * @throws InvalidHookException if a rule is broken (see {@link Hook})
          */
         public Hook build() {
-            checkStorable();
+            if (eventType != null && !sinks.isEmpty()) {
+                throw new InvalidHookException(InvalidHookException.Reason.EVENT_TYPE_WITH_SINKS,
+                        "hook '" + id + "' has an event type and sinks; it is addressed by one or the other");
+            }
+            checkStorable(eventType != null);
             HookInputRules.check(id, sourceId, tenantId, idempotencyKey, headers);
             return new Hook(this);
         }
 
         /** The hook as read back from a store: checked against what its stored form can hold only. */
         private Hook buildStored() {
-            checkStorable();
+            checkStorable(false);
             return new Hook(this);
         }
 
         /** Sinks up to which duplicates are looked for without a set. */
         private static final int FEW_SINKS = 8;
 
-        /** The rules every stored hook meets, whichever release wrote it. */
-        private void checkStorable() {
+        /**
+         * The rules every stored hook meets, whichever release wrote it; {@code mayHaveNoSinks}
+         * for a hook given with an event type, whose sinks the queue resolves (a stored one has its
+         * sinks).
+         */
+        private void checkStorable(boolean mayHaveNoSinks) {
             if (id == null || id.isEmpty()) {
                 throw new InvalidHookException(InvalidHookException.Reason.MISSING_ID, "a hook needs a non-empty id");
             }
@@ -424,8 +477,12 @@ public final class Hook {
             if (orderingKey != null) {
                 checkOrderingKey(orderingKey);
             }
-            if (sinks.isEmpty()) {
-                throw new InvalidHookException(InvalidHookException.Reason.NO_SINKS, "hook '" + id + "' has no sinks");
+            if (eventType != null) {
+                checkEventType(eventType);
+            }
+            if (sinks.isEmpty() && !mayHaveNoSinks) {
+                throw new InvalidHookException(InvalidHookException.Reason.NO_SINKS,
+                        "hook '" + id + "' has no sinks and no event type");
             }
             if (sinks.size() > SINKS_MAX) {
                 throw new InvalidHookException(InvalidHookException.Reason.TOO_MANY_SINKS,
@@ -472,6 +529,14 @@ public final class Hook {
                     throw new InvalidHookException(InvalidHookException.Reason.ORDERING_KEY_INVALID,
                             "ordering key holds a character that is not printable ASCII at index " + i);
                 }
+            }
+        }
+
+        private static void checkEventType(String type) {
+            if (type.length() > EVENT_TYPE_MAX_BYTES || !EVENT_TYPE.matcher(type).matches()) {
+                throw new InvalidHookException(InvalidHookException.Reason.EVENT_TYPE_INVALID,
+                        "an event type is a dotted name of [A-Za-z0-9_:-] of at most " + EVENT_TYPE_MAX_BYTES
+                                + " characters");
             }
         }
 

@@ -63,14 +63,22 @@ public final class InvalidHookException extends AnkusaException {
         PAYLOAD_INVALID("payload_invalid"),
         /** A payload larger than the queue's configured limit. */
         PAYLOAD_TOO_LARGE("payload_too_large"),
-        /** No sink to deliver to. */
+        /** No sink to deliver to and no event type to fan out by. */
         NO_SINKS("no_sinks"),
         /** More than {@value Hook#SINKS_MAX} sinks (the stored sink count is 16 bits). */
         TOO_MANY_SINKS("too_many_sinks"),
         /** The same sink number twice. */
         DUPLICATE_SINK("duplicate_sink"),
         /** A sink number outside 0..65535. */
-        SINK_OUT_OF_RANGE("sink_out_of_range");
+        SINK_OUT_OF_RANGE("sink_out_of_range"),
+        /**
+         * An event type that is not a dotted name of {@code [A-Za-z0-9_:-]} segments of at most
+         * {@value Hook#EVENT_TYPE_MAX_BYTES} characters (a hook names one type; patterns are the
+         * endpoints').
+         */
+        EVENT_TYPE_INVALID("event_type_invalid"),
+        /** Both an event type and sinks: a hook is addressed by one or the other. */
+        EVENT_TYPE_WITH_SINKS("event_type_with_sinks");
 
         private final String code;
 

@@ -107,4 +107,27 @@ class HookInputTest {
         assertThat(valid().orderingKey("a").build()).isNotEqualTo(valid().orderingKey("b").build())
                 .isNotEqualTo(valid().build());
     }
+
+    @Test
+    void anEventTypeIsADottedNameAndAddressesAHookInsteadOfSinks() {
+        Hook typed = Hook.builder().id("id").sourceId("src").eventType("invoice.paid").build();
+        assertThat(typed.eventType()).contains("invoice.paid");
+        assertThat(typed.sinks()).isEmpty();
+        assertThat(valid().build().eventType()).isEmpty();
+        assertThat(Hook.builder().id("id").sourceId("src").eventType("a".repeat(255)).build().eventType()).isPresent();
+        for (String bad : List.of("", "invoice.*", "invoice..paid", ".paid", "paid.", "in voice", "caf\u00e9",
+                "a".repeat(256))) {
+            assertThatThrownBy(() -> Hook.builder().id("id").sourceId("src").eventType(bad).build()).as(bad)
+                    .isInstanceOfSatisfying(InvalidHookException.class,
+                            e -> assertThat(e.reason()).isEqualTo(Reason.EVENT_TYPE_INVALID));
+        }
+        assertThatThrownBy(() -> valid().eventType("invoice.paid").build())
+                .isInstanceOfSatisfying(InvalidHookException.class,
+                        e -> assertThat(e.reason()).isEqualTo(Reason.EVENT_TYPE_WITH_SINKS));
+        assertThatThrownBy(() -> Hook.builder().id("id").sourceId("src").build())
+                .isInstanceOfSatisfying(InvalidHookException.class,
+                        e -> assertThat(e.reason()).isEqualTo(Reason.NO_SINKS));
+        assertThat(typed).isNotEqualTo(Hook.builder().id("id").sourceId("src").eventType("invoice.sent").build())
+                .isEqualTo(Hook.builder().id("id").sourceId("src").eventType("invoice.paid").build());
+    }
 }

@@ -46,6 +46,7 @@ public final class BenchSuite {
     static final List<String> BENCHES = List.of(
             "io.ankusa.bench.StoreBench",
             "io.ankusa.bench.IngestBench",
+            "io.ankusa.bench.FanOutBench",
             "io.ankusa.bench.DiskBench",
             "io.ankusa.queue.intake.AdmissionCostBench",
             "io.ankusa.bench.PipelineBench",

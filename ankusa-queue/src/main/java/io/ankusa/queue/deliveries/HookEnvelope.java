@@ -23,8 +23,9 @@ import java.util.Optional;
  * | payload length u32 | payload bytes |
  * | traceparent str, tracestate str, if flags bit 2 |
  * | ordering_key str, if flags bit 3 |
+ * | event_type str, if flags bit 4 |
  * flags: bit 0 tenant id present, bit 1 idempotency key present, bit 2 trace context present,
- *        bit 3 ordering key present; other bits must be 0
+ *        bit 3 ordering key present, bit 4 event type present; other bits must be 0
  * </pre>
  * Optional fields that came after the first release go after the payload, in the order of their
  * flag bits, so an envelope without them is byte for byte what that release wrote. The trace
@@ -48,7 +49,8 @@ public record HookEnvelope(Hook hook, long receivedAt) {
     private static final int IDEMPOTENCY = 2;
     private static final int TRACE = 4;
     private static final int ORDERING = 8;
-    private static final int KNOWN_FLAGS = TENANT | IDEMPOTENCY | TRACE | ORDERING;
+    private static final int EVENT_TYPE = 16;
+    private static final int KNOWN_FLAGS = TENANT | IDEMPOTENCY | TRACE | ORDERING | EVENT_TYPE;
 
     /** Checks the fields. */
     public HookEnvelope {
@@ -75,6 +77,7 @@ public record HookEnvelope(Hook hook, long receivedAt) {
         byte[] tenantBytes = tenant.map(HookEnvelope::utf8).orElse(null);
         byte[] keyBytes = key.map(HookEnvelope::utf8).orElse(null);
         byte[] orderingBytes = hook.orderingKey().map(HookEnvelope::utf8).orElse(null);
+        byte[] typeBytes = hook.eventType().map(HookEnvelope::utf8).orElse(null);
         List<byte[]> headers = new ArrayList<>(hook.headers().size() * 2);
         hook.headers().forEach((name, value) -> {
             headers.add(utf8(name));
@@ -88,11 +91,13 @@ public record HookEnvelope(Hook hook, long receivedAt) {
                 + 4 + headers.stream().mapToInt(b -> 4 + b.length).sum()
                 + 2 + 2 * hook.sinks().size() + 4 + payload.length
                 + (trace == null ? 0 : 4 + traceparent.length + 4 + tracestate.length)
-                + (orderingBytes == null ? 0 : 4 + orderingBytes.length);
+                + (orderingBytes == null ? 0 : 4 + orderingBytes.length)
+                + (typeBytes == null ? 0 : 4 + typeBytes.length);
         Wire.Out out = new Wire.Out(size)
                 .u8(VERSION)
                 .u8((tenant.isPresent() ? TENANT : 0) | (key.isPresent() ? IDEMPOTENCY : 0)
-                        | (trace == null ? 0 : TRACE) | (orderingBytes != null ? ORDERING : 0))
+                        | (trace == null ? 0 : TRACE) | (orderingBytes != null ? ORDERING : 0)
+                        | (typeBytes != null ? EVENT_TYPE : 0))
                 .u64(receivedAt)
                 .bytes(id)
                 .bytes(source);
@@ -114,7 +119,36 @@ public record HookEnvelope(Hook hook, long receivedAt) {
         if (orderingBytes != null) {
             out.bytes(orderingBytes);
         }
+        if (typeBytes != null) {
+            out.bytes(typeBytes);
+        }
         return out.toByteArray();
+    }
+
+    /**
+     * {@code envelope} with its sink list replaced by {@code sinks} and every other byte kept: the
+     * ingest writer's fan-out of a hook with an event type, whose envelope was encoded without
+     * sinks. The envelope is checked as {@link #decode} checks it.
+     *
+     * @param envelope an encoded envelope
+     * @param sinks    the sinks to store, each 0..65535
+     * @return the new envelope's bytes
+     */
+    public static byte[] withSinks(byte[] envelope, List<Integer> sinks) {
+        Parsed parsed = parse(envelope, false);
+        int from = parsed.sinksFrom();
+        int to = parsed.sinksTo();
+        byte[] out = new byte[envelope.length - (to - from) + 2 + 2 * sinks.size()];
+        System.arraycopy(envelope, 0, out, 0, from);
+        int at = from;
+        out[at++] = (byte) (sinks.size() >>> 8);
+        out[at++] = (byte) sinks.size();
+        for (int sink : sinks) {
+            out[at++] = (byte) (sink >>> 8);
+            out[at++] = (byte) sink;
+        }
+        System.arraycopy(envelope, to, out, at, envelope.length - to);
+        return out;
     }
 
     private static byte[] utf8(String s) {
@@ -123,7 +157,7 @@ public record HookEnvelope(Hook hook, long receivedAt) {
 
     /** Decodes; refuses anything that is not a version-1 envelope of a valid hook. */
     public static HookEnvelope decode(byte[] bytes) {
-        Parsed parsed = parse(bytes);
+        Parsed parsed = parse(bytes, true);
         parsed.builder().payload(parsed.payload(bytes));
         return new HookEnvelope(restore(parsed.builder()), parsed.receivedAt());
     }
@@ -135,7 +169,7 @@ public record HookEnvelope(Hook hook, long receivedAt) {
      * {@link ClaimedHook#payload()}.
      */
     static ClaimedHook decodeClaimed(byte[] bytes) {
-        Parsed parsed = parse(bytes);
+        Parsed parsed = parse(bytes, true);
         // No storage rule reads the payload, so the hook is checked without it.
         return new ClaimedHook(restore(parsed.builder()), parsed.payload(bytes), parsed.receivedAt());
     }
@@ -152,14 +186,16 @@ public record HookEnvelope(Hook hook, long receivedAt) {
     }
 
     /** An envelope read up to its end, the payload located but not copied. */
-    private record Parsed(Hook.Builder builder, long receivedAt, int payloadFrom, int payloadTo) {
+    private record Parsed(Hook.Builder builder, long receivedAt, int sinksFrom, int sinksTo, int payloadFrom,
+            int payloadTo) {
 
         byte[] payload(byte[] bytes) {
             return Arrays.copyOfRange(bytes, payloadFrom, payloadTo);
         }
     }
 
-    private static Parsed parse(byte[] bytes) {
+    /** Reads {@code bytes} to their end; {@code stored}: a stored envelope (an unstored one may have no sinks yet). */
+    private static Parsed parse(byte[] bytes, boolean stored) {
         Wire.In in = new Wire.In("hook envelope", bytes);
         int version = in.u8();
         if (version != VERSION) {
@@ -184,12 +220,14 @@ public record HookEnvelope(Hook hook, long receivedAt) {
         for (long i = 0; i < headerCount; i++) {
             b.header(in.string(), in.string());
         }
+        int sinksFrom = in.position();
         int sinkCount = in.u16();
         List<Integer> sinks = new ArrayList<>(sinkCount);
         for (int i = 0; i < sinkCount; i++) {
             sinks.add(in.u16());
         }
         b.sinks(sinks);
+        int sinksTo = in.position();
         int payloadFrom = in.skipBytes();
         int payloadTo = in.position();
         if ((flags & TRACE) != 0) {
@@ -204,8 +242,13 @@ public record HookEnvelope(Hook hook, long receivedAt) {
         if ((flags & ORDERING) != 0) {
             b.orderingKey(in.string());
         }
+        if ((flags & EVENT_TYPE) != 0) {
+            b.eventType(in.string());
+        } else if (!stored) {
+            throw in.corrupt("an envelope to fan out without an event type");
+        }
         in.end();
-        return new Parsed(b, receivedAt, payloadFrom, payloadTo);
+        return new Parsed(b, receivedAt, sinksFrom, sinksTo, payloadFrom, payloadTo);
     }
 
     private static Hook restore(Hook.Builder builder) {

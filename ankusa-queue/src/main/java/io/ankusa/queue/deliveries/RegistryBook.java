@@ -76,6 +76,22 @@ public final class RegistryBook {
             return nextSink > 0;
         }
 
+        /**
+         * The sinks of the live endpoints subscribed to {@code eventType} ({@link
+         * RegisteredEndpoint#subscribes}), in sink order: where the ingest writer fans a hook of
+         * that type out to. An endpoint's stored state is not consulted: a disabled endpoint's
+         * rows wait for it as any other row of a disabled endpoint does.
+         */
+        public List<Integer> subscribers(String eventType) {
+            List<Integer> sinks = new ArrayList<>();
+            for (RegisteredEndpoint endpoint : endpoints.values()) {
+                if (endpoint.subscribes(eventType)) {
+                    sinks.add(endpoint.sink());
+                }
+            }
+            return sinks;
+        }
+
         /** The live endpoint of id {@code id}. */
         public Optional<RegisteredEndpoint> byId(String id) {
             return endpoints.values().stream().filter(e -> e.id().equals(id)).findFirst();

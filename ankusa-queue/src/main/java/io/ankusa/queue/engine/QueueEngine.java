@@ -259,7 +259,7 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
                 IngestWriter.start(store, ordinals, ledger.dueStamps(), new IngestWriter.Limits(config.batchMaxHooks(),
                 config.batchMaxBytes(), config.ingestQueueCapacity(), config.archive()), idempotencyKeys, fault,
                 lastSeqAtOpen, new IngestWriter.Admission(tenantPolicies, monotonicNanos, config.nodeMaxBytes()),
-                events);
+                events, registryBook);
         this.receipts = ReceiptRelay.on(config.completionExecutor());
         this.auditedErasure = new AuditedErasure(ordinals, writer, new TenantErasure(store, stripes, purge, quarantine,
                 tenant -> writer.submitChore(() -> idempotencyKeys.eraseTenant(tenant)).join()), audit);

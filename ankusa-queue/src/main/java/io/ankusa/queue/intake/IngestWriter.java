@@ -22,6 +22,7 @@ import io.ankusa.queue.deliveries.Counters;
 import io.ankusa.queue.deliveries.HookEnvelope;
 import io.ankusa.queue.deliveries.Deliveries;
 import io.ankusa.queue.deliveries.DeliveryBatch;
+import io.ankusa.queue.deliveries.RegistryBook;
 import io.ankusa.queue.events.EventHub;
 import io.ankusa.queue.ledger.DueRow;
 import io.ankusa.queue.ledger.DueStamps;
@@ -112,15 +113,25 @@ import org.slf4j.LoggerFactory;
  *     is kept per ordinal) refuses hooks over their tenant's limits with
  *     {@link TenantOverloadedException}; a refused hook writes nothing, not even a new tenant's
  *     ordinal: when every hook of a new tenant was refused, the batch is resolved again without it.</li>
+ * <li><b>Fan-out rides in the batch.</b> A hook with an event type (and, so, no sinks) is given
+ *     its sinks after dedupe and before admission: those of its tenant's registered endpoints
+ *     subscribed to the type, read from the {@link RegistryBook}'s snapshot at assembly. Its
+ *     stored envelope carries them, and its delivery rows are written in the same batch as the
+ *     hook, so fan-out is as durable and atomic as a hook with sinks; admission counts its rows.
+ *     A registry change is committed and in the snapshot before its call returns, so a hook
+ *     submitted after that sees it; rows already written never move. A hook no endpoint
+ *     subscribes to takes a seq (and its idempotency key and intake position are written) but
+ *     writes no hook or delivery row; its receipt names no sink. A hook without an event type
+ *     costs one field read more.</li>
  * </ul>
  */
 public final class IngestWriter implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(IngestWriter.class);
 
-    private static final Pending STOP = new Pending(null, null, null, null);
+    private static final Pending STOP = new Pending(null, null, null, null, null);
     /** Wakes an idle writer to run its chores. */
-    private static final Pending WAKE = new Pending(null, null, null, null);
+    private static final Pending WAKE = new Pending(null, null, null, null, null);
 
     private final Store store;
     private final TenantOrdinals ordinals;
@@ -131,6 +142,7 @@ public final class IngestWriter implements AutoCloseable {
     private final QueueFault fault;
     private final IngestAdmission admission;
     private final EventHub events;
+    private final RegistryBook registry;
     /** Tenants being erased: written only by chores (between batches), read by the writer. */
     private final Set<String> erasing = ConcurrentHashMap.newKeySet();
     private final Queue<Chore<?>> chores = new ConcurrentLinkedQueue<>();
@@ -172,8 +184,13 @@ public final class IngestWriter implements AutoCloseable {
     public record Admission(PolicyCache policies, LongSupplier nanos, long nodeMaxRowBytes) {
     }
 
-    /** A hook waiting for the writer; {@code position} is null for a hook not read from an intake log. */
-    private record Pending(Hook hook, byte[] envelope, IntakePosition position, CompletableFuture<Receipt> future) {
+    /**
+     * A hook waiting for the writer; {@code position} is null for a hook not read from an intake
+     * log; {@code sinks} are the hook's own, or for a hook with an event type those of its fan-out
+     * once the writer resolved it (with the envelope that stores them).
+     */
+    private record Pending(Hook hook, byte[] envelope, IntakePosition position, CompletableFuture<Receipt> future,
+            List<Integer> sinks) {
     }
 
     private record Chore<T>(Supplier<T> work, CompletableFuture<T> done) {
@@ -190,9 +207,11 @@ public final class IngestWriter implements AutoCloseable {
     }
 
     private IngestWriter(Store store, TenantOrdinals ordinals, DueStamps stamps, Limits limits,
-            IdempotencyKeys idempotencyKeys, QueueFault fault, long lastSeq, Admission admission, EventHub events) {
+            IdempotencyKeys idempotencyKeys, QueueFault fault, long lastSeq, Admission admission, EventHub events,
+            RegistryBook registry) {
         this.store = store;
         this.events = events;
+        this.registry = registry;
         this.fault = fault;
         this.ordinals = ordinals;
         this.stamps = stamps;
@@ -218,14 +237,17 @@ public final class IngestWriter implements AutoCloseable {
      * Starts a writer whose first seq will be {@code lastSeq + 1}; its death is recorded in
      * {@code fault}; each batch is published to {@code events} just before its futures are completed.
      * Its hooks' due rows are stamped through {@code stamps} (whose clock is the writer's), each
-     * batch's stamp held until the batch is written or failed.
+     * batch's stamp held until the batch is written or failed. A hook with an event type fans out
+     * to the endpoints of {@code registry} subscribed to it.
      */
     public static IngestWriter start(Store store, TenantOrdinals ordinals, DueStamps stamps, Limits limits,
-            IdempotencyKeys idempotencyKeys, QueueFault fault, long lastSeq, Admission admission, EventHub events) {
+            IdempotencyKeys idempotencyKeys, QueueFault fault, long lastSeq, Admission admission, EventHub events,
+            RegistryBook registry) {
         IngestWriter writer = new IngestWriter(Objects.requireNonNull(store, "store"), Objects.requireNonNull(ordinals,
                 "ordinals"), Objects.requireNonNull(stamps, "stamps"), limits,
                 Objects.requireNonNull(idempotencyKeys, "idempotencyKeys"), Objects.requireNonNull(fault, "fault"),
-                lastSeq, Objects.requireNonNull(admission, "admission"), Objects.requireNonNull(events, "events"));
+                lastSeq, Objects.requireNonNull(admission, "admission"), Objects.requireNonNull(events, "events"),
+                Objects.requireNonNull(registry, "registry"));
         writer.thread.start();
         return writer;
     }
@@ -271,7 +293,7 @@ public final class IngestWriter implements AutoCloseable {
             return CompletableFuture.failedFuture(new ClockBeforeEpochException(receivedAt));
         }
         byte[] envelope = new HookEnvelope(hook, receivedAt).encode(trace);
-        Pending pending = new Pending(hook, envelope, position, new CompletableFuture<>());
+        Pending pending = new Pending(hook, envelope, position, new CompletableFuture<>(), hook.sinks());
         if (!offer(pending, wait)) {
             return CompletableFuture.failedFuture(new IngestOverloadedException(limits.capacity()));
         }
@@ -542,6 +564,7 @@ public final class IngestWriter implements AutoCloseable {
         List<Pending> batch = new ArrayList<>(all.size());
         List<IdempotencyKeys.Verdict> kept = new ArrayList<>(all.size());
         screen(all, now, tally, due, batch, kept);
+        fanOut(batch);
         Resolution resolution = resolveAdmitted(batch, kept, tally);
         if (batch.isEmpty()) {
             return repeatsOnly(due, tally);
@@ -562,9 +585,12 @@ public final class IngestWriter implements AutoCloseable {
                 continue;
             }
             long seq = ++lastSeq;
-            ops.put(ColumnFamilies.HOOKS, new HookKey(seq).encode(), p.envelope());
-            Deliveries.ingestOps(ops, ord.getAsLong(), seq, p.hook().sinks(), p.envelope().length, now,
-                    limits.archive(), p.hook().orderingKey().map(OrderKey::group).orElse(DueRow.UNORDERED));
+            if (!p.sinks().isEmpty()) {
+                // A hook no endpoint subscribes to has nothing to deliver: no hook row, no delivery rows.
+                ops.put(ColumnFamilies.HOOKS, new HookKey(seq).encode(), p.envelope());
+                Deliveries.ingestOps(ops, ord.getAsLong(), seq, p.sinks(), p.envelope().length, now,
+                        limits.archive(), p.hook().orderingKey().map(OrderKey::group).orElse(DueRow.UNORDERED));
+            }
             if (kept.get(i) instanceof IdempotencyKeys.Fresh fresh) {
                 keys.put(fresh.key(), idempotencyKeys.writeTo(ops, fresh, seq, p.hook().id(), now));
             }
@@ -572,7 +598,7 @@ public final class IngestWriter implements AutoCloseable {
                 positions.accepted(p.position());
             }
             accepted.add(p);
-            issued.add(new Receipt(p.hook().id(), p.hook().tenant(), seq));
+            issued.add(new Receipt(p.hook().id(), p.hook().tenant(), seq, Optional.of(p.sinks())));
         }
         if (accepted.isEmpty()) {
             return repeatsOnly(due, tally);
@@ -620,6 +646,24 @@ public final class IngestWriter implements AutoCloseable {
                 batch.add(p);
                 kept.add(verdict);
             }
+        }
+    }
+
+    /**
+     * Gives each hook of {@code batch} with an event type the sinks of its tenant's endpoints
+     * subscribed to it, and an envelope that stores them (a hook of a tenant being erased is
+     * left as it is: admission refuses it).
+     */
+    private void fanOut(List<Pending> batch) {
+        for (int i = 0; i < batch.size(); i++) {
+            Pending p = batch.get(i);
+            Optional<String> type = p.hook().eventType();
+            if (type.isEmpty() || erasing.contains(p.hook().tenant())) {
+                continue;
+            }
+            List<Integer> sinks = registry.tenant(p.hook().tenant()).subscribers(type.get());
+            byte[] envelope = sinks.isEmpty() ? p.envelope() : HookEnvelope.withSinks(p.envelope(), sinks);
+            batch.set(i, new Pending(p.hook(), envelope, p.position(), p.future(), List.copyOf(sinks)));
         }
     }
 
@@ -673,7 +717,7 @@ public final class IngestWriter implements AutoCloseable {
                 tally.refused(refusal.error());
                 continue;
             }
-            int rows = hook.sinks().size();
+            int rows = p.sinks().size();
             Optional<TenantOverloadedException> refusal = admission.admit(hook.tenant(),
                     resolution.ord(hook.tenant()).orElse(IngestAdmission.NO_ORDINAL), rows,
                     (long) rows * p.envelope().length);

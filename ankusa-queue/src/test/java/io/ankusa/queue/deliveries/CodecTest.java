@@ -7,6 +7,7 @@ import io.ankusa.api.Hook;
 import io.ankusa.api.TraceContext;
 import io.ankusa.store.StoreCorruptionException;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.stream.IntStream;
@@ -80,6 +81,29 @@ class CodecTest {
                 .toByteArray();
         assertThat(new HookEnvelope(plain, 42).encode()).isEqualTo(before);
         assertThat(HookEnvelope.decode(before).hook().orderingKey()).isEmpty();
+    }
+
+    @Test
+    void anEventTypeFollowsTheOrderingKeyUnderFlagBitFourAndWithSinksReplacesOnlyTheSinks() {
+        Hook typed = Hook.builder().id("evt_1").sourceId("src").tenantId("acme").orderingKey("o")
+                .eventType("invoice.paid").payload("{}").build();
+        byte[] unsinked = new HookEnvelope(typed, 42).encode(TRACE);
+        byte[] fanned = HookEnvelope.withSinks(unsinked, List.of(3, 0, 70_000 & 0xFFFF));
+        Wire.Out out = new Wire.Out(1).u8(HookEnvelope.VERSION).u8(1 | 4 | 8 | 16).u64(42).string("evt_1")
+                .string("src").string("acme").u32(0).u16(3).u16(3).u16(0).u16(70_000 & 0xFFFF)
+                .bytes("{}".getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                .string(TRACE.traceparent()).string(TRACE.tracestate()).string("o").string("invoice.paid");
+        assertThat(fanned).isEqualTo(out.toByteArray());
+        Hook back = HookEnvelope.decode(fanned).hook();
+        assertThat(back.eventType()).contains("invoice.paid");
+        assertThat(back.sinks()).containsExactly(3, 0, 70_000 & 0xFFFF);
+        assertThat(back.traceContext()).contains(TRACE);
+        assertThat(HookEnvelope.decode(fanned).receivedAt()).isEqualTo(42);
+        // A stored envelope needs its sinks; one without an event type is not the writer's to fan out.
+        assertThatThrownBy(() -> HookEnvelope.decode(unsinked)).isInstanceOf(StoreCorruptionException.class);
+        byte[] plain = new HookEnvelope(Hook.builder().id("e").sourceId("s").sinks(1).build(), 1).encode();
+        assertThatThrownBy(() -> HookEnvelope.withSinks(plain, List.of(2)))
+                .isInstanceOf(StoreCorruptionException.class);
     }
 
     private static final TraceContext TRACE =

@@ -1,5 +1,6 @@
 package io.ankusa.tests.docs;
 
+import io.ankusa.api.EndpointSpec;
 import io.ankusa.api.Hook;
 import io.ankusa.api.QueueConfig;
 import io.ankusa.api.Receipt;
@@ -7,40 +8,47 @@ import io.ankusa.api.TenantStats;
 import io.ankusa.dispatch.Pipeline;
 import io.ankusa.dispatch.http.AddressGuard;
 import io.ankusa.dispatch.http.HttpSink;
-import io.ankusa.dispatch.http.WebhookSecret;
-import io.ankusa.dispatch.sink.Sinks;
+import io.ankusa.dispatch.http.RegistryResolver;
 import io.ankusa.queue.Queue;
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 // The README's embedding example, verbatim from "tag::readme" to "end::readme" (ReadmeTest checks it);
 // OutboxTest runs it against a local receiver.
 // tag::readme[]
-/** A service's outbox: hooks in, signed POSTs out, per-tenant backlog on demand. */
+/** A service's outbox: tenants' endpoints, events in, signed POSTs out, per-tenant backlog on demand. */
 final class Outbox implements AutoCloseable {
 
     private final Queue queue;
+    private final RegistryResolver endpoints;
     private final HttpSink http;
     private final Pipeline pipeline;
 
     /** {@code guard}: which addresses may be called; {@code AddressGuard.publicOnly()} in production. */
-    Outbox(Path directory, URI endpoint, String secret, AddressGuard guard) {
+    Outbox(Path directory, AddressGuard guard) {
         queue = Queue.open(QueueConfig.builder(directory).build()); // RocksDB unless .backend("lmdb")
-        http = HttpSink.builder(endpoint, WebhookSecret.parse(secret)).guard(guard).build();
-        Sinks sinks = Sinks.builder().sink(0, http).build();
-        pipeline = Pipeline.builder(queue, sinks).start(); // delivers, retries, dead-letters
+        endpoints = RegistryResolver.of(queue, guard); // the tenants' endpoints, kept in the queue's store
+        http = HttpSink.builder(endpoints).guard(guard).build();
+        pipeline = Pipeline.builder(queue, http).start(); // delivers, retries, dead-letters
     }
 
-    /** Completes once the hook is on disk (a synced commit); delivery follows. */
-    CompletableFuture<Receipt> send(String tenant, String eventId, String json) {
+    /** Registers a tenant's endpoint for event types ({@code invoice.*} too); returns its whsec_… secret. */
+    String subscribe(String tenant, URI url, List<String> eventTypes) {
+        return endpoints.registry().add(tenant, EndpointSpec.of(url).withEventTypes(eventTypes))
+                .secrets().get(0).secret();
+    }
+
+    /** Completes once the hook is on disk, one delivery per subscribed endpoint (a synced commit). */
+    CompletableFuture<Receipt> send(String tenant, String eventId, String eventType, String json) {
         return queue.ingest(Hook.builder()
                 .id(eventId)
                 .sourceId("billing")
                 .tenantId(tenant)
+                .eventType(eventType)
                 .header("content-type", "application/json")
                 .payload(json)
-                .sinks(0)
                 .build());
     }
 
@@ -58,11 +66,13 @@ final class Outbox implements AutoCloseable {
         queue.close();
     }
 
-    /** {@code java … Outbox <store directory> <endpoint URL> <whsec_… secret>} */
+    /** {@code java … Outbox <store directory> <endpoint URL>} */
     public static void main(String[] args) {
-        try (Outbox outbox = new Outbox(Path.of(args[0]), URI.create(args[1]), args[2], AddressGuard.publicOnly())) {
-            Receipt receipt = outbox.send("acme", "evt_1001", "{\"type\":\"invoice.paid\"}").join();
-            System.out.println("queued as seq " + receipt.seq() + "; " + outbox.backlog("acme"));
+        try (Outbox outbox = new Outbox(Path.of(args[0]), AddressGuard.publicOnly())) {
+            String secret = outbox.subscribe("acme", URI.create(args[1]), List.of("invoice.*"));
+            Receipt receipt = outbox.send("acme", "evt_1001", "invoice.paid", "{\"total\":42}").join();
+            System.out.println("queued as seq " + receipt.seq() + " for sinks " + receipt.sinks().orElseThrow()
+                    + " (verify with " + secret + "); " + outbox.backlog("acme"));
         }
     }
 }

@@ -91,6 +91,44 @@ public final class TransitionDriver implements AutoCloseable {
         highestSeq = Math.max(highestSeq, q.ingest(b.build()).seq());
     }
 
+    /** The event types the driver's hooks and endpoints use ({@code prefix.*} patterns match the first two). */
+    public static final List<String> EVENT_TYPES = List.of("invoice.paid", "invoice.sent", "user.created");
+
+    /**
+     * Ingests a hook of event type {@code type} for tenant {@code t<tenant>} and checks that it
+     * was written for exactly the tenant's endpoints subscribed to the type, as the registry
+     * lists them just before: its receipt's sinks, its delivery rows.
+     */
+    public void ingestTyped(int tenant, String type) {
+        String name = "t" + tenant;
+        List<Integer> expected = q.queue().endpointRegistry().endpoints(name).stream()
+                .filter(e -> e.subscribes(type)).map(e -> e.sink()).toList();
+        Hook hook = Hook.builder().id("e" + hooks++).sourceId("s").tenantId(name).eventType(type).payload("{}")
+                .build();
+        Receipt receipt = q.ingest(hook);
+        assertThat(receipt.seq()).isGreaterThan(highestSeq);
+        highestSeq = receipt.seq();
+        assertThat(receipt.sinks()).as("fan-out of %s for %s", type, name).contains(expected);
+        Set<Long> rows = seqs(ColumnFamilies.DELIVERIES, DeliveryKey.FAMILY.between(), k -> DeliveryKey.decode(k)
+                .seq());
+        assertThat(rows.contains(receipt.seq())).as("delivery rows of a hook sent to %s", expected)
+                .isEqualTo(!expected.isEmpty());
+    }
+
+    /** Registers an endpoint for tenant {@code t<tenant>} subscribed to {@code types}. */
+    public void registerEndpoint(int tenant, List<String> types) {
+        q.queue().endpointRegistry().add("t" + tenant, io.ankusa.api.EndpointSpec
+                .of(java.net.URI.create("https://t" + tenant + ".example/hooks")).withEventTypes(types));
+    }
+
+    /** Removes the k-th live endpoint of tenant {@code t<tenant>}, if it has one. */
+    public void removeEndpoint(int tenant, int k) {
+        List<io.ankusa.api.RegisteredEndpoint> live = q.queue().endpointRegistry().endpoints("t" + tenant);
+        if (!live.isEmpty()) {
+            q.queue().endpointRegistry().remove("t" + tenant, live.get(k % live.size()).id());
+        }
+    }
+
     /**
      * Ingests a hook with idempotency key {@code key} for tenant {@code t<tenant>}, and checks the
      * dedupe model: within the window of the first acceptance the original receipt comes back,
