@@ -5,11 +5,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ankusa.api.Hook;
 import io.ankusa.api.StoredDelivery;
 import io.ankusa.api.StoredHook;
+import io.ankusa.api.TraceContext;
 import java.util.Base64;
 
 /**
  * The JSON of one stored hook: its ids, headers (names and values as JSON strings, in ingest
- * order), keys, sinks and each delivery's state; its payload only when the caller may read it, as
+ * order), keys, trace context, sinks and each delivery's state; its payload only when the caller may read it, as
  * base64 (the payload is bytes, not text).
  */
 public final class HookJson {
@@ -36,6 +37,8 @@ public final class HookJson {
             node.put("source", hook.sourceId());
             Nodes.putText(node, "idempotencyKey", hook.idempotencyKey());
             Nodes.putText(node, "orderingKey", hook.orderingKey());
+            Nodes.putText(node, "traceparent", hook.traceContext().map(TraceContext::traceparent));
+            Nodes.putText(node, "tracestate", hook.traceContext().map(TraceContext::tracestate));
             ObjectNode headers = node.putObject("headers");
             hook.headers().forEach(headers::put);
             node.set("sinks", Nodes.array(hook.sinks(), IntNode::valueOf));

@@ -154,6 +154,7 @@ public final class QueueJson {
             node.putNull("status");
         }
         node.put("latencyMillis", attempt.latency().toMillis());
+        node.put("latencyMicros", attempt.latency().toNanos() / 1_000);
         node.put("errorClass", attempt.errorClass().code());
         node.put("reason", attempt.reason());
         node.put("outOfOrder", attempt.outOfOrder());

@@ -64,6 +64,9 @@ public final class AdminRoutes {
         get(routes, "/v1/tenants", tenants::list);
         get(routes, "/v1/tenants/{tenant}", tenants::tenant);
         get(routes, "/v1/tenants/{tenant}/dead", tenants::dead);
+        get(routes, "/v1/tenants/{tenant}/attempts", tenants::attempts);
+        get(routes, "/v1/tenants/{tenant}/quarantine", tenants::quarantine);
+        post(routes, "/v1/tenants/{tenant}/replay", replays::replayTenant);
         get(routes, "/v1/tenants/{tenant}/hooks/{seq}", hooks::hook);
         get(routes, "/v1/tenants/{tenant}/hooks/{seq}/attempts", hooks::attempts);
         post(routes, "/v1/tenants/{tenant}/hooks/{seq}/replay", hooks::replay);
@@ -78,6 +81,7 @@ public final class AdminRoutes {
         get(routes, "/v1/audit", node::audit);
         get(routes, "/v1/dead", replays::dead);
         post(routes, "/v1/replay", replays::replaySelection);
+        post(routes, "/v1/replay/page", replays::replayPage);
         post(routes, "/v1/replays", replays::startJob);
         get(routes, "/v1/replays", replays::listJobs);
         get(routes, "/v1/replays/{id}", replays::getJob);

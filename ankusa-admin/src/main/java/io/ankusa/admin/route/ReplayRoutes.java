@@ -6,10 +6,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ankusa.admin.json.Nodes;
 import io.ankusa.admin.json.QueueJson;
 import io.ankusa.api.DeadLetterCursor;
+import io.ankusa.api.DeadLetterQuery;
 import io.ankusa.dispatch.DeadLetterFilter;
 import io.ankusa.dispatch.DeliveryReplay;
 import io.ankusa.dispatch.FilteredDeadLetters;
+import io.ankusa.dispatch.ReplayPage;
 import io.ankusa.dispatch.ReplayProgress;
+import io.ankusa.dispatch.ReplayResult;
 import io.ankusa.dispatch.Replayer;
 import io.ankusa.queue.Queue;
 import java.time.Instant;
@@ -20,8 +23,9 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * The node's dead letters by filter, the replay of a selection of dead deliveries, and bulk
- * replays by filter as background jobs. A filtered page reads at most
+ * The node's dead letters by filter, the replay of a tenant's (or one hook id's) dead letters, of
+ * one page of the node's, of a selection of dead deliveries, and bulk replays by filter as
+ * background jobs. A filtered page reads at most
  * {@value DeadLetterFilter#MAX_EXAMINED} letters ({@link DeadLetterFilter}); a job replays in
  * chunks of {@value io.ankusa.dispatch.ReplayJob#CHUNK} ({@link io.ankusa.dispatch.ReplayJob}).
  */
@@ -29,6 +33,9 @@ final class ReplayRoutes {
 
     /** The most deliveries one selection replays. */
     static final int MAX_SELECTION = 1_000;
+
+    /** The page a {@code POST /v1/replay/page} without a limit revives, as {@code ankusa replay --all} does. */
+    static final int DEFAULT_PAGE = 500;
 
     private final Queue queue;
     private final Replayer replayer;
@@ -134,6 +141,57 @@ final class ReplayRoutes {
         body.put("actor", request.caller().principal());
         body.put("replayed", replayed);
         body.set("results", results);
+        return ApiResponse.ok(body);
+    }
+
+    /**
+     * {@code POST /v1/tenants/{tenant}/replay}: revives the tenant's dead letters, or one hook id's with
+     * {@code {"hook": id}} ({@link Replayer#replayTenant}, {@link Replayer#replayHook}); audited by the replayer.
+     */
+    ApiResponse replayTenant(ApiRequest request) {
+        String tenant = request.tenant();
+        TenantRoutes.requireKnown(queue, tenant);
+        Optional<String> hook = text(request.body(), "hook");
+        ReplayResult result = hook.isPresent() ? replayer.replayHook(tenant, hook.get())
+                : replayer.replayTenant(tenant);
+        ObjectNode done = Nodes.object();
+        Nodes.putCursor(done, "hook", hook);
+        done.put("revived", result.revived());
+        done.put("skippedNewer", result.skippedNewer());
+        done.put("skippedGone", result.skippedGone());
+        return Mutations.done(request, "replay", tenant, done);
+    }
+
+    /**
+     * {@code POST /v1/replay/page}: revives one page of the node's dead letters, newest first
+     * ({@link Replayer#replayPage}), {@code {"limit": n, "after": cursor}}. The page is listed first: a
+     * caller who does not see every tenant on it is refused ({@code 403 forbidden}) and nothing is revived.
+     */
+    ApiResponse replayPage(ApiRequest request) {
+        JsonNode limitNode = request.body().get("limit");
+        int limit = limitNode == null || limitNode.isNull() ? DEFAULT_PAGE
+                : (int) number(request.body(), "limit", 1, DeadLetterQuery.MAX_LIMIT);
+        Optional<DeadLetterCursor> after;
+        try {
+            after = text(request.body(), "after").map(DeadLetterCursor::parse);
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badRequest(e.getMessage());
+        }
+        DeadLetterQuery query = DeadLetterQuery.all().limit(limit);
+        boolean outOfScope = queue.deadLetters(after.isPresent() ? query.after(after.get()) : query).letters()
+                .stream().anyMatch(letter -> !request.caller().sees(letter.tenantId()));
+        if (outOfScope) {
+            throw new ApiException(403, ApiException.FORBIDDEN,
+                    "the page holds dead letters of tenants out of your scope: replay by tenant instead");
+        }
+        ReplayPage page = after.isPresent() ? replayer.replayPage(after.get(), limit) : replayer.replayPage(limit);
+        ObjectNode body = Nodes.object();
+        body.put("action", "replay-page");
+        body.put("actor", request.caller().principal());
+        body.put("revived", page.revived());
+        body.put("skipped", page.skipped());
+        Nodes.putCursor(body, "next", page.next().map(DeadLetterCursor::token));
+        Mutations.logged(request, "replay-page", "*");
         return ApiResponse.ok(body);
     }
 

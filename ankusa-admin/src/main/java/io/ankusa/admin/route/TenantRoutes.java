@@ -4,6 +4,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ankusa.admin.json.DispatchJson;
 import io.ankusa.admin.json.Nodes;
 import io.ankusa.admin.json.QueueJson;
+import io.ankusa.api.AttemptCursor;
+import io.ankusa.api.AttemptPage;
+import io.ankusa.api.AttemptQuery;
 import io.ankusa.api.DeadLetterCursor;
 import io.ankusa.api.DeadLetterPage;
 import io.ankusa.api.DeadLetterQuery;
@@ -16,8 +19,9 @@ import io.ankusa.queue.Queue;
 import java.util.Optional;
 
 /**
- * The tenant reads: the paged listing (sorted by {@link SortedTenants}), one tenant's detail and its
- * dead letters. Cursors are the library's own tokens ({@link TenantCursor#token()}, {@link DeadLetterCursor#token()}).
+ * The tenant reads: the paged listing (sorted by {@link SortedTenants}), one tenant's detail, its
+ * dead letters, its attempt history and its quarantined deliveries. Cursors are the library's own
+ * tokens ({@link TenantCursor#token()}, {@link DeadLetterCursor#token()}, {@link AttemptCursor#token()}).
  */
 final class TenantRoutes {
 
@@ -91,6 +95,46 @@ final class TenantRoutes {
         body.put("tenant", tenant);
         body.set("letters", Nodes.array(page.letters(), QueueJson::deadLetter));
         Nodes.putCursor(body, "next", page.next().map(DeadLetterCursor::token));
+        return ApiResponse.ok(body);
+    }
+
+    /**
+     * {@code GET /v1/tenants/{tenant}/attempts}: a page of the tenant's attempt history (or one hook id's,
+     * with {@code hook}), newest first: one range scan of the history ({@link Queue#attempts}).
+     */
+    ApiResponse attempts(ApiRequest request) {
+        String tenant = request.tenant();
+        requireKnown(queue, tenant);
+        AttemptQuery query;
+        try {
+            Optional<String> hook = request.param("hook");
+            query = (hook.isPresent() ? AttemptQuery.hook(tenant, hook.get()) : AttemptQuery.tenant(tenant))
+                    .limit(request.limit());
+            Optional<String> after = request.param("after");
+            if (after.isPresent()) {
+                query = query.after(AttemptCursor.parse(after.get()));
+            }
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badRequest(e.getMessage());
+        }
+        AttemptPage page = queue.attempts(query);
+        ObjectNode body = Nodes.object();
+        body.put("tenant", tenant);
+        body.set("attempts", Nodes.array(page.attempts(), QueueJson::attempt));
+        Nodes.putCursor(body, "next", page.next().map(AttemptCursor::token));
+        return ApiResponse.ok(body);
+    }
+
+    /**
+     * {@code GET /v1/tenants/{tenant}/quarantine}: up to {@code limit} of the tenant's quarantined deliveries
+     * ({@link Queue#quarantine(String, int)}: one range scan of the tenant's quarantine).
+     */
+    ApiResponse quarantine(ApiRequest request) {
+        String tenant = request.tenant();
+        requireKnown(queue, tenant);
+        ObjectNode body = Nodes.object();
+        body.put("tenant", tenant);
+        body.set("quarantined", Nodes.array(queue.quarantine(tenant, request.limit()), QueueJson::quarantined));
         return ApiResponse.ok(body);
     }
 

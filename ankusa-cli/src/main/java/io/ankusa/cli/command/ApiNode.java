@@ -1,26 +1,47 @@
 package io.ankusa.cli.command;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ankusa.api.AttemptPage;
+import io.ankusa.api.AttemptQuery;
+import io.ankusa.api.DeadLetter;
+import io.ankusa.api.DeadLetterCursor;
+import io.ankusa.api.DeadLetterPage;
 import io.ankusa.api.DeadStats;
 import io.ankusa.api.EndpointDisableReason;
 import io.ankusa.api.EndpointStatus;
+import io.ankusa.api.ErasureResult;
+import io.ankusa.api.PurgeKind;
+import io.ankusa.api.PurgeResult;
+import io.ankusa.api.QuarantineResult;
+import io.ankusa.api.QuarantinedDelivery;
 import io.ankusa.api.QueueStats;
+import io.ankusa.api.StoredHook;
+import io.ankusa.api.TenantPage;
+import io.ankusa.api.TenantQuery;
 import io.ankusa.api.TenantStats;
 import io.ankusa.api.events.EndpointState;
+import io.ankusa.dispatch.DeliveryReplay;
+import io.ankusa.dispatch.ReplayResult;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
+import java.util.function.Function;
 
 /**
- * A {@link Node} over a running node's admin API ({@code --url}): each read is one call of a route
- * of docs/admin.md, its JSON turned back into the library's types. The API pages at most 1 000 rows,
- * and a tenant's detail lists at most 100 of its endpoints, so larger limits are capped there.
+ * A {@link Node} over a running node's admin API ({@code --url}): each read is a call of a route of
+ * docs/admin.md, its JSON turned back into the library's types ({@link ApiJson}). The API pages at
+ * most 1 000 rows a call: a longer page of dead letters or attempts is read as consecutive calls that
+ * follow the API's cursor. The endpoint and quarantine listings have no cursor, so a tenant's
+ * endpoints are capped at the 100 its detail shows and a quarantine listing at 1 000 rows.
  */
 final class ApiNode implements Node {
 
@@ -42,6 +63,11 @@ final class ApiNode implements Node {
     @Override
     public String where() {
         return client.base().toString();
+    }
+
+    @Override
+    public String place() {
+        return "at " + client.base();
     }
 
     @Override
@@ -139,6 +165,168 @@ final class ApiNode implements Node {
         JsonNode answer = client.post("v1/tenants/" + AdminClient.segment(tenant) + "/endpoints/" + sink + "/"
                 + action, AdminClient.object());
         return endpoint(answer.path("result"));
+    }
+
+    @Override
+    public TenantPage tenants(TenantQuery query) {
+        StringBuilder path = new StringBuilder("v1/tenants?limit=").append(query.limit());
+        if (!query.prefix().isEmpty()) {
+            path.append("&prefix=").append(AdminClient.segment(query.prefix()));
+        }
+        query.cursor().ifPresent(c -> path.append("&after=").append(AdminClient.segment(c.token())));
+        Rows rows = rows(path.toString(), "tenants", query.limit(), Optional.empty());
+        return new TenantPage(rows.mapped(ApiJson::tenant), rows.more());
+    }
+
+    @Override
+    public Optional<StoredHook> hook(String tenant, long seq, boolean payload) {
+        requireTenant(tenant);
+        try {
+            return Optional.of(ApiJson.hook(client.get(tenantPath(tenant) + "/hooks/" + seq + "?payload=" + payload),
+                    payload));
+        } catch (CommandFailure e) {
+            if (e.exitCode() == ExitCode.UNKNOWN_TENANT) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+    }
+
+    @Override
+    public AttemptPage attempts(AttemptQuery query) {
+        String path = tenantPath(query.tenant()) + "/attempts?"
+                + query.hookId().map(h -> "hook=" + AdminClient.segment(h) + "&").orElse("");
+        Rows rows = rows(path, "attempts", query.limit(), query.cursor().map(c -> c.token()));
+        return new AttemptPage(rows.mapped(ApiJson::attempt), rows.more());
+    }
+
+    /**
+     * The node's page is {@code GET /v1/dead} (no filter: every letter matches). Several tenants' page is the
+     * merge, newest first as the queue orders it, of each tenant's page ({@code GET /v1/tenants/{t}/dead}).
+     */
+    @Override
+    public DeadLetterPage deadLetters(List<String> tenants, Optional<DeadLetterCursor> after, int limit) {
+        Optional<String> token = after.map(DeadLetterCursor::token);
+        if (tenants.isEmpty()) {
+            Rows rows = rows("v1/dead?", "letters", limit, token);
+            return new DeadLetterPage(rows.mapped(ApiJson::deadLetter), rows.more());
+        }
+        List<DeadLetter> merged = new ArrayList<>();
+        boolean more = false;
+        for (String tenant : new java.util.LinkedHashSet<>(tenants)) {
+            Rows rows = rows(tenantPath(tenant) + "/dead?", "letters", limit, token);
+            merged.addAll(rows.mapped(ApiJson::deadLetter));
+            more |= rows.more();
+        }
+        merged.sort(Comparator.comparingLong((DeadLetter d) -> d.deadAt().toEpochMilli())
+                .thenComparingLong(DeadLetter::seq).thenComparingInt(DeadLetter::sink).reversed());
+        more |= merged.size() > limit;
+        return new DeadLetterPage(merged.subList(0, Math.min(limit, merged.size())), more);
+    }
+
+    @Override
+    public ReplayResult replay(String tenant, Optional<String> hookId) {
+        ObjectNode body = AdminClient.object();
+        hookId.ifPresent(h -> body.put("hook", h));
+        JsonNode result = client.post(tenantPath(tenant) + "/replay", body).path("result");
+        return new ReplayResult(result.path("revived").asLong(), result.path("skippedNewer").asLong(),
+                result.path("skippedGone").asLong());
+    }
+
+    @Override
+    public PageRevival replayPage(Optional<DeadLetterCursor> after, int limit) {
+        ObjectNode body = AdminClient.object().put("limit", limit);
+        after.ifPresent(c -> body.put("after", c.token()));
+        JsonNode answer = client.post("v1/replay/page", body);
+        return new PageRevival(answer.path("revived").asInt(), answer.path("skipped").asInt(),
+                ApiJson.text(answer, "next").map(DeadLetterCursor::parse));
+    }
+
+    /**
+     * {@code 404 not_found} is {@link DeliveryReplay#NOT_FOUND}, {@code 409 not_dead} {@link DeliveryReplay#NOT_DEAD}.
+     */
+    @Override
+    public DeliveryReplay replayDelivery(String tenant, long seq, int sink) {
+        try {
+            client.post(tenantPath(tenant) + "/hooks/" + seq + "/replay", AdminClient.object().put("sink", sink));
+            return DeliveryReplay.REPLAYED;
+        } catch (CommandFailure e) {
+            if (e.exitCode() == ExitCode.UNKNOWN_TENANT) {
+                return DeliveryReplay.NOT_FOUND;
+            }
+            if (e.exitCode() == ExitCode.USAGE && e.getMessage().endsWith("[not_dead]")) {
+                return DeliveryReplay.NOT_DEAD;
+            }
+            throw e;
+        }
+    }
+
+    @Override
+    public List<QuarantinedDelivery> quarantine(Optional<String> tenant, int limit) {
+        String path = tenant.map(t -> tenantPath(t) + "/quarantine").orElse("v1/quarantine") + "?limit="
+                + Math.min(limit, API_MAX_LIMIT);
+        List<QuarantinedDelivery> out = new ArrayList<>();
+        client.get(path).path("quarantined").forEach(row -> out.add(ApiJson.quarantined(row)));
+        return out;
+    }
+
+    @Override
+    public QuarantineResult releaseQuarantine(String tenant) {
+        return ApiJson.quarantineResult(client.post(tenantPath(tenant) + "/quarantine/release", AdminClient.object())
+                .path("result"));
+    }
+
+    @Override
+    public QuarantineResult purgeQuarantine(String tenant) {
+        return ApiJson.quarantineResult(client.post(tenantPath(tenant) + "/quarantine/purge", AdminClient.object())
+                .path("result"));
+    }
+
+    /** The command naming the tenant is the confirmation, as it is against a store. */
+    @Override
+    public PurgeResult purge(String tenant, Set<PurgeKind> kinds) {
+        ObjectNode body = AdminClient.object().put("confirm", tenant);
+        kinds.forEach(k -> body.withArray("kinds").add(k.name().toLowerCase(Locale.ROOT)));
+        return ApiJson.purge(client.post(tenantPath(tenant) + "/purge", body).path("result"));
+    }
+
+    /** The command's {@code --yes} is the confirmation, as it is against a store. */
+    @Override
+    public ErasureResult erase(String tenant) {
+        return ApiJson.erasure(client.post(tenantPath(tenant) + "/erase", AdminClient.object().put("confirm", tenant))
+                .path("result"));
+    }
+
+    private static String tenantPath(String tenant) {
+        return "v1/tenants/" + AdminClient.segment(tenant);
+    }
+
+    /**
+     * Up to {@code limit} rows of the array {@code field} of {@code path} (ending in {@code ?} or {@code &}, or
+     * holding its own {@code limit}), read a call of at most {@value #API_MAX_LIMIT} at a time from
+     * {@code after} on, following each answer's {@code next}.
+     */
+    private Rows rows(String path, String field, int limit, Optional<String> after) {
+        List<JsonNode> rows = new ArrayList<>();
+        Optional<String> next = after;
+        boolean ownLimit = path.contains("limit=");
+        while (true) {
+            String call = ownLimit ? path : path + "limit=" + Math.min(limit - rows.size(), API_MAX_LIMIT);
+            JsonNode answer = client.get(call + next.map(c -> "&after=" + AdminClient.segment(c)).orElse(""));
+            answer.path(field).forEach(rows::add);
+            next = ApiJson.text(answer, "next");
+            if (next.isEmpty() || rows.size() >= limit || ownLimit) {
+                return new Rows(rows, next.isPresent());
+            }
+        }
+    }
+
+    /** Rows of one or more calls, and whether the last call said there are more. */
+    private record Rows(List<JsonNode> rows, boolean more) {
+
+        <T> List<T> mapped(Function<JsonNode, T> decoder) {
+            return rows.stream().map(decoder).toList();
+        }
     }
 
     static EndpointStatus endpoint(JsonNode row) {

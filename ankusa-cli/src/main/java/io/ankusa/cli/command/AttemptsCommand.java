@@ -8,13 +8,11 @@ import io.ankusa.cli.console.Figures;
 import io.ankusa.cli.console.Json;
 import io.ankusa.cli.console.Table;
 import io.ankusa.cli.console.TerminalText;
-import io.ankusa.queue.Queue;
-import io.ankusa.queue.ledger.LedgerSource;
-import io.ankusa.queue.ledger.TenantDirectory;
 import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -24,6 +22,7 @@ import picocli.CommandLine.Spec;
 /**
  * {@code ankusa attempts --tenant T [--hook ID] [--limit N] [--after CURSOR]}: one page of the
  * attempt history, newest first, with the cursor of the next page. One range scan of the history.
+ * Over {@code --url}, {@code GET /v1/tenants/{tenant}/attempts}, a call per 1 000 attempts.
  */
 @Command(name = "attempts", mixinStandardHelpOptions = true,
         header = "List a tenant's or a hook's delivery attempts, newest first.",
@@ -40,6 +39,9 @@ final class AttemptsCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
+
+    @Mixin
+    ApiOptions api;
 
     @Option(names = "--tenant", paramLabel = "TENANT", required = true,
             description = "The tenant whose attempts to list.")
@@ -63,11 +65,9 @@ final class AttemptsCommand implements Callable<Integer> {
     public Integer call() {
         AttemptQuery query = query();
         PrintWriter out = spec.commandLine().getOut();
-        try (Queue queue = StoreAccess.openQueue(root)) {
-            if (LedgerSource.of(queue).tenantDirectory().ord(tenant).isEmpty()) {
-                throw new CommandFailure(ExitCode.UNKNOWN_TENANT, "unknown tenant '" + tenant + "' in " + root.store());
-            }
-            AttemptPage page = queue.attempts(query);
+        try (Node node = Node.open(root, api)) {
+            node.requireTenant(tenant);
+            AttemptPage page = node.attempts(query);
             if (json) {
                 out.println(json(page));
                 return ExitCode.OK.code();

@@ -7,13 +7,12 @@ import io.ankusa.api.DeadLetterQuery;
 import io.ankusa.cli.console.Figures;
 import io.ankusa.cli.console.Json;
 import io.ankusa.cli.console.Table;
-import io.ankusa.queue.Queue;
-import io.ankusa.queue.ledger.LedgerSource;
-import io.ankusa.queue.ledger.TenantDirectory;
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -24,7 +23,8 @@ import picocli.CommandLine.Spec;
  * {@code ankusa dlq [--tenant T]… [--limit N] [--after CURSOR]}: one page of dead letters, newest
  * first, with the cursor of the next page. Reads the dead-letter index only, never a hook. Each
  * letter shows its hook's seq and its sink: what {@code ankusa hook} and the one-delivery
- * {@code ankusa replay} take.
+ * {@code ankusa replay} take. Over {@code --url}, {@code GET /v1/dead} or each named tenant's
+ * {@code GET /v1/tenants/{tenant}/dead}, a call per 1 000 letters.
  */
 @Command(name = "dlq", mixinStandardHelpOptions = true,
         header = "List dead letters, newest first, a page at a time.",
@@ -39,6 +39,9 @@ final class DlqCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
+
+    @Mixin
+    ApiOptions api;
 
     @Option(names = "--tenant", paramLabel = "TENANT", description = "Only this tenant's (repeatable).")
     List<String> tenants = List.of();
@@ -56,16 +59,13 @@ final class DlqCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        DeadLetterQuery query = query();
+        Optional<DeadLetterCursor> from = cursor();
         PrintWriter out = spec.commandLine().getOut();
-        try (Queue queue = StoreAccess.openQueue(root)) {
+        try (Node node = Node.open(root, api)) {
             for (String tenant : tenants) {
-                if (LedgerSource.of(queue).tenantDirectory().ord(tenant).isEmpty()) {
-                    throw new CommandFailure(ExitCode.UNKNOWN_TENANT, "unknown tenant '" + tenant + "' in "
-                            + root.store());
-                }
+                node.requireTenant(tenant);
             }
-            DeadLetterPage page = queue.deadLetters(query);
+            DeadLetterPage page = node.deadLetters(tenants, from, limit);
             if (json) {
                 out.println(json(page));
                 return ExitCode.OK.code();
@@ -104,11 +104,13 @@ final class DlqCommand implements Callable<Integer> {
         return json.endArray().member("next", page.next().map(DeadLetterCursor::token).orElse(null)).endObject().text();
     }
 
-    private DeadLetterQuery query() {
+    private Optional<DeadLetterCursor> cursor() {
+        if (limit < 1 || limit > DeadLetterQuery.MAX_LIMIT) {
+            throw new ParameterException(spec.commandLine(), "limit must be in 1.." + DeadLetterQuery.MAX_LIMIT + ": "
+                    + limit);
+        }
         try {
-            DeadLetterQuery query = (tenants.isEmpty() ? DeadLetterQuery.all() : DeadLetterQuery.tenants(tenants))
-                    .limit(limit);
-            return after == null ? query : query.after(DeadLetterCursor.parse(after));
+            return after == null ? Optional.empty() : Optional.of(DeadLetterCursor.parse(after));
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }

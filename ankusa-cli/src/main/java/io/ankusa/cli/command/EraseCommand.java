@@ -5,10 +5,9 @@ import io.ankusa.api.TenantStats;
 import io.ankusa.cli.console.Figures;
 import io.ankusa.cli.console.Table;
 import io.ankusa.queue.Queue;
-import io.ankusa.queue.ledger.LedgerSource;
-import io.ankusa.queue.ledger.TenantDirectory;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -16,7 +15,9 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code ankusa erase --tenant T [--yes]}: erases every trace of a tenant ({@link Queue#eraseTenant}),
- * audited; without {@code --yes} it prints the tenant's counters and erases nothing.
+ * audited; without {@code --yes} it prints the tenant's counters and erases nothing. Over {@code --url},
+ * {@code GET /v1/tenants/{tenant}} and, with {@code --yes}, {@code POST /v1/tenants/{tenant}/erase} with
+ * the tenant named in {@code confirm}.
  */
 @Command(name = "erase", mixinStandardHelpOptions = true,
         header = "Erase every trace of a tenant: its rows, hooks, keys and counters.",
@@ -32,6 +33,9 @@ final class EraseCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    @Mixin
+    ApiOptions api;
+
     @Option(names = "--tenant", paramLabel = "TENANT", required = true, description = "The tenant to erase.")
     String tenant;
 
@@ -40,23 +44,21 @@ final class EraseCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        try (Queue queue = StoreAccess.openQueue(root)) {
-            if (LedgerSource.of(queue).tenantDirectory().ord(tenant).isEmpty()) {
-                throw new CommandFailure(ExitCode.UNKNOWN_TENANT, "unknown tenant '" + tenant + "' in " + root.store());
-            }
+        try (Node node = Node.open(root, api)) {
+            node.requireTenant(tenant);
             if (!yes) {
-                TenantStats stats = queue.pendingForTenant(tenant);
+                TenantStats stats = node.tenantStats(tenant);
                 spec.commandLine().getOut().print(Table.keyValue()
                         .title("tenant " + tenant + " (nothing erased: add --yes to erase it)")
                         .row("pending", Figures.count(stats.pending()))
                         .row("scheduled", Figures.count(stats.scheduled()))
                         .row("inflight", Figures.count(stats.inflight()))
-                        .row("dead", Figures.count(queue.deadForTenant(tenant).dead()))
+                        .row("dead", Figures.count(node.deadStats(tenant).dead()))
                         .row("bytes", Figures.bytes(stats.bytes()))
                         .render());
                 return ExitCode.OK.code();
             }
-            ErasureResult result = queue.eraseTenant(tenant);
+            ErasureResult result = node.erase(tenant);
             spec.commandLine().getOut().print(Table.keyValue()
                     .title("erased tenant " + tenant)
                     .row("pending", Figures.count(result.pending()))

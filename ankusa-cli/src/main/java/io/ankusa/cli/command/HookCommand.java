@@ -1,12 +1,11 @@
 package io.ankusa.cli.command;
 
 import io.ankusa.api.StoredHook;
-import io.ankusa.queue.Queue;
-import io.ankusa.queue.ledger.LedgerSource;
 import java.io.PrintWriter;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -14,10 +13,11 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code ankusa hook --tenant T --seq N [--payload]}: one stored hook ({@link Queue#hook}) with its
+ * {@code ankusa hook --tenant T --seq N [--payload]}: one stored hook ({@link Node#hook}) with its
  * headers and where each of its deliveries stands. The payload is shown only when asked for: it
  * may hold personal data. A tenant the store never saw, or one that holds no hook of that seq, is
- * {@link ExitCode#UNKNOWN_TENANT}.
+ * {@link ExitCode#UNKNOWN_TENANT}. Over {@code --url}, {@code GET /v1/tenants/{tenant}/hooks/{seq}} (with
+ * {@code payload=true} for {@code --payload}, which the node's access policy must allow).
  */
 @Command(name = "hook", mixinStandardHelpOptions = true,
         header = "Show one stored hook and where each of its deliveries stands.",
@@ -34,6 +34,9 @@ final class HookCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
+
+    @Mixin
+    ApiOptions api;
 
     @Option(names = "--tenant", paramLabel = "TENANT", required = true, description = "The tenant the hook belongs to.")
     String tenant;
@@ -55,14 +58,12 @@ final class HookCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--seq must be 1 or more: " + seq);
         }
         PrintWriter out = spec.commandLine().getOut();
-        try (Queue queue = StoreAccess.openQueue(root)) {
-            if (LedgerSource.of(queue).tenantDirectory().ord(tenant).isEmpty()) {
-                throw new CommandFailure(ExitCode.UNKNOWN_TENANT, "unknown tenant '" + tenant + "' in " + root.store());
-            }
-            Optional<StoredHook> hook = queue.hook(tenant, seq);
+        try (Node node = Node.open(root, api)) {
+            node.requireTenant(tenant);
+            Optional<StoredHook> hook = node.hook(tenant, seq, payload);
             if (hook.isEmpty()) {
                 throw new CommandFailure(ExitCode.UNKNOWN_TENANT, "tenant '" + tenant + "' holds no hook " + seq
-                        + " in " + root.store() + " (never ingested, or every delivery ended and it was deleted)");
+                        + " " + node.place() + " (never ingested, or every delivery ended and it was deleted)");
             }
             out.print(json ? HookView.json(hook.get(), payload) + "\n" : HookView.text(hook.get(), payload));
         }

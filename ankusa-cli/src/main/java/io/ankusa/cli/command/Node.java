@@ -1,13 +1,28 @@
 package io.ankusa.cli.command;
 
+import io.ankusa.api.AttemptPage;
+import io.ankusa.api.AttemptQuery;
+import io.ankusa.api.DeadLetterCursor;
+import io.ankusa.api.DeadLetterPage;
 import io.ankusa.api.DeadStats;
 import io.ankusa.api.EndpointStatus;
+import io.ankusa.api.ErasureResult;
+import io.ankusa.api.PurgeKind;
+import io.ankusa.api.PurgeResult;
+import io.ankusa.api.QuarantineResult;
+import io.ankusa.api.QuarantinedDelivery;
 import io.ankusa.api.QueueStats;
+import io.ankusa.api.StoredHook;
+import io.ankusa.api.TenantPage;
+import io.ankusa.api.TenantQuery;
 import io.ankusa.api.TenantStats;
+import io.ankusa.dispatch.DeliveryReplay;
+import io.ankusa.dispatch.ReplayResult;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 
 /**
  * What the commands that work over {@code --url} read and change, whichever way the node is reached:
@@ -26,6 +41,9 @@ interface Node extends AutoCloseable {
 
     /** Where the node is: the store's absolute path, or the admin API's URL. */
     String where();
+
+    /** {@code in STORE} (the path as given) or {@code at URL}, for messages that say where something is not. */
+    String place();
 
     /** The store's backend, or {@code admin-api} over {@code --url}. */
     String backend();
@@ -61,6 +79,55 @@ interface Node extends AutoCloseable {
 
     /** Disables an endpoint (reason {@code operator}). */
     EndpointStatus disableEndpoint(String tenant, int sink);
+
+    /** One page of the tenants in id order, with their counters. */
+    TenantPage tenants(TenantQuery query);
+
+    /**
+     * One stored hook, with its payload when {@code payload} (else the hook's payload bytes are not read
+     * out, and only its length may be shown).
+     */
+    Optional<StoredHook> hook(String tenant, long seq, boolean payload);
+
+    /** One page of a tenant's (or one hook id's) attempt history, newest first. */
+    AttemptPage attempts(AttemptQuery query);
+
+    /** One page of dead letters, newest first: the node's, or those of {@code tenants} when there are any. */
+    DeadLetterPage deadLetters(List<String> tenants, Optional<DeadLetterCursor> after, int limit);
+
+    /** Revives a tenant's dead letters, or one hook id's. */
+    ReplayResult replay(String tenant, Optional<String> hookId);
+
+    /** Revives one page of the node's dead letters, newest first. */
+    PageRevival replayPage(Optional<DeadLetterCursor> after, int limit);
+
+    /** Revives one dead delivery. */
+    DeliveryReplay replayDelivery(String tenant, long seq, int sink);
+
+    /** Up to {@code limit} quarantined deliveries: the node's, or one tenant's. */
+    List<QuarantinedDelivery> quarantine(Optional<String> tenant, int limit);
+
+    /** Puts a tenant's quarantined deliveries back to due. */
+    QuarantineResult releaseQuarantine(String tenant);
+
+    /** Deletes a tenant's quarantined deliveries. */
+    QuarantineResult purgeQuarantine(String tenant);
+
+    /** Removes a tenant's due deliveries, dead letters or both. */
+    PurgeResult purge(String tenant, Set<PurgeKind> kinds);
+
+    /** Erases every trace of a tenant. */
+    ErasureResult erase(String tenant);
+
+    /**
+     * What reviving one page of dead letters did.
+     *
+     * @param revived how many dead rows became due again
+     * @param skipped how many were revived or purged meanwhile
+     * @param next    the cursor of the next page; empty after the oldest letter
+     */
+    record PageRevival(int revived, int skipped, Optional<DeadLetterCursor> next) {
+    }
 
     @Override
     void close();

@@ -5,14 +5,13 @@ import io.ankusa.api.PurgeResult;
 import io.ankusa.cli.console.Figures;
 import io.ankusa.cli.console.Table;
 import io.ankusa.queue.Queue;
-import io.ankusa.queue.ledger.LedgerSource;
-import io.ankusa.queue.ledger.TenantDirectory;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -21,7 +20,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code ankusa purge --tenant T --kinds pending,dead}: removes a tenant's due deliveries, dead
- * letters or both ({@link Queue#purgeTenant}), audited; inflight deliveries are never touched.
+ * letters or both ({@link Queue#purgeTenant}), audited; inflight deliveries are never touched. Over
+ * {@code --url}, {@code POST /v1/tenants/{tenant}/purge}, the tenant named in {@code confirm}.
  */
 @Command(name = "purge", mixinStandardHelpOptions = true,
         header = "Remove a tenant's waiting deliveries or dead letters.",
@@ -36,6 +36,9 @@ final class PurgeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    @Mixin
+    ApiOptions api;
+
     @Option(names = "--tenant", paramLabel = "TENANT", required = true, description = "The tenant to purge.")
     String tenant;
 
@@ -46,11 +49,9 @@ final class PurgeCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Set<PurgeKind> what = kinds();
-        try (Queue queue = StoreAccess.openQueue(root)) {
-            if (LedgerSource.of(queue).tenantDirectory().ord(tenant).isEmpty()) {
-                throw new CommandFailure(ExitCode.UNKNOWN_TENANT, "unknown tenant '" + tenant + "' in " + root.store());
-            }
-            PurgeResult result = queue.purgeTenant(tenant, what);
+        try (Node node = Node.open(root, api)) {
+            node.requireTenant(tenant);
+            PurgeResult result = node.purge(tenant, what);
             spec.commandLine().getOut().print(Table.keyValue()
                     .title("purged tenant " + tenant)
                     .row("pending", Figures.count(result.pending()))

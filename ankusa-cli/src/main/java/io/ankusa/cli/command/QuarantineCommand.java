@@ -6,13 +6,13 @@ import io.ankusa.cli.console.Figures;
 import io.ankusa.cli.console.Json;
 import io.ankusa.cli.console.Table;
 import io.ankusa.queue.Queue;
-import io.ankusa.queue.ledger.LedgerSource;
-import io.ankusa.queue.ledger.TenantDirectory;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -23,7 +23,9 @@ import picocli.CommandLine.Spec;
  * {@code ankusa quarantine list|release|purge}: the deliveries the dispatcher moved aside because
  * their stored hook or delivery row does not decode ({@link Queue#quarantine}); {@code release}
  * puts a tenant's back to due after the operator restored the hooks, {@code purge} deletes them
- * (audited). Both are explicit: nothing leaves the quarantine on its own.
+ * (audited). Both are explicit: nothing leaves the quarantine on its own. Over {@code --url},
+ * {@code GET /v1/quarantine} or {@code GET /v1/tenants/{tenant}/quarantine} (at most 1 000 rows: the
+ * API has no cursor for it) and {@code POST /v1/tenants/{tenant}/quarantine/release|purge}.
  */
 @Command(name = "quarantine", mixinStandardHelpOptions = true,
         header = "List, release or purge quarantined deliveries.",
@@ -38,6 +40,9 @@ final class QuarantineCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
+
+    @Mixin
+    ApiOptions api;
 
     @picocli.CommandLine.Parameters(index = "0", paramLabel = "ACTION", description = "list, release or purge.")
     String action;
@@ -66,22 +71,26 @@ final class QuarantineCommand implements Callable<Integer> {
         if (limit < 1 || limit > 10_000) {
             throw new ParameterException(spec.commandLine(), "--limit must be 1..10000: " + limit);
         }
+        if (api.url().isPresent() && limit > ApiNode.API_MAX_LIMIT) {
+            throw new ParameterException(spec.commandLine(), "--limit is at most " + ApiNode.API_MAX_LIMIT
+                    + " with --url (the admin API lists the quarantine without a cursor): " + limit);
+        }
         PrintWriter out = spec.commandLine().getOut();
-        try (Queue queue = StoreAccess.openQueue(root)) {
-            if (tenant != null && LedgerSource.of(queue).tenantDirectory().ord(tenant).isEmpty()) {
-                throw new CommandFailure(ExitCode.UNKNOWN_TENANT, "unknown tenant '" + tenant + "' in " + root.store());
+        try (Node node = Node.open(root, api)) {
+            if (tenant != null) {
+                node.requireTenant(tenant);
             }
             switch (what) {
-                case "list" -> list(queue, out);
-                case "release" -> moved("released", queue.releaseQuarantine(tenant), out);
-                default -> moved("purged", queue.purgeQuarantine(tenant), out);
+                case "list" -> list(node, out);
+                case "release" -> moved("released", node.releaseQuarantine(tenant), out);
+                default -> moved("purged", node.purgeQuarantine(tenant), out);
             }
         }
         return ExitCode.OK.code();
     }
 
-    private void list(Queue queue, PrintWriter out) {
-        List<QuarantinedDelivery> rows = tenant == null ? queue.quarantine(limit) : queue.quarantine(tenant, limit);
+    private void list(Node node, PrintWriter out) {
+        List<QuarantinedDelivery> rows = node.quarantine(Optional.ofNullable(tenant), limit);
         if (json) {
             Json j = new Json().beginObject().name("quarantined").beginArray();
             for (QuarantinedDelivery d : rows) {

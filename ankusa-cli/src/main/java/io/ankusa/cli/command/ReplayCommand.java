@@ -4,18 +4,15 @@ import io.ankusa.api.DeadLetterCursor;
 import io.ankusa.api.DeliveryState;
 import io.ankusa.cli.console.Figures;
 import io.ankusa.cli.console.TerminalText;
-import io.ankusa.dispatch.ReplayPage;
 import io.ankusa.dispatch.ReplayResult;
 import io.ankusa.dispatch.Replayer;
-import io.ankusa.queue.Queue;
-import io.ankusa.queue.ledger.LedgerSource;
-import io.ankusa.queue.ledger.TenantDirectory;
 import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -31,6 +28,10 @@ import picocli.CommandLine.Spec;
  * ({@link Replayer#replayDelivery}): one the tenant does not hold is {@link ExitCode#UNKNOWN_TENANT}
  * (the not-found code, as for {@code ankusa hook}); one that is not a dead letter is
  * {@link ExitCode#USAGE}: the arguments name something replay cannot act on, and nothing changes.
+ *
+ * <p>Over {@code --url} the running node's replayer does the same through the admin API:
+ * {@code POST /v1/tenants/{tenant}/replay} (with {@code hook}), {@code POST /v1/tenants/{tenant}/hooks/{seq}/replay}
+ * and {@code POST /v1/replay/page}; its pipeline delivers them.
  */
 @Command(name = "replay", mixinStandardHelpOptions = true,
         header = "Revive dead letters so that they are delivered again.",
@@ -46,6 +47,9 @@ final class ReplayCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
+
+    @Mixin
+    ApiOptions api;
 
     @ArgGroup(exclusive = true, multiplicity = "1")
     Scope scope;
@@ -81,26 +85,20 @@ final class ReplayCommand implements Callable<Integer> {
     public Integer call() {
         checkCombination();
         PrintWriter out = spec.commandLine().getOut();
-        try (Queue queue = StoreAccess.openQueue(root)) {
-            Replayer replayer = Replayer.of(queue);
+        try (Node node = Node.open(root, api)) {
             if (scope.all) {
-                Optional<DeadLetterCursor> from = cursor();
-                ReplayPage page = from.isEmpty() ? replayer.replayPage(limit) : replayer.replayPage(from.get(), limit);
+                Node.PageRevival page = node.replayPage(cursor(), limit);
                 out.println("revived " + Figures.count(page.revived()) + " dead letters"
                         + (page.skipped() == 0 ? "" : "; skipped " + Figures.count(page.skipped())
                                 + " revived or purged meanwhile")
                         + page.next().map(c -> "; next page: --after " + c.token()).orElse("; no more"));
                 return ExitCode.OK.code();
             }
-            if (LedgerSource.of(queue).tenantDirectory().ord(scope.tenant).isEmpty()) {
-                throw new CommandFailure(ExitCode.UNKNOWN_TENANT, "unknown tenant '" + scope.tenant + "' in "
-                        + root.store());
-            }
+            node.requireTenant(scope.tenant);
             if (seq != null) {
-                return replayOne(queue, replayer, out);
+                return replayOne(node, out);
             }
-            ReplayResult result = hookId == null ? replayer.replayTenant(scope.tenant)
-                    : replayer.replayHook(scope.tenant, hookId);
+            ReplayResult result = node.replay(scope.tenant, Optional.ofNullable(hookId));
             out.println("revived " + Figures.count(result.revived()) + " dead letters of tenant "
                     + TerminalText.escape(scope.tenant)
                     + (hookId == null ? "" : ", hook " + TerminalText.escape(hookId))
@@ -113,18 +111,18 @@ final class ReplayCommand implements Callable<Integer> {
     }
 
     /** {@code --seq N --sink S}: the one delivery, or why it was not replayed. */
-    private int replayOne(Queue queue, Replayer replayer, PrintWriter out) {
+    private int replayOne(Node node, PrintWriter out) {
         String delivery = "hook " + seq + " of tenant '" + scope.tenant + "' to sink " + sink;
-        switch (replayer.replayDelivery(scope.tenant, seq, sink)) {
+        switch (node.replayDelivery(scope.tenant, seq, sink)) {
             case REPLAYED -> {
                 out.println("replayed hook " + seq + " of tenant " + TerminalText.escape(scope.tenant) + " to sink "
                         + sink + ": due now as a first attempt");
                 return ExitCode.OK.code();
             }
-            case NOT_FOUND -> throw new CommandFailure(ExitCode.UNKNOWN_TENANT, "no " + delivery + " in " + root.store()
+            case NOT_FOUND -> throw new CommandFailure(ExitCode.UNKNOWN_TENANT, "no " + delivery + " " + node.place()
                     + " (never ingested, or every delivery ended and the hook was deleted)");
             default -> {
-                String now = queue.hook(scope.tenant, seq).flatMap(h -> h.delivery(sink))
+                String now = node.hook(scope.tenant, seq, false).flatMap(h -> h.delivery(sink))
                         .filter(d -> d.state() != DeliveryState.DEAD)
                         .map(d -> "it is " + d.state().name().toLowerCase(Locale.ROOT))
                         .orElse("revived or purged meanwhile");

@@ -15,6 +15,7 @@ import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -27,6 +28,10 @@ import picocli.CommandLine.Spec;
  * With any of {@code --prefix P}, {@code --after CURSOR} or {@code --limit N} it lists instead: one
  * page of the tenants in id order with their counters ({@link Queue#tenants}), and the cursor of
  * the next page. The options choose the form so that {@code tenants [--top N]} stays as it was.
+ *
+ * <p>Over {@code --url} the listing is {@code GET /v1/tenants}. The top tenants are the gauge of a
+ * pipeline the command builds over the store it opens, so that form needs {@code --store}: over
+ * {@code --url} it is refused ({@link ExitCode#USAGE}) rather than answered with other figures.
  */
 @Command(name = "tenants", mixinStandardHelpOptions = true,
         header = "Show the tenant count and top tenants, or list the tenants.",
@@ -43,6 +48,9 @@ final class TenantsCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
+
+    @Mixin
+    ApiOptions api;
 
     @Option(names = "--top", paramLabel = "N",
             description = "How many of the tenants with the most pending deliveries to show, 0..100 (default: 10).")
@@ -69,6 +77,10 @@ final class TenantsCommand implements Callable<Integer> {
             return list();
         }
         int shown = shown();
+        if (api.url().isPresent()) {
+            throw new ParameterException(spec.commandLine(), "with --url, tenants lists a page (--prefix, --after or "
+                    + "--limit); the top tenants by pending are read from a store (--store)");
+        }
         PrintWriter out = spec.commandLine().getOut();
         try (Queue queue = StoreAccess.openQueue(root)) {
             if (json) {
@@ -108,8 +120,8 @@ final class TenantsCommand implements Callable<Integer> {
         }
         TenantQuery query = query();
         PrintWriter out = spec.commandLine().getOut();
-        try (Queue queue = StoreAccess.openQueue(root)) {
-            TenantPage page = queue.tenants(query);
+        try (Node node = Node.open(root, api)) {
+            TenantPage page = node.tenants(query);
             if (json) {
                 out.println(TenantList.json(page));
             } else {

@@ -188,6 +188,102 @@ class AdminApiTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
+    void aTenantsAttemptsAndQuarantineAreListed(String backend) {
+        try (AdminNode node = AdminNode.seeded(backend, dir)) {
+            AdminClient api = node.client;
+
+            JsonNode attempts = api.get("/v1/tenants/acme/attempts", VIEWER).json();
+            assertThat(texts(attempts.path("attempts"), "hookId")).containsExactlyInAnyOrder("dead-a1", "dead-a2",
+                    "retry-a3", "ok-a4").containsExactlyElementsOf(node.fixture.queue()
+                            .attempts(io.ankusa.api.AttemptQuery.tenant("acme")).attempts().stream()
+                            .map(io.ankusa.api.DeliveryAttempt::hookId).toList());
+            assertThat(attempts.at("/attempts/0/latencyMicros").isIntegralNumber()).isTrue();
+            assertThat(attempts.path("next").isNull()).isTrue();
+            JsonNode first = api.get("/v1/tenants/acme/attempts?limit=1", VIEWER).json();
+            assertThat(first.path("attempts")).hasSize(1);
+            JsonNode second = api.get("/v1/tenants/acme/attempts?limit=1&after=" + first.path("next").asText(),
+                    VIEWER).json();
+            assertThat(texts(second.path("attempts"), "hookId"))
+                    .containsExactly(texts(attempts.path("attempts"), "hookId").get(1));
+            JsonNode oneHook = api.get("/v1/tenants/acme/attempts?hook=retry-a3", VIEWER).json();
+            assertThat(texts(oneHook.path("attempts"), "outcome")).containsExactly("retry");
+            assertThat(api.get("/v1/tenants/nobody/attempts", VIEWER).error()).isEqualTo("not_found");
+            assertThat(api.get("/v1/tenants/acme/attempts?after=nope", VIEWER).error()).isEqualTo("bad_request");
+
+            JsonNode quarantine = api.get("/v1/tenants/globex/quarantine", VIEWER).json();
+            assertThat(quarantine.at("/quarantined/0/seq").asLong()).isEqualTo(node.globexQuarantined.seq());
+            assertThat(quarantine.path("quarantined")).hasSize(1);
+            assertThat(api.get("/v1/tenants/acme/quarantine", VIEWER).json().path("quarantined")).isEmpty();
+            assertThat(api.get("/v1/tenants/nobody/quarantine", VIEWER).error()).isEqualTo("not_found");
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    void aTenantsOrAHooksDeadLettersAreReplayed(String backend) {
+        try (AdminNode node = AdminNode.seeded(backend, dir)) {
+            AdminClient api = node.client;
+            String csrf = api.csrf(OPERATOR);
+
+            assertThat(api.post("/v1/tenants/acme/replay", VIEWER, api.csrf(VIEWER), "").status()).as("a viewer")
+                    .isEqualTo(403);
+            Reply hook = api.post("/v1/tenants/acme/replay", OPERATOR, csrf, "{\"hook\": \"dead-a1\"}");
+            assertThat(hook.status()).isEqualTo(200);
+            assertThat(hook.json().at("/result/revived").asLong()).isEqualTo(1);
+            assertThat(hook.json().at("/result/hook").asText()).isEqualTo("dead-a1");
+            assertThat(node.fixture.queue().deadLetters(DeadLetterQuery.tenants("acme")).letters())
+                    .extracting(DeadLetter::hookId).containsExactly("dead-a2");
+
+            Reply tenant = api.post("/v1/tenants/acme/replay", OPERATOR, csrf, "");
+            assertThat(tenant.json().at("/result/revived").asLong()).isEqualTo(1);
+            assertThat(tenant.json().at("/result/hook").isNull()).isTrue();
+            assertThat(node.fixture.queue().deadForTenant("acme").dead()).isZero();
+            assertThat(api.post("/v1/tenants/nobody/replay", OPERATOR, csrf, "").error()).isEqualTo("not_found");
+            assertThat(api.get("/v1/audit", VIEWER).json().at("/entries/0/action").asText())
+                    .isEqualTo(AuditAction.REPLAY.code());
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    void aPageOfTheNodesDeadLettersIsReplayedByCursor(String backend) {
+        try (AdminNode node = AdminNode.seeded(backend, dir)) {
+            AdminClient api = node.client;
+            String csrf = api.csrf(OPERATOR);
+
+            Reply first = api.post("/v1/replay/page", OPERATOR, csrf, "{\"limit\": 2}");
+            assertThat(first.status()).isEqualTo(200);
+            assertThat(first.json().path("revived").asLong()).isEqualTo(2);
+            assertThat(first.json().path("skipped").asLong()).isZero();
+            assertThat(node.fixture.queue().stats().dead()).isEqualTo(1);
+            Reply last = api.post("/v1/replay/page", OPERATOR, csrf, "{\"limit\": 2, \"after\": \""
+                    + first.json().path("next").asText() + "\"}");
+            assertThat(last.json().path("revived").asLong()).isEqualTo(1);
+            assertThat(last.json().path("next").isNull()).isTrue();
+            assertThat(node.fixture.queue().stats().dead()).isZero();
+            assertThat(api.post("/v1/replay/page", OPERATOR, csrf, "{\"limit\": 10001}").error())
+                    .isEqualTo("bad_request");
+            assertThat(api.post("/v1/replay/page", OPERATOR, csrf, "{\"after\": \"nope\"}").error())
+                    .isEqualTo("bad_request");
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    void aScopedCallerDoesNotReplayAPageHoldingOtherTenants(String backend) {
+        try (AdminNode node = AdminNode.seeded(backend, dir, AdminNode.tokens().withTenantScope("acme"::equals))) {
+            AdminClient api = node.client;
+
+            Reply refused = api.post("/v1/replay/page", OPERATOR, api.csrf(OPERATOR), "");
+
+            assertThat(refused.status()).isEqualTo(403);
+            assertThat(refused.error()).isEqualTo("forbidden");
+            assertThat(node.fixture.queue().stats().dead()).as("nothing revived").isEqualTo(3);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
     void anEndpointIsDisabledAndEnabledAgain(String backend) {
         try (AdminNode node = AdminNode.seeded(backend, dir)) {
             String csrf = node.client.csrf(OPERATOR);
