@@ -93,15 +93,19 @@ final class KafkaBroker implements AutoCloseable {
 
     /**
      * Creates the intake topic {@code topic} with {@code partitions} partitions (replication 1), and
-     * its dead-letter topic {@code <topic>.dead}: compacted, as many partitions.
+     * its dead-letter topic {@code <topic>.dead} and its settles topic {@code <topic>.settled}: both
+     * compacted, as many partitions.
      */
     void createTopic(String topic, int partitions) {
         try {
             admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1),
-                    new NewTopic(topic + ".dead", partitions, (short) 1).configs(Map.of("cleanup.policy", "compact"))))
+                    new NewTopic(topic + ".dead", partitions, (short) 1).configs(Map.of("cleanup.policy", "compact")),
+                    new NewTopic(topic + ".settled", partitions, (short) 1)
+                            .configs(Map.of("cleanup.policy", "compact"))))
                     .all().get(60, TimeUnit.SECONDS);
             awaitLeaders(topic, partitions);
             awaitLeaders(topic + ".dead", partitions);
+            awaitLeaders(topic + ".settled", partitions);
         } catch (Exception e) {
             throw new AssertionError("could not create " + topic, e);
         }

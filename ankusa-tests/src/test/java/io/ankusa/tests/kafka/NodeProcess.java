@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
  * A child JVM's main: one {@link KafkaNode} whose sink appends each delivered hook id to a file
  * (one unbuffered write per delivery, before the outcome is reported, so a kill -9 loses no line
  * of a delivery the node settled). Arguments: bootstrap, topic, group, root, backend, deliveries
- * file. Prints {@code ready} once started; {@code stop} on stdin closes the node and exits.
+ * file, and optionally a tenant whose endpoint fails every attempt (a retry, nothing written). Prints {@code ready} once started; {@code stop} on stdin closes the node and exits.
  */
 public final class NodeProcess {
 
@@ -31,16 +31,20 @@ public final class NodeProcess {
     /**
      * Runs the node until {@code stop} or a kill.
      *
-     * @param args bootstrap, topic, group, root, backend, deliveries file
+     * @param args bootstrap, topic, group, root, backend, deliveries file[, failing tenant]
      * @throws IOException when the deliveries file cannot be opened
      */
     public static void main(String[] args) throws IOException {
         String backend = args[4];
+        String failing = args.length > 6 ? args[6] : null;
         try (FileChannel out = FileChannel.open(Path.of(args[5]), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.APPEND)) {
             // A delivery takes a millisecond, as a fast receiver would, so that a kill lands mid-delivery.
             Executor later = CompletableFuture.delayedExecutor(1, TimeUnit.MILLISECONDS);
             Sink sink = delivery -> CompletableFuture.supplyAsync(() -> {
+                if (delivery.tenantId().equals(failing)) {
+                    return SinkOutcome.retry("the endpoint fails every attempt");
+                }
                 byte[] line = (delivery.hookId() + "\n").getBytes(StandardCharsets.UTF_8);
                 try {
                     synchronized (out) {
