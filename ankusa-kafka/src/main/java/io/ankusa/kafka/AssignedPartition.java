@@ -150,9 +150,12 @@ final class AssignedPartition implements AutoCloseable {
             Watermark watermark = new Watermark(resumeAt, committed.orElse(resumeAt), owedRows);
             SettleShipper settled = new SettleShipper(settledTopic.producer(), settledTopic.topic(),
                     settledTopic.partition(), watermark, settledTopic.records());
-            if (behind) {
-                settled.skipFrom(resumeAt);
-            }
+            int skipping = behind ? settled.skipFrom(resumeAt) : 0;
+            LOG.info("partition {}: resumes at offset {} (store {}, committed {}); {} settles read from {}, {} hooks "
+                    + "whose settles it names skipped at intake", partition, resumeAt,
+                    position.isPresent() ? Long.toString(position.getAsLong()) : "new",
+                    committed.isPresent() ? Long.toString(committed.getAsLong()) : "none",
+                    settledTopic.records().size(), settledTopic.topic(), skipping);
             DeadLetterShipper shipper = new DeadLetterShipper(queue, deadLetters.producer(), deadLetters.topic(),
                     deadLetters.partition(), inTopic);
             Settles settles = new Settles();

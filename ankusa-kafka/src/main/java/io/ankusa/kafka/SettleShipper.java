@@ -65,9 +65,14 @@ final class SettleShipper {
         }
     }
 
-    /** Makes the deliveries the topic names at or after {@code resumeAt} the ones to skip at intake. */
-    synchronized void skipFrom(long resumeAt) {
+    /**
+     * Makes the deliveries the topic names at or after {@code resumeAt} the ones to skip at intake.
+     *
+     * @return how many hooks have a delivery to skip
+     */
+    synchronized int skipFrom(long resumeAt) {
         inTopic.tailMap(resumeAt, true).forEach((offset, sinks) -> skip.put(offset, new HashSet<>(sinks)));
+        return skip.size();
     }
 
     /** The sinks of the hook at {@code offset} another owner already settled (empty: none). */
