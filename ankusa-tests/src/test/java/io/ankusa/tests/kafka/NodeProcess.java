@@ -1,5 +1,8 @@
 package io.ankusa.tests.kafka;
 
+import io.ankusa.api.AttemptErrorClass;
+import io.ankusa.api.events.AttemptFinished;
+import io.ankusa.api.events.QueueListener;
 import io.ankusa.dispatch.sink.Sink;
 import io.ankusa.dispatch.sink.SinkOutcome;
 import io.ankusa.kafka.KafkaNode;
@@ -29,6 +32,19 @@ public final class NodeProcess {
     }
 
     /**
+     * Logs to stderr each attempt that ran out the sink deadline: it is retried, and its hook may
+     * be delivered again by the same node (a duplicate no failover made).
+     */
+    private static final class DeadlineLog implements QueueListener {
+        @Override
+        public void onAttemptFinished(AttemptFinished event) {
+            if (event.errorClass() == AttemptErrorClass.SINK_TIMEOUT) {
+                System.err.println("sink deadline missed: " + event.hookId() + " attempt " + event.attempt());
+            }
+        }
+    }
+
+    /**
      * Runs the node until {@code stop} or a kill.
      *
      * @param args bootstrap, topic, group, root, backend, deliveries file[, failing tenant]
@@ -55,9 +71,12 @@ public final class NodeProcess {
                 }
                 return SinkOutcome.delivered();
             }, later);
+            // A sink deadline far above a delivery's millisecond: a node starved of CPU for seconds does not
+            // miss it, so a hook delivered twice by one node comes from a change of owner, not from a retry.
             KafkaNode node = KafkaNode.builder(args[0], args[1], args[2], Path.of(args[3]), sink)
                     .queueConfig(b -> b.backend(backend).housekeepingInterval(Duration.ZERO))
-                    .pipelineConfig(b -> b.tickInterval(Duration.ofMillis(20)).sinkDeadline(Duration.ofSeconds(5)))
+                    .pipelineConfig(b -> b.tickInterval(Duration.ofMillis(20)).sinkDeadline(Duration.ofSeconds(30))
+                            .listener(new DeadlineLog()))
                     .property("session.timeout.ms", 6000).property("heartbeat.interval.ms", 500)
                     .commitInterval(Duration.ofMillis(200))
                     .build().start();
