@@ -152,7 +152,10 @@ final class KafkaBroker implements AutoCloseable {
         }
     }
 
-    /** Whether {@code group} is stable with {@code members} members, each assigned a partition. */
+    /**
+     * Whether {@code group} is stable with {@code members} members, each assigned a partition (false
+     * while no member has joined it yet).
+     */
     boolean groupStable(String group, int members) {
         try {
             org.apache.kafka.clients.admin.ConsumerGroupDescription description = admin.describeConsumerGroups(List.of(group))
@@ -160,7 +163,12 @@ final class KafkaBroker implements AutoCloseable {
             return description.groupState() == org.apache.kafka.common.GroupState.STABLE
                     && description.members().size() == members
                     && description.members().stream().noneMatch(m -> m.assignment().topicPartitions().isEmpty());
-        } catch (InterruptedException | ExecutionException | java.util.concurrent.TimeoutException e) {
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof org.apache.kafka.common.errors.GroupIdNotFoundException) {
+                return false;
+            }
+            throw new AssertionError(e);
+        } catch (InterruptedException | java.util.concurrent.TimeoutException e) {
             throw new AssertionError(e);
         }
     }

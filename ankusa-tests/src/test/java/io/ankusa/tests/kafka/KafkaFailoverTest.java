@@ -76,7 +76,12 @@ class KafkaFailoverTest {
         }
 
         static Node start(String name, Path dir, String topic, String group, String backend, List<String> more) {
-            Path root = dir.resolve(name);
+            return start(name, dir, dir.resolve(name), topic, group, backend, more);
+        }
+
+        /** A node keeping its stores under {@code root} (another node's earlier root: that node restarted). */
+        static Node start(String name, Path dir, Path root, String topic, String group, String backend,
+                List<String> more) {
             Path deliveries = dir.resolve(name + ".deliveries");
             List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                     .toString(), "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp",
@@ -408,6 +413,106 @@ class KafkaFailoverTest {
                 + " again; %d duplicates (%d in that partition, %d of deliveries by another node), %d settles unacknowledged at the kill, %d stores"
                 + " audited%n", backend, seed, HOOKS, TENANTS, failing, victim.name(), killAfter, failingPartition,
                 watermark, oldWindow.size(), twice.size(), twiceInFailing, ofMoves.size(), unacknowledged.size(), stores);
+    }
+
+    /**
+     * A node that gets its old partition back does not re-deliver what the other owner delivered.
+     * Node {@code a} holds the topic's one partition while {@code tenant-0}'s endpoint fails every
+     * attempt, so its store owes those hooks (retrying) when it is killed with -9; node {@code b}
+     * takes the partition over and delivers them, commits past every hook and stops. Then {@code a}
+     * restarts on the same root, with every endpoint answering, and gets the partition back: the last
+     * commit names {@code b}, so {@code a} discards its store of the partition instead of delivering
+     * again what {@code b} delivered. Its store then owes nothing and it delivers nothing; the old
+     * store's owed hooks would otherwise show as rows still owed (not yet due) or as deliveries.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    void aNodeThatGetsItsOldPartitionBackDoesNotRedeliverWhatTheOtherOwnerDelivered(String backend) throws Exception {
+        String topic = "back-" + backend;
+        String group = "group-" + topic;
+        String failing = "tenant-0";
+        int hooks = 300;
+        int tenants = 10;
+        broker.createTopic(topic, 1);
+        org.apache.kafka.common.TopicPartition partition = new org.apache.kafka.common.TopicPartition(topic, 0);
+        Node a = Node.start("a", dir, topic, group, backend, List.of(failing));
+        Eventually.until(WAIT, () -> "a holding the partition", () -> broker.groupStable(group, 1));
+        Set<String> ofFailing = new HashSet<>();
+        Set<String> others = new HashSet<>();
+        try (KafkaIntake intake = KafkaIntake.builder(broker.bootstrap(), topic).property("linger.ms", 5).build()) {
+            List<CompletableFuture<IntakeAck>> acks = new ArrayList<>(hooks);
+            for (int i = 0; i < hooks; i++) {
+                String tenant = "tenant-" + (i % tenants);
+                (tenant.equals(failing) ? ofFailing : others).add("h" + i);
+                acks.add(intake.publish(Hook.builder().id("h" + i).sourceId("back").tenantId(tenant)
+                        .payload("{\"n\":" + i + "}").sinks(0).build()));
+            }
+            acks.forEach(CompletableFuture::join);
+        }
+        Eventually.until(WAIT, () -> "a delivered every hook of the other tenants",
+                () -> a.delivered().containsAll(others));
+        assertThat(a.delivered()).as("the failing tenant's endpoint accepted nothing").doesNotContainAnyElementsOf(
+                ofFailing);
+        // Once Kafka holds a's settles, b skips those hooks: what b delivers is what a's store still owes.
+        org.apache.kafka.common.TopicPartition settles =
+                new org.apache.kafka.common.TopicPartition(topic + ".settled", 0);
+        Eventually.until(WAIT, () -> "a's settles of the other tenants in " + settles,
+                () -> broker.endOffsets(List.of(settles)).get(settles) >= others.size());
+        a.killNine(); // its store of the partition still owes the failing tenant's hooks
+
+        Node b = Node.start("b", dir, topic, group, backend, List.of());
+        String bId = Files.readString(b.root().resolve("node.id"), StandardCharsets.UTF_8).trim();
+        Eventually.until(WAIT, () -> "b delivered the failing tenant's hooks and committed past every hook", () ->
+                b.delivered().containsAll(ofFailing) && committedBy(group, partition, bId) == hooks);
+        b.stop();
+
+        Node back = Node.start("a-back", dir, a.root(), topic, group, backend, List.of());
+        String aId = Files.readString(a.root().resolve("node.id"), StandardCharsets.UTF_8).trim();
+        // a commits the partition at its first commit interval once it opened it (the last commit named b).
+        Eventually.until(WAIT, () -> "a holding its old partition again and committing it",
+                () -> committedBy(group, partition, aId) >= 0);
+        back.stop();
+
+        Set<String> byB = new HashSet<>(b.delivered());
+        assertThat(byB).as("b delivered what a's store owed, and skipped what a had settled").isEqualTo(ofFailing);
+        assertThat(back.delivered()).as("a, back, delivers nothing again that b delivered")
+                .doesNotContainAnyElementsOf(byB);
+        assertThat(back.delivered()).as("a, back, has nothing to deliver: b delivered every hook").isEmpty();
+        int stores = 0;
+        int storesOfA = 0;
+        long owedBack = 0;
+        for (Node node : List.of(a, b)) {
+            try (Stream<Path> list = Files.list(node.root())) {
+                for (Path store : list.filter(Files::isDirectory).toList()) {
+                    try (Queue queue = Queue.open(QueueConfig.builder(store).backend(backend)
+                            .housekeepingInterval(Duration.ZERO).build())) {
+                        Store raw = QueueEngine.of(queue).store();
+                        IndexFold fold = IndexFold.of(raw);
+                        fold.assertCountersMatch(raw);
+                        fold.assertEveryDueRowHasAMarker();
+                        if (node == a) {
+                            io.ankusa.api.QueueStats stats = queue.stats();
+                            owedBack += stats.pending() + stats.scheduled() + stats.inflight();
+                            storesOfA++;
+                        }
+                        stores++;
+                    }
+                }
+            }
+        }
+        assertThat(storesOfA).as("a's store of the partition audited").isEqualTo(1);
+        assertThat(stores).as("partition stores audited").isEqualTo(2);
+        assertThat(owedBack).as("a's store of the partition, back, owes nothing: the stale one was discarded")
+                .isZero();
+        System.out.printf("kafka store back %s: a's store owed %d hooks of %s when killed; b delivered them and"
+                + " %d hooks in all; a, back, delivered %d, its store owes %d%n", backend, ofFailing.size(), failing,
+                byB.size(), back.delivered().size(), owedBack);
+    }
+
+    /** The group's committed offset of {@code partition} when its metadata names node {@code id}, else -1. */
+    private static long committedBy(String group, org.apache.kafka.common.TopicPartition partition, String id) {
+        org.apache.kafka.clients.consumer.OffsetAndMetadata offset = broker.committed(group).get(partition);
+        return offset != null && offset.metadata().contains("node=" + id) ? offset.offset() : -1;
     }
 
     private static long watermarkOf(Map<org.apache.kafka.common.TopicPartition,
