@@ -85,13 +85,14 @@ class KafkaFailoverTest {
             Path deliveries = dir.resolve(name + ".deliveries");
             List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                     .toString(), "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp",
-                    System.getProperty("java.class.path"), NodeProcess.class.getName(), broker.bootstrap(), topic, group,
-                    root.toString(), backend, deliveries.toString()));
+                    System.getProperty("java.class.path"), NodeProcess.class.getName(), broker.bootstrap(), topic,
+                    group, root.toString(), backend, deliveries.toString()));
             command.addAll(more);
             try {
                 Files.createDirectories(root);
                 Files.createFile(deliveries);
-                Process process = new ProcessBuilder(command).redirectError(dir.resolve(name + ".log").toFile()).start();
+                Process process =
+                        new ProcessBuilder(command).redirectError(dir.resolve(name + ".log").toFile()).start();
                 Node node = new Node(name, process, new BufferedReader(new InputStreamReader(process.getInputStream(),
                         StandardCharsets.UTF_8)), root, deliveries);
                 node.expect("ready");
@@ -389,7 +390,8 @@ class KafkaFailoverTest {
                 .isEmpty();
         assertThat(ofMoves).as("other duplicates come only from partitions that changed owner")
                 .allSatisfy(id -> assertThat(owners.get(partitionOf.get(id))).hasSizeGreaterThan(1));
-        assertThat(times.values()).as("a hook comes at most twice").allSatisfy(t -> assertThat(t).isLessThanOrEqualTo(2));
+        assertThat(times.values()).as("a hook comes at most twice")
+                .allSatisfy(t -> assertThat(t).isLessThanOrEqualTo(2));
         long twiceInFailing = twice.stream().filter(id -> partitionOf.get(id) == failingPartition).count();
 
         int stores = 0;
@@ -410,9 +412,10 @@ class KafkaFailoverTest {
         assertThat(stores).as("partition stores audited").isGreaterThanOrEqualTo(PARTITIONS);
         System.out.printf("kafka settles %s (seed %d): %d hooks over %d tenants, %s failing; killed %s after %d"
                 + " deliveries of partition %d (watermark %d held by it); without settles the heir would deliver %d"
-                + " again; %d duplicates (%d in that partition, %d of deliveries by another node), %d settles unacknowledged at the kill, %d stores"
-                + " audited%n", backend, seed, HOOKS, TENANTS, failing, victim.name(), killAfter, failingPartition,
-                watermark, oldWindow.size(), twice.size(), twiceInFailing, ofMoves.size(), unacknowledged.size(), stores);
+                + " again; %d duplicates (%d in that partition, %d of deliveries by another node), %d settles"
+                + " unacknowledged at the kill, %d stores audited%n", backend, seed, HOOKS, TENANTS, failing,
+                victim.name(), killAfter, failingPartition, watermark, oldWindow.size(), twice.size(), twiceInFailing,
+                ofMoves.size(), unacknowledged.size(), stores);
     }
 
     /**

@@ -24,7 +24,8 @@ import java.util.concurrent.TimeUnit;
  * A child JVM's main: one {@link KafkaNode} whose sink appends each delivered hook id to a file
  * (one unbuffered write per delivery, before the outcome is reported, so a kill -9 loses no line
  * of a delivery the node settled). Arguments: bootstrap, topic, group, root, backend, deliveries
- * file, and optionally a tenant whose endpoint fails every attempt (a retry, nothing written). Prints {@code ready} once started; {@code stop} on stdin closes the node and exits.
+ * file, and optionally a tenant whose endpoint fails every attempt (a retry, nothing written).
+ * Prints {@code ready} once started; {@code stop} on stdin closes the node and exits.
  */
 public final class NodeProcess {
 
