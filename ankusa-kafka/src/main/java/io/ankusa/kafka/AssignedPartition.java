@@ -17,6 +17,7 @@ import io.ankusa.dispatch.Pipeline;
 import io.ankusa.dispatch.sink.Sink;
 import io.ankusa.queue.Queue;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -65,6 +66,7 @@ final class AssignedPartition implements AutoCloseable {
     private final Pipeline pipeline;
     private final Watermark watermark;
     private final DeadLetterShipper shipper;
+    private final SettleShipper settled;
     private final long resumeAt;
     private final Duration ingestWait;
     private long dropsSeen;
@@ -77,9 +79,10 @@ final class AssignedPartition implements AutoCloseable {
     private int retries;
 
     private AssignedPartition(TopicPartition partition, Queue queue, Pipeline.Builder pipeline, Watermark watermark,
-            long resumeAt, Duration ingestWait, Settles settles, DeadLetterShipper shipper) {
+            long resumeAt, Duration ingestWait, Settles settles, DeadLetterShipper shipper, SettleShipper settled) {
         this.partition = partition;
         this.shipper = shipper;
+        this.settled = settled;
         this.source = source(partition);
         this.queue = queue;
         this.watermark = watermark;
@@ -87,6 +90,7 @@ final class AssignedPartition implements AutoCloseable {
         this.ingestWait = ingestWait;
         settles.watermark = watermark;
         settles.shipper = shipper;
+        settles.settled = settled;
         this.pipeline = pipeline.manual();
     }
 
@@ -97,12 +101,22 @@ final class AssignedPartition implements AutoCloseable {
     /**
      * Opens (or creates) the partition's store and builds its pipeline (not started). Reading resumes
      * after the store's intake position, or at Kafka's committed offset when that is further (another
-     * node took the partition further since this store last saw it) or the store has none.
+     * node took the partition further since this store last saw it) or the store has none. A store
+     * opened new or behind the partition skips, at intake, the deliveries the settles topic says
+     * another owner settled at or after the offset it resumes from.
      */
     static AssignedPartition open(TopicPartition partition, Path root, UnaryOperator<QueueConfig.Builder> queueConfig,
             Function<QueueConfig, Queue> opener, Sink sink, UnaryOperator<Pipeline.Builder> pipelineConfig,
-            OptionalLong committed, Duration ingestWait, DeadLetters deadLetters) {
+            OptionalLong committed, Duration ingestWait, DeadLetters deadLetters, SettledTopic settledTopic,
+            boolean ownedByAnother) {
         Path directory = root.resolve(source(partition));
+        if (ownedByAnother && Files.isDirectory(directory)) {
+            // The store predates another owner's deliveries: it would deliver again what that owner
+            // settled. Discard it; the partition is restored as on a node without the store.
+            LOG.warn("partition {}: another node committed it since this store last saw it; the store is discarded "
+                    + "and the partition restored from the dead-letter and settles topics", partition);
+            NodeId.deleteTree(directory);
+        }
         Queue queue = opener.apply(queueConfig.apply(QueueConfig.builder(directory)).build());
         try {
             OptionalLong position = queue.intakePosition(source(partition));
@@ -110,11 +124,19 @@ final class AssignedPartition implements AutoCloseable {
             long resumeAt = Math.max(fromStore, committed.orElse(0));
             Map<String, Long> inTopic = new HashMap<>();
             deadLetters.records().forEach((key, record) -> inTopic.put(key, record.letter().deadAt().toEpochMilli()));
-            if (position.isEmpty() || fromStore < committed.orElse(0)) {
-                // A new store, or one behind the partition: restore the letters others dead-lettered.
+            boolean behind = position.isEmpty() || fromStore < committed.orElse(0);
+            Set<String> settledDead = new HashSet<>();
+            settledTopic.records().forEach(r -> {
+                if (r.dead()) {
+                    settledDead.add(r.key());
+                }
+            });
+            if (behind) {
+                // A new store, or one behind the partition: restore the letters others dead-lettered,
+                // and those after the resume offset whose settle says dead (their hook is skipped at intake).
                 DeadLetterRestore.Result restored =
                         DeadLetterRestore.restore(queue, deadLetters.records().values(), resumeAt,
-                        ingestWait);
+                        ingestWait, settledDead);
                 deadLetters.tombstone(restored.reread());
                 restored.reread().forEach(inTopic::remove);
                 if (restored.restored() > 0 || !restored.reread().isEmpty()) {
@@ -126,11 +148,20 @@ final class AssignedPartition implements AutoCloseable {
             QueueStats stats = queue.stats();
             long owedRows = stats.pending() + stats.scheduled() + stats.inflight();
             Watermark watermark = new Watermark(resumeAt, committed.orElse(resumeAt), owedRows);
+            SettleShipper settled = new SettleShipper(settledTopic.producer(), settledTopic.topic(),
+                    settledTopic.partition(), watermark, settledTopic.records());
+            int skipping = behind ? settled.skipFrom(resumeAt) : 0;
+            LOG.info("partition {}: resumes at offset {} (store {}, committed {}); {} settles read from {}, {} hooks "
+                    + "whose settles it names skipped at intake", partition, resumeAt,
+                    position.isPresent() ? Long.toString(position.getAsLong()) : "new",
+                    committed.isPresent() ? Long.toString(committed.getAsLong()) : "none",
+                    settledTopic.records().size(), settledTopic.topic(), skipping);
             DeadLetterShipper shipper = new DeadLetterShipper(queue, deadLetters.producer(), deadLetters.topic(),
                     deadLetters.partition(), inTopic);
             Settles settles = new Settles();
             Pipeline.Builder builder = pipelineConfig.apply(Pipeline.builder(queue, sink)).listener(settles);
-            return new AssignedPartition(partition, queue, builder, watermark, resumeAt, ingestWait, settles, shipper);
+            return new AssignedPartition(partition, queue, builder, watermark, resumeAt, ingestWait, settles, shipper,
+                    settled);
         } catch (RuntimeException e) {
             queue.close();
             throw e;
@@ -168,17 +199,35 @@ final class AssignedPartition implements AutoCloseable {
     }
 
     /**
-     * Forwards the pipeline's final settles to the watermark, and a dead settle's intake offset to
-     * the dead-letter shipper (which publishes the letter before the watermark is committed).
+     * The partition's share of the settles topic as the node read it on assign, and how to publish
+     * to it.
+     *
+     * @param topic     the settles topic
+     * @param partition its partition for this intake partition (the same number)
+     * @param records   its latest record per key in this partition (tombstoned keys left out)
+     * @param producer  the node's producer
+     */
+    record SettledTopic(String topic, int partition, List<SettleRecord> records, Producer<String, byte[]> producer) {
+    }
+
+    /**
+     * Forwards the pipeline's final settles to the watermark, a dead settle's intake offset to the
+     * dead-letter shipper (which publishes the letter before the watermark is committed), and each
+     * delivered or dead settle to the settle shipper (acknowledged before the watermark passes it).
      */
     private static final class Settles implements QueueListener {
         private volatile Watermark watermark;
         private volatile DeadLetterShipper shipper;
+        private volatile SettleShipper settled;
 
         @Override
         public void onSettled(DeliverySettled event) {
             if (event.result() == DeliverySettled.Result.DEAD) {
                 shipper.deadSettled(event.seq(), watermark.offsetOf(event.seq()));
+            }
+            // Before the watermark hears of it: the commit never passes a settle not yet queued.
+            if (event.result() == DeliverySettled.Result.DELIVERED || event.result() == DeliverySettled.Result.DEAD) {
+                settled.settled(event.seq(), event.sink(), event.result() == DeliverySettled.Result.DEAD);
             }
             if (event.result() != DeliverySettled.Result.RETRIED) {
                 watermark.settled(event.seq());
@@ -240,7 +289,7 @@ final class AssignedPartition implements AutoCloseable {
             }
             Hook hook;
             try {
-                hook = HookRecord.decode(record.value(), record.headers());
+                hook = withoutSettled(record.offset(), HookRecord.decode(record.value(), record.headers()));
             } catch (RuntimeException e) {
                 // Not a hook record, a hook that breaks the input rules, or malformed trace headers:
                 // refused, never dropped.
@@ -248,6 +297,10 @@ final class AssignedPartition implements AutoCloseable {
                 refusals.add(new Refusal(record, e instanceof AnkusaException refusal ? refusal.error() : "undecodable",
                         String.valueOf(e.getMessage())));
                 continue;
+            }
+            if (hook == null) {
+                watermark.skipped(record.offset());
+                continue; // every sink settled by another owner (the settles topic)
             }
             watermark.submitted(record.offset());
             submitted.add(record);
@@ -262,7 +315,7 @@ final class AssignedPartition implements AutoCloseable {
             ConsumerRecord<String, byte[]> record = submitted.get(i);
             try {
                 Receipt receipt = receipts.get(i).join();
-                watermark.accepted(record.offset(), receipt.seq(), sinks.get(i));
+                settled.accepted(record.offset(), receipt.seq(), sinks.get(i));
                 if (retryFrom >= 0) {
                     landed.add(record.offset()); // a later batch committed: skip it when read again
                     positionHigh = Math.max(positionHigh, record.offset());
@@ -303,6 +356,28 @@ final class AssignedPartition implements AutoCloseable {
         LOG.warn("partition {}: a store commit failed at offset {}; reading again from there", partition, retryFrom,
                 failure);
         return retryFrom;
+    }
+
+    /**
+     * {@code hook} without the sinks another owner settled at {@code offset} (the settles topic), or
+     * null when it settled them all.
+     */
+    private Hook withoutSettled(long offset, Hook hook) {
+        Set<Integer> done = settled.alreadySettled(offset);
+        if (done.isEmpty()) {
+            return hook;
+        }
+        List<Integer> rest = hook.sinks().stream().filter(s -> !done.contains(s)).toList();
+        if (rest.isEmpty()) {
+            return null;
+        }
+        Hook.Builder copy = Hook.builder().id(hook.id()).sourceId(hook.sourceId()).headers(hook.headers())
+                .payload(hook.payload()).sinks(rest);
+        hook.tenantId().ifPresent(copy::tenantId);
+        hook.idempotencyKey().ifPresent(copy::idempotencyKey);
+        hook.orderingKey().ifPresent(copy::orderingKey);
+        hook.traceContext().ifPresent(copy::traceContext);
+        return copy.build();
     }
 
     private record Refusal(ConsumerRecord<String, byte[]> record, String error, String message) {
@@ -348,7 +423,19 @@ final class AssignedPartition implements AutoCloseable {
                 watermark.resync(position.getAsLong());
             }
         }
-        return watermark.watermark();
+        // Taken first, then capped: a settle is queued before the watermark counts it, so a hook
+        // the watermark passed has its settle acknowledged, or capped here.
+        return settled.cap(watermark.watermark());
+    }
+
+    /** Sends the settles queued since the last publish (the node's publisher thread). */
+    int publishSettles() {
+        return settled.publish();
+    }
+
+    /** The watermark {@code offset} was committed: tombstones the settles below it. */
+    void watermarkCommitted(long offset) {
+        settled.committed(offset);
     }
 
     /**
@@ -358,7 +445,19 @@ final class AssignedPartition implements AutoCloseable {
      * @throws DeadLetterPublishException when Kafka did not acknowledge one (do not commit)
      */
     void shipDeadLetters() {
-        shipper.catchUp();
+        List<SettleRecord> dead = settled.takeDead();
+        boolean shipped = false;
+        try {
+            shipper.catchUp();
+            shipped = true;
+        } finally {
+            if (shipped) {
+                // Every dead settle taken was in the store before the catch-up: its letter is in the topic now.
+                settled.releaseDead(dead);
+            } else {
+                settled.holdDead(dead);
+            }
+        }
     }
 
     DeadLetterShipper deadLetters() {

@@ -38,7 +38,9 @@ import org.slf4j.LoggerFactory;
  * then its rows are claimed and settled dead in the store, with the letter's attempt count and
  * last error; the restored letter's dead-lettered time is the restore's. A letter whose hook is at
  * or after the offset the node resumes reading from is not restored: its hook is read and
- * delivered again (the duplicate window), and the node tombstones the letter instead.
+ * delivered again (the duplicate window), and the node tombstones the letter instead; unless the
+ * settles topic names that delivery dead ({@code settledDead}, by {@link SettleRecord#key}): the
+ * node skips it at intake, so the letter is restored.
  */
 final class DeadLetterRestore {
 
@@ -58,7 +60,8 @@ final class DeadLetterRestore {
     private DeadLetterRestore() {
     }
 
-    static Result restore(Queue queue, Collection<DeadLetterRecord> records, long resumeAt, Duration wait) {
+    static Result restore(Queue queue, Collection<DeadLetterRecord> records, long resumeAt, Duration wait,
+            Set<String> settledDead) {
         Set<String> inStore = keys(queue);
         Map<List<Object>, List<DeadLetterRecord>> byHook = new LinkedHashMap<>();
         List<String> reread = new ArrayList<>();
@@ -67,7 +70,9 @@ final class DeadLetterRestore {
             if (inStore.contains(record.key())) {
                 continue;
             }
-            if (record.offset() >= resumeAt) {
+            boolean skipped = record.offset() >= 0
+                    && settledDead.contains(SettleRecord.key(record.offset(), record.letter().sink()));
+            if (record.offset() >= resumeAt && !skipped) {
                 reread.add(record.key());
             } else if (record.hook().isEmpty()) {
                 unrestorable++;

@@ -81,6 +81,13 @@ import org.slf4j.LoggerFactory;
  *     {@link Builder#deadLetterTopic}); a node that opens a partition's store new restores them
  *     from it. Replay or purge them through {@link #replayDeadLetters}, {@link #replayDeadLetter}
  *     and {@link #purgeDeadLetters}, which tombstone them in the topic.</li>
+ * <li><b>What settled is not delivered again by a node that takes over.</b> Every delivered or dead
+ *     (hook, sink) is published to a compacted topic ({@code <topic>.settled},
+ *     {@link Builder#settleTopic}) every {@link Builder#settlePublishInterval}, and a watermark commit
+ *     never passes a hook whose settles Kafka has not acknowledged. A node that opens a partition's
+ *     store new skips at intake every (hook, sink) the topic names; a commit tombstones the records
+ *     below it. The duplicate window of a takeover is the settles not yet acknowledged, whatever any
+ *     endpoint does.</li>
  * </ul>
  *
  * <p>One thread of its own polls, ingests and commits (every {@link Builder#commitInterval}); each
@@ -109,6 +116,10 @@ public final class KafkaNode implements AutoCloseable {
     private final long sessionTimeoutMs;
     /** Runs {@link #watch()}: the fence's check, independent of the poll loop. */
     private final ScheduledExecutorService watchdog;
+    /** Publishes every partition's queued settles each publish interval. */
+    private final ScheduledExecutorService publisher;
+    /** This node's identity, kept in {@code <root>/node.id}: whose commit a committed offset is. */
+    private final String nodeId;
     private volatile boolean running = true;
     private volatile RuntimeException died;
 
@@ -119,6 +130,11 @@ public final class KafkaNode implements AutoCloseable {
         this.fence = new Fence(fencingBound, System::nanoTime);
         this.watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "ankusa-kafka-fence");
+            t.setDaemon(true);
+            return t;
+        });
+        this.publisher = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "ankusa-kafka-settles");
             t.setDaemon(true);
             return t;
         });
@@ -153,6 +169,7 @@ public final class KafkaNode implements AutoCloseable {
         readerConfig.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         this.deadReader = new KafkaConsumer<>(readerConfig);
         this.thread = new Thread(this::run, "ankusa-kafka-node");
+        this.nodeId = NodeId.of(config.root);
     }
 
     /**
@@ -179,6 +196,8 @@ public final class KafkaNode implements AutoCloseable {
         fence.renew();
         long every = Math.max(MIN_WATCH_NANOS, fencingBound.toNanos() / WATCHES_PER_BOUND);
         watchdog.scheduleAtFixedRate(this::watch, every, every, TimeUnit.NANOSECONDS);
+        long publish = config.settlePublishInterval.toNanos();
+        publisher.scheduleAtFixedRate(this::publishSettles, publish, publish, TimeUnit.NANOSECONDS);
         thread.start();
         return this;
     }
@@ -256,6 +275,7 @@ public final class KafkaNode implements AutoCloseable {
                     lastCommit = System.nanoTime();
                 }
             }
+            drainSettles(assigned.keySet());
             commit(assigned.keySet());
             closeAll(new ArrayList<>(assigned.keySet()));
         } catch (RuntimeException e) {
@@ -264,6 +284,7 @@ public final class KafkaNode implements AutoCloseable {
             closeAll(new ArrayList<>(assigned.keySet()));
         } finally {
             watchdog.shutdownNow();
+            publisher.shutdownNow();
             try {
                 consumer.close(org.apache.kafka.clients.consumer.CloseOptions.timeout(Duration.ofSeconds(30)));
             } catch (RuntimeException e) {
@@ -284,6 +305,42 @@ public final class KafkaNode implements AutoCloseable {
         fence.renew();
         if (fence.held()) {
             confirmOwnership();
+        }
+    }
+
+    /** The publisher's round: sends every partition's queued settles. */
+    private void publishSettles() {
+        for (AssignedPartition partition : assigned.values()) {
+            try {
+                partition.publishSettles();
+            } catch (RuntimeException e) {
+                LOG.warn("publishing the settles of {} failed; they are sent again next round", partition.partition(),
+                        e);
+            }
+        }
+    }
+
+    /**
+     * Before a final commit (revoke, close): publishes the partitions' dead letters and settles and
+     * waits until Kafka answered, so the commit can pass them.
+     */
+    private void drainSettles(Collection<TopicPartition> partitions) {
+        for (TopicPartition tp : partitions) {
+            AssignedPartition partition = assigned.get(tp);
+            if (partition == null) {
+                continue;
+            }
+            try {
+                partition.shipDeadLetters();
+                partition.publishSettles();
+            } catch (RuntimeException e) {
+                LOG.warn("the settles of {} are not all published; its watermark stays below them", tp, e);
+            }
+        }
+        try {
+            producer.flush();
+        } catch (RuntimeException e) {
+            LOG.warn("flushing the settles failed", e);
         }
     }
 
@@ -357,7 +414,8 @@ public final class KafkaNode implements AutoCloseable {
                     continue;
                 }
                 if (all || committed.getOrDefault(tp, -1L) != watermark) {
-                    offsets.put(tp, new OffsetAndMetadata(watermark, "ankusa generation=" + generation));
+                    offsets.put(tp, new OffsetAndMetadata(watermark, "ankusa generation=" + generation + " node="
+                            + nodeId));
                 }
             }
         }
@@ -370,7 +428,13 @@ public final class KafkaNode implements AutoCloseable {
             } else {
                 consumer.commitSync(offsets);
             }
-            offsets.forEach((tp, offset) -> committed.put(tp, offset.offset()));
+            offsets.forEach((tp, offset) -> {
+                committed.put(tp, offset.offset());
+                AssignedPartition partition = assigned.get(tp);
+                if (partition != null) {
+                    partition.watermarkCommitted(offset.offset()); // tombstones the settles below it
+                }
+            });
             return true;
         } catch (KafkaException e) {
             // A fenced member (a newer generation owns the partitions) is refused: onPartitionsLost follows.
@@ -399,12 +463,7 @@ public final class KafkaNode implements AutoCloseable {
      */
     private Map<String, DeadLetterRecord> readDeadLetters(int partition) {
         TopicPartition dead = new TopicPartition(config.deadLetterTopic, partition);
-        List<org.apache.kafka.common.PartitionInfo> partitions = deadReader.partitionsFor(config.deadLetterTopic);
-        if (partitions == null || partitions.stream().noneMatch(p -> p.partition() == partition)) {
-            throw new IllegalStateException("dead-letter topic " + config.deadLetterTopic + " has no partition "
-                    + partition
-                    + ": create it compacted, with as many partitions as " + config.topic);
-        }
+        requirePartition("dead-letter", config.deadLetterTopic, partition);
         deadReader.assign(List.of(dead));
         deadReader.seekToBeginning(List.of(dead));
         long end = deadReader.endOffsets(List.of(dead)).get(dead);
@@ -420,6 +479,45 @@ public final class KafkaNode implements AutoCloseable {
         }
         deadReader.assign(List.of());
         return records;
+    }
+
+    private void requirePartition(String what, String topic, int partition) {
+        List<org.apache.kafka.common.PartitionInfo> partitions = deadReader.partitionsFor(topic);
+        if (partitions == null || partitions.stream().noneMatch(p -> p.partition() == partition)) {
+            throw new IllegalStateException(what + " topic " + topic + " has no partition " + partition
+                    + ": create it compacted, with as many partitions as " + config.topic);
+        }
+    }
+
+    /**
+     * The latest record per key of the settles topic's partition {@code partition}, read from its
+     * beginning to its end as of now (tombstoned keys left out; a record that does not decode is
+     * logged and left out: its delivery is read again).
+     */
+    private List<SettleRecord> readSettles(int partition) {
+        TopicPartition settles = new TopicPartition(config.settleTopic, partition);
+        requirePartition("settles", config.settleTopic, partition);
+        deadReader.assign(List.of(settles));
+        deadReader.seekToBeginning(List.of(settles));
+        long end = deadReader.endOffsets(List.of(settles)).get(settles);
+        Map<String, SettleRecord> records = new HashMap<>();
+        while (deadReader.position(settles) < end) {
+            for (ConsumerRecord<String, byte[]> record : deadReader.poll(config.pollTimeout).records(settles)) {
+                if (record.value() == null) {
+                    records.remove(record.key());
+                    continue;
+                }
+                try {
+                    records.put(record.key(), SettleRecord.decode(record.key(), record.value()));
+                } catch (IllegalArgumentException e) {
+                    records.remove(record.key());
+                    LOG.warn("settle record {}@{} of {} does not decode: left out", partition, record.offset(),
+                            config.settleTopic, e);
+                }
+            }
+        }
+        deadReader.assign(List.of());
+        return new ArrayList<>(records.values());
     }
 
     /**
@@ -488,6 +586,7 @@ public final class KafkaNode implements AutoCloseable {
                     partition.stopDispatch();
                 }
             }
+            drainSettles(partitions);
             commit(partitions);
             closeAll(partitions);
             LOG.info("partitions revoked: {}", partitions);
@@ -509,13 +608,20 @@ public final class KafkaNode implements AutoCloseable {
             for (TopicPartition tp : partitions) {
                 OffsetAndMetadata offset = offsets.get(tp);
                 OptionalLong committedOffset = offset == null ? OptionalLong.empty() : OptionalLong.of(offset.offset());
+                // Another node committed last: it owned the partition since this node's store last saw it.
+                boolean another = offset != null && NodeId.committedByAnother(offset.metadata(), nodeId);
                 AssignedPartition.DeadLetters deadLetters = new AssignedPartition.DeadLetters(config.deadLetterTopic,
                         tp.partition(), readDeadLetters(tp.partition()), producer);
+                AssignedPartition.SettledTopic settled = new AssignedPartition.SettledTopic(config.settleTopic,
+                        tp.partition(), readSettles(tp.partition()), producer);
                 AssignedPartition partition =
                         AssignedPartition.open(tp, config.root, config.queueConfig, config.opener(), config.sink,
-                        config.tracedPipelineConfig(fence), committedOffset, config.ingestWait, deadLetters);
+                        config.tracedPipelineConfig(fence), committedOffset, config.ingestWait, deadLetters, settled,
+                        another);
                 assigned.put(tp, partition);
-                committedOffset.ifPresent(o -> committed.put(tp, o));
+                if (!another) {
+                    committedOffset.ifPresent(o -> committed.put(tp, o));
+                } // else commit at the first interval even if the watermark has not moved: the commit names this node
                 consumer.seek(tp, partition.resumeAt());
                 partition.startDispatch();
             }
@@ -554,6 +660,8 @@ public final class KafkaNode implements AutoCloseable {
         private final Sink sink;
         private String refusedTopic;
         private String deadLetterTopic;
+        private String settleTopic;
+        private Duration settlePublishInterval = Duration.ofMillis(100);
         private UnaryOperator<QueueConfig.Builder> queueConfig = b -> b;
         private Function<QueueConfig, Queue> opener;
         private UnaryOperator<Pipeline.Builder> pipelineConfig = b -> b;
@@ -573,6 +681,7 @@ public final class KafkaNode implements AutoCloseable {
             this.sink = Objects.requireNonNull(sink, "sink");
             this.refusedTopic = topic + ".refused";
             this.deadLetterTopic = topic + ".dead";
+            this.settleTopic = topic + ".settled";
         }
 
         /**
@@ -669,6 +778,39 @@ public final class KafkaNode implements AutoCloseable {
          */
         public Builder deadLetterTopic(String topic) {
             this.deadLetterTopic = Objects.requireNonNull(topic, "topic");
+            return this;
+        }
+
+        /**
+         * Where each partition's settles are published (default {@code <topic>.settled}): a compacted
+         * topic with as many partitions as the intake topic, the settles of intake partition <i>p</i>
+         * in its partition <i>p</i>, one record per (hook, sink) keyed by the hook's intake offset and
+         * the sink. A node that opens a partition's store new (or behind the partition) skips at
+         * intake every delivery the topic says was settled, and a watermark commit never passes a
+         * settle Kafka has not acknowledged.
+         *
+         * @param topic the settles topic
+         * @return this builder
+         */
+        public Builder settleTopic(String topic) {
+            this.settleTopic = Objects.requireNonNull(topic, "topic");
+            return this;
+        }
+
+        /**
+         * How often the settles queued since the last publish are sent to the settles topic (default
+         * 100 ms). A node that dies loses the settles not yet acknowledged: a node taking over
+         * delivers those again, so this bounds a takeover's duplicates to about one interval of
+         * settles, whatever any endpoint does. Shorter sends smaller batches more often.
+         *
+         * @param interval the publish interval, positive
+         * @return this builder
+         */
+        public Builder settlePublishInterval(Duration interval) {
+            if (interval.isNegative() || interval.isZero()) {
+                throw new IllegalArgumentException("settle publish interval must be positive: " + interval);
+            }
+            this.settlePublishInterval = interval;
             return this;
         }
 

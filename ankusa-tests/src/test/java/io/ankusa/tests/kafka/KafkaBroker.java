@@ -93,15 +93,19 @@ final class KafkaBroker implements AutoCloseable {
 
     /**
      * Creates the intake topic {@code topic} with {@code partitions} partitions (replication 1), and
-     * its dead-letter topic {@code <topic>.dead}: compacted, as many partitions.
+     * its dead-letter topic {@code <topic>.dead} and its settles topic {@code <topic>.settled}: both
+     * compacted, as many partitions.
      */
     void createTopic(String topic, int partitions) {
         try {
             admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1),
-                    new NewTopic(topic + ".dead", partitions, (short) 1).configs(Map.of("cleanup.policy", "compact"))))
+                    new NewTopic(topic + ".dead", partitions, (short) 1).configs(Map.of("cleanup.policy", "compact")),
+                    new NewTopic(topic + ".settled", partitions, (short) 1)
+                            .configs(Map.of("cleanup.policy", "compact"))))
                     .all().get(60, TimeUnit.SECONDS);
             awaitLeaders(topic, partitions);
             awaitLeaders(topic + ".dead", partitions);
+            awaitLeaders(topic + ".settled", partitions);
         } catch (Exception e) {
             throw new AssertionError("could not create " + topic, e);
         }
@@ -148,7 +152,10 @@ final class KafkaBroker implements AutoCloseable {
         }
     }
 
-    /** Whether {@code group} is stable with {@code members} members, each assigned a partition. */
+    /**
+     * Whether {@code group} is stable with {@code members} members, each assigned a partition (false
+     * while no member has joined it yet).
+     */
     boolean groupStable(String group, int members) {
         try {
             org.apache.kafka.clients.admin.ConsumerGroupDescription description = admin.describeConsumerGroups(List.of(group))
@@ -156,7 +163,12 @@ final class KafkaBroker implements AutoCloseable {
             return description.groupState() == org.apache.kafka.common.GroupState.STABLE
                     && description.members().size() == members
                     && description.members().stream().noneMatch(m -> m.assignment().topicPartitions().isEmpty());
-        } catch (InterruptedException | ExecutionException | java.util.concurrent.TimeoutException e) {
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof org.apache.kafka.common.errors.GroupIdNotFoundException) {
+                return false;
+            }
+            throw new AssertionError(e);
+        } catch (InterruptedException | java.util.concurrent.TimeoutException e) {
             throw new AssertionError(e);
         }
     }
