@@ -1,8 +1,11 @@
 package io.ankusa.cli.command;
 
 import io.ankusa.api.DeadStats;
+import io.ankusa.api.EndpointRegistryException;
+import io.ankusa.api.EndpointSpec;
 import io.ankusa.api.EndpointStatus;
 import io.ankusa.api.QueueStats;
+import io.ankusa.api.RegisteredEndpoint;
 import io.ankusa.api.TenantStats;
 import java.time.Duration;
 import java.util.List;
@@ -61,6 +64,18 @@ interface Node extends AutoCloseable {
 
     /** Disables an endpoint (reason {@code operator}). */
     EndpointStatus disableEndpoint(String tenant, int sink);
+
+    /** Registers an endpoint of {@code tenant}; the registry's refusals as {@link EndpointRegistryException}. */
+    RegisteredEndpoint addEndpoint(String tenant, EndpointSpec spec);
+
+    /** Replaces a registered endpoint's fields but its sink and secrets. */
+    RegisteredEndpoint updateEndpoint(String tenant, String id, EndpointSpec spec);
+
+    /** Gives a registered endpoint a new secret; the old ones sign for {@code overlap}. */
+    RegisteredEndpoint rotateEndpoint(String tenant, String id, Duration overlap);
+
+    /** Removes a registered endpoint. */
+    void removeEndpoint(String tenant, String id);
 
     @Override
     void close();

@@ -1,9 +1,13 @@
 package io.ankusa.cli.command;
 
 import io.ankusa.api.DeadStats;
+import io.ankusa.api.EndpointRegistry;
+import io.ankusa.api.EndpointSpec;
 import io.ankusa.api.EndpointStatus;
 import io.ankusa.api.QueueStats;
+import io.ankusa.api.RegisteredEndpoint;
 import io.ankusa.api.TenantStats;
+import io.ankusa.dispatch.http.RegistryResolver;
 import io.ankusa.queue.Queue;
 import io.ankusa.queue.ledger.LedgerSource;
 import java.time.Duration;
@@ -73,12 +77,37 @@ final class StoreNode implements Node {
 
     @Override
     public EndpointStatus enableEndpoint(String tenant, int sink) {
-        return queue.enableEndpoint(tenant, sink);
+        return queue.actingAs(CliActor.name()).enableEndpoint(tenant, sink);
     }
 
     @Override
     public EndpointStatus disableEndpoint(String tenant, int sink) {
-        return queue.disableEndpoint(tenant, sink);
+        return queue.actingAs(CliActor.name()).disableEndpoint(tenant, sink);
+    }
+
+    /** The registry with the dispatcher's address check, audited as the CLI. */
+    private EndpointRegistry registry() {
+        return RegistryResolver.of(queue).registry().actingAs(CliActor.name());
+    }
+
+    @Override
+    public RegisteredEndpoint addEndpoint(String tenant, EndpointSpec spec) {
+        return registry().add(tenant, spec);
+    }
+
+    @Override
+    public RegisteredEndpoint updateEndpoint(String tenant, String id, EndpointSpec spec) {
+        return registry().update(tenant, id, spec);
+    }
+
+    @Override
+    public RegisteredEndpoint rotateEndpoint(String tenant, String id, Duration overlap) {
+        return registry().rotate(tenant, id, overlap);
+    }
+
+    @Override
+    public void removeEndpoint(String tenant, String id) {
+        registry().remove(tenant, id);
     }
 
     @Override
