@@ -65,6 +65,14 @@ class AdminRegistryTest {
             assertThat(api.get("/v1/tenants/acme/registry/billing", OPERATOR).json().at("/secrets/0/secret").asText())
                     .isEqualTo(stored.secrets().get(0).secret());
 
+            Reply page = api.get("/tenants/acme", OPERATOR);
+            assertThat(page.status()).isEqualTo(200);
+            String registered = page.raw().substring(page.raw().indexOf("id=\"registered\""));
+            assertThat(registered).contains(">billing<", "https://hooks.example.com/in", ">invoice.*<", "enabled")
+                    .as("the page shows no secret, even to an operator")
+                    .doesNotContain(stored.secrets().get(0).secret(), "t0ps3cret");
+            assertThat(api.get("/tenants/globex", VIEWER).raw()).contains("No endpoint is registered");
+
             Reply updated = api.post("/v1/tenants/acme/registry/billing", OPERATOR, csrf,
                     "{\"url\": \"https://hooks.example.com/v2\", \"eventTypes\": [\"invoice.paid\"]}");
             assertThat(updated.status()).isEqualTo(200);
