@@ -1,5 +1,6 @@
 package io.ankusa.admin;
 
+import io.ankusa.api.EndpointRegistry;
 import io.ankusa.dispatch.Pipeline;
 import io.ankusa.dispatch.Replayer;
 import io.ankusa.queue.Queue;
@@ -140,6 +141,17 @@ public final class AdminServer implements AutoCloseable {
          */
         public Builder replayer(Replayer replayer) {
             servlet.replayer(replayer);
+            return this;
+        }
+
+        /**
+         * The registry the registry routes change; by default {@code RegistryResolver.of(queue).registry()}.
+         *
+         * @param registry the queue's endpoint registry, with its address check
+         * @return this builder
+         */
+        public Builder endpointRegistry(EndpointRegistry registry) {
+            servlet.endpointRegistry(registry);
             return this;
         }
 

@@ -3,8 +3,10 @@ package io.ankusa.admin;
 import io.ankusa.admin.http.AdminService;
 import io.ankusa.admin.page.StatsSampler;
 import io.ankusa.admin.route.AdminRoutes;
+import io.ankusa.api.EndpointRegistry;
 import io.ankusa.dispatch.Pipeline;
 import io.ankusa.dispatch.Replayer;
+import io.ankusa.dispatch.http.RegistryResolver;
 import io.ankusa.queue.Queue;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -77,6 +79,7 @@ public final class AdminServlet extends HttpServlet {
         private Replayer replayer;
         private Pipeline pipeline;
         private AccessPolicy policy;
+        private EndpointRegistry registry;
 
         private Builder(Queue queue) {
             this.queue = Objects.requireNonNull(queue, "queue");
@@ -106,6 +109,19 @@ public final class AdminServlet extends HttpServlet {
         }
 
         /**
+         * The registry the registry routes change; by default {@code RegistryResolver.of(queue).registry()},
+         * which refuses URLs of private and loopback addresses. Give the one the node's dispatcher
+         * resolves through when it registers with another address guard.
+         *
+         * @param registry the queue's endpoint registry, with its address check
+         * @return this builder
+         */
+        public Builder endpointRegistry(EndpointRegistry registry) {
+            this.registry = Objects.requireNonNull(registry, "registry");
+            return this;
+        }
+
+        /**
          * Who may do what (required).
          *
          * @param policy the access policy
@@ -128,8 +144,9 @@ public final class AdminServlet extends HttpServlet {
             }
             Replayer r = replayer == null ? Replayer.of(queue) : replayer;
             StatsSampler sampler = new StatsSampler(queue, Optional.ofNullable(pipeline));
+            EndpointRegistry endpoints = registry == null ? RegistryResolver.of(queue).registry() : registry;
             AdminService service = new AdminService(AdminRoutes.router(queue, r, Optional.ofNullable(pipeline),
-                    sampler::history), new PolicyCallers(policy));
+                    sampler::history, endpoints), new PolicyCallers(policy));
             return new AdminServlet(service, sampler);
         }
     }

@@ -96,4 +96,15 @@ public interface EndpointRegistry {
      * @return a registry over the same endpoints that checks addresses too
      */
     EndpointRegistry withAddressCheck(Function<URI, Optional<String>> refusal);
+
+    /**
+     * This registry, recording {@code actor} in the audit entry of every change made through it
+     * ({@link AuditEntry#actor()}); a registry that was not given one records none. The address
+     * check, if any, is kept.
+     *
+     * @param actor the principal making the changes, as {@link AuditEntry#requireActor} accepts it
+     * @return a registry over the same endpoints whose changes name {@code actor}
+     * @throws IllegalArgumentException when {@code actor} cannot name a principal
+     */
+    EndpointRegistry actingAs(String actor);
 }

@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class OperatorTypesTest {
@@ -62,6 +63,19 @@ class OperatorTypesTest {
         assertThatThrownBy(() -> AuditAction.ofCode("obliterate")).isInstanceOf(IllegalArgumentException.class);
         assertThat(new PurgeResult("t", 1, 2, 3, 40).deliveries()).isEqualTo(6);
         assertThat(PurgeResult.none("t").deliveries()).isZero();
+    }
+
+    @Test
+    void anAuditEntryNamesItsActorOrNone() {
+        assertThat(new AuditEntry(1, Instant.EPOCH, AuditAction.ERASE, "t", Map.of()).actor()).isEmpty();
+        assertThat(new AuditEntry(1, Instant.EPOCH, AuditAction.ERASE, "t", Map.of(), Optional.of("ops:ann")).actor())
+                .hasValue("ops:ann");
+        assertThat(AuditEntry.requireActor("a".repeat(AuditEntry.MAX_ACTOR_LENGTH))).hasSize(256);
+        for (String bad : List.of("", "  ", "a".repeat(AuditEntry.MAX_ACTOR_LENGTH + 1), "ann\nforged")) {
+            assertThatThrownBy(() -> AuditEntry.requireActor(bad)).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> new AuditEntry(1, Instant.EPOCH, AuditAction.ERASE, "t", Map.of(),
+                    Optional.of(bad))).isInstanceOf(IllegalArgumentException.class);
+        }
     }
 
     @Test

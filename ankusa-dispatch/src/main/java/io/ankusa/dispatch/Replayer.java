@@ -1,6 +1,7 @@
 package io.ankusa.dispatch;
 
 import io.ankusa.api.AuditAction;
+import io.ankusa.api.AuditEntry;
 import io.ankusa.api.DeadLetter;
 import io.ankusa.api.DeadLetterCursor;
 import io.ankusa.api.DeadLetterQuery;
@@ -43,7 +44,8 @@ import java.util.function.Consumer;
  * {@code skipped_gone} when not 0): one entry per tenant whose rows it revived or skipped, after
  * the revival commits, so a page spanning three tenants records three. A call that finds nothing
  * records nothing. A call cut short by an exception still records what it had done, with
- * {@code interrupted = 1}. Thread-safe.
+ * {@code interrupted = 1}. The entries of a replayer {@link #actingAs acting as} a principal name
+ * it ({@link AuditEntry#actor()}); those of {@link #of} name none. Thread-safe.
  */
 public final class Replayer {
 
@@ -52,10 +54,12 @@ public final class Replayer {
 
     private final Queue queue;
     private final DeliveryLedger ledger;
+    private final Optional<String> actor;
 
-    private Replayer(Queue queue) {
+    private Replayer(Queue queue, Optional<String> actor) {
         this.queue = queue;
         this.ledger = LedgerSource.of(queue).deliveryLedger();
+        this.actor = actor;
     }
 
     /**
@@ -65,7 +69,18 @@ public final class Replayer {
      * @return a replayer over that queue
      */
     public static Replayer of(Queue queue) {
-        return new Replayer(Objects.requireNonNull(queue, "queue"));
+        return new Replayer(Objects.requireNonNull(queue, "queue"), Optional.empty());
+    }
+
+    /**
+     * A replayer of the same queue whose audit entries, its jobs' included, name {@code actor}.
+     *
+     * @param actor the principal replaying, as {@link AuditEntry#requireActor} accepts it
+     * @return a replayer recording {@code actor}
+     * @throws IllegalArgumentException when {@code actor} cannot name a principal
+     */
+    public Replayer actingAs(String actor) {
+        return new Replayer(queue, Optional.of(AuditEntry.requireActor(actor)));
     }
 
     /**
@@ -340,7 +355,7 @@ public final class Replayer {
         if (interrupted) {
             counts.put("interrupted", 1L);
         }
-        LedgerSource.of(queue).auditRecorder().recordAudit(AuditAction.REPLAY, tenant, counts);
+        LedgerSource.of(queue).auditRecorder().recordAudit(AuditAction.REPLAY, tenant, counts, actor);
     }
 
     /** What a replay has revived and skipped so far, kept up to date batch by batch so an interruption knows. */

@@ -19,6 +19,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.io.TempDir;
@@ -95,6 +96,25 @@ class ReplayAuditTest {
             assertThat(trail).extracting(AuditEntry::tenantId).containsExactly("big", "big");
             assertThat(trail.get(0).counts()).containsExactly(Map.entry("revived", 100L));
             IndexFold.of(q.store()).assertCountersMatch(q.store());
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    void aReplayerActingAsAPrincipalAndItsJobsRecordTheActor(String backend) {
+        try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
+            deadLetter(q, "t0", 2);
+            deadLetter(q, "t1", 1);
+            Replayer replayer = Replayer.of(q.queue());
+
+            assertThat(replayer.actingAs("ops:ann").replayHook("t0", "t0-0").revived()).isEqualTo(2);
+            assertThat(replayer.actingAs("ops:bob").job(DeadLetterFilter.all().tenant("t1")).run().replayed())
+                    .isEqualTo(2);
+            assertThat(replayer.replayTenant("t0").revived()).isEqualTo(2);
+
+            assertThat(q.queue().auditTrail(10)).extracting(AuditEntry::actor).containsExactly(Optional.empty(),
+                    Optional.of("ops:bob"), Optional.of("ops:ann"));
+            assertThatThrownBy(() -> replayer.actingAs("")).isInstanceOf(IllegalArgumentException.class);
         }
     }
 

@@ -25,6 +25,7 @@ import io.ankusa.api.TenantPage;
 import io.ankusa.api.TenantQuery;
 import io.ankusa.api.TenantStats;
 import io.ankusa.api.events.QueueListener;
+import io.ankusa.queue.engine.QueueEngine;
 import io.opentelemetry.api.OpenTelemetry;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -430,6 +431,20 @@ public interface Queue extends AutoCloseable {
      * @return what was erased, by kind, or {@link ErasureResult#none} for an unknown tenant
      */
     ErasureResult eraseTenant(String tenant);
+
+    /**
+     * This queue's audited changes made on behalf of {@code actor}: the same calls as the queue's
+     * own, whose audit entries name the actor ({@link AuditEntry#actor()}); the queue's own calls
+     * record none. Explicit per call site and safe to share between threads (no state but the
+     * actor): the admin API passes the request's principal, the CLI {@code cli:<os user>}.
+     *
+     * @param actor the principal making the changes, as {@link AuditEntry#requireActor} accepts it
+     * @return the changes, audited with {@code actor}
+     * @throws IllegalArgumentException when {@code actor} cannot name a principal
+     */
+    default OperatorActions actingAs(String actor) {
+        return new EngineOperations(QueueEngine.of(this), actor);
+    }
 
     /**
      * Up to {@code limit} (1..10 000) audit entries, newest first.

@@ -208,6 +208,11 @@ public final class QueueJson {
         Nodes.put(node, "at", entry.at());
         node.put("action", entry.action().code());
         node.put("tenant", entry.tenantId());
+        if (entry.actor().isPresent()) {
+            node.put("actor", entry.actor().get());
+        } else {
+            node.putNull("actor");
+        }
         ObjectNode counts = node.putObject("counts");
         entry.counts().forEach(counts::put);
         return node;

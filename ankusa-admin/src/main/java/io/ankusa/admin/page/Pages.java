@@ -170,6 +170,12 @@ public final class Pages {
         model.put("moreLetters", dead.get("next") != null);
         model.put("noEndpoints", rows(detail.get("endpoints")).isEmpty());
         model.put("noQuarantined", rows(detail.get("quarantined")).isEmpty());
+        List<Map<String, Object>> registered = rows(JsonModel.map(get(caller, Map.of(), "v1", "tenants", tenant,
+                "registry")).get("endpoints"));
+        // The page shows how many secrets sign, never a secret: a screen is easily shared.
+        registered.forEach(e -> e.put("secretCount", rows(e.get("secrets")).size()));
+        model.put("registered", registered);
+        model.put("noRegistered", registered.isEmpty());
         return Page.ok(templates.render("tenant", model));
     }
 

@@ -1,8 +1,10 @@
 package io.ankusa.admin.route;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.ankusa.api.EndpointRegistry;
 import io.ankusa.dispatch.Pipeline;
 import io.ankusa.dispatch.Replayer;
+import io.ankusa.dispatch.http.RegistryResolver;
 import io.ankusa.queue.Queue;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -45,7 +47,25 @@ public final class AdminRoutes {
      */
     public static Router router(Queue queue, Replayer replayer, Optional<Pipeline> pipeline,
             Supplier<JsonNode> history) {
+        return router(queue, replayer, pipeline, history, RegistryResolver.of(queue).registry());
+    }
+
+    /**
+     * The router over {@code queue}, whose registry routes change {@code registry} (by default the
+     * dispatcher's {@code RegistryResolver.of(queue).registry()}, which refuses URLs of private and
+     * loopback addresses).
+     *
+     * @param queue    the node's queue
+     * @param replayer its replayer
+     * @param pipeline its pipeline, for the scheduler's view of a tenant; empty when there is none
+     * @param history  the last hour of the node's counters
+     * @param registry the queue's endpoint registry, with the address check endpoints are registered under
+     * @return the router
+     */
+    public static Router router(Queue queue, Replayer replayer, Optional<Pipeline> pipeline,
+            Supplier<JsonNode> history, EndpointRegistry registry) {
         Objects.requireNonNull(queue, "queue");
+        Objects.requireNonNull(registry, "registry");
         Objects.requireNonNull(history, "history");
         Objects.requireNonNull(replayer, "replayer");
         Objects.requireNonNull(pipeline, "pipeline");
@@ -56,6 +76,7 @@ public final class AdminRoutes {
         HookRoutes hooks = new HookRoutes(queue, replayer);
         ReplayJobs jobs = new ReplayJobs(replayer, Clock.systemUTC());
         ReplayRoutes replays = new ReplayRoutes(queue, replayer, jobs);
+        RegistryRoutes registered = new RegistryRoutes(registry);
         List<Route> routes = new ArrayList<>();
         get(routes, "/v1/session", NodeRoutes::session);
         get(routes, "/v1/openapi.json", r -> ApiResponse.ok(OpenApi.document()));
@@ -73,6 +94,12 @@ public final class AdminRoutes {
         get(routes, "/v1/endpoints", node::endpoints);
         post(routes, "/v1/tenants/{tenant}/endpoints/{sink}/enable", mutations::enable);
         post(routes, "/v1/tenants/{tenant}/endpoints/{sink}/disable", mutations::disable);
+        get(routes, "/v1/tenants/{tenant}/registry", registered::list);
+        post(routes, "/v1/tenants/{tenant}/registry", registered::add);
+        get(routes, "/v1/tenants/{tenant}/registry/{id}", registered::get);
+        post(routes, "/v1/tenants/{tenant}/registry/{id}", registered::update);
+        post(routes, "/v1/tenants/{tenant}/registry/{id}/rotate", registered::rotate);
+        post(routes, "/v1/tenants/{tenant}/registry/{id}/remove", registered::remove);
         get(routes, "/v1/quarantine", node::quarantine);
         post(routes, "/v1/tenants/{tenant}/quarantine/release", mutations::releaseQuarantine);
         post(routes, "/v1/tenants/{tenant}/quarantine/purge", mutations::purgeQuarantine);

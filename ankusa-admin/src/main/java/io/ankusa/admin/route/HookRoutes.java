@@ -72,7 +72,7 @@ final class HookRoutes {
         String tenant = request.tenant();
         long seq = request.pathNumber("seq", 1, Long.MAX_VALUE);
         int sink = sink(request);
-        DeliveryReplay result = replayer.replayDelivery(tenant, seq, sink);
+        DeliveryReplay result = replayer.actingAs(Mutations.actor(request)).replayDelivery(tenant, seq, sink);
         return switch (result) {
             case REPLAYED -> {
                 ObjectNode done = Nodes.object();

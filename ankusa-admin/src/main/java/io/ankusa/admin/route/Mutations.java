@@ -3,20 +3,35 @@ package io.ankusa.admin.route;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ankusa.admin.json.Nodes;
+import io.ankusa.api.AuditEntry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What every mutation answers and logs: the principal that asked (the queue's audit trail records
- * the action and the tenant but has no field for who asked, so the principal is returned in the
- * response as {@code actor} and logged here, as one JSON line so that a hostile tenant id cannot
- * forge log lines).
+ * What every mutation answers and logs, and the actor it is audited with: the principal that asked.
+ * The queue's audit trail records it with the entry ({@link #actor}); the response returns it as
+ * {@code actor}, and it is logged here as one JSON line so that a hostile tenant id cannot forge
+ * log lines.
  */
 final class Mutations {
 
     private static final Logger LOG = LoggerFactory.getLogger("io.ankusa.admin.audit");
 
     private Mutations() {
+    }
+
+    /**
+     * The request's principal as the audit trail records it: control characters replaced by
+     * {@code U+FFFD}, cut to {@value AuditEntry#MAX_ACTOR_LENGTH} characters, {@code "?"} when blank
+     * (an access policy may name principals as it likes; the trail's actor has rules).
+     */
+    static String actor(ApiRequest request) {
+        String principal = request.caller().principal();
+        StringBuilder out = new StringBuilder(Math.min(principal.length(), AuditEntry.MAX_ACTOR_LENGTH));
+        principal.codePoints().forEach(c -> out.appendCodePoint(Character.isISOControl(c) ? 0xFFFD : c));
+        String actor = out.length() > AuditEntry.MAX_ACTOR_LENGTH ? out.substring(0, AuditEntry.MAX_ACTOR_LENGTH)
+                : out.toString();
+        return actor.isBlank() ? "?" : actor;
     }
 
     /** The answer of {@code action} on {@code tenant} by the request's caller, logged. */

@@ -93,7 +93,8 @@ final class ReplayJobs implements AutoCloseable {
             throw new ApiException(409, "replay_busy", waiting + " bulk replays are waiting or running; "
                     + "wait for one to finish or cancel one");
         }
-        Entry entry = new Entry("r" + ids.incrementAndGet(), actor, replayer.job(filter), clock.instant());
+        Entry entry = new Entry("r" + ids.incrementAndGet(), actor, replayer.actingAs(actor).job(filter),
+                clock.instant());
         try {
             executor.execute(() -> {
                 entry.startedAt = clock.instant();

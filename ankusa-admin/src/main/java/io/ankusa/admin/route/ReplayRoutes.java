@@ -73,7 +73,7 @@ final class ReplayRoutes {
     ApiResponse startJob(ApiRequest request) {
         JsonNode body = request.body();
         DeadLetterFilter filter = filter(request, name -> text(body, name));
-        ReplayJobs.Entry entry = jobs.start(filter, request.caller().principal());
+        ReplayJobs.Entry entry = jobs.start(filter, Mutations.actor(request));
         Mutations.logged(request, "replay-job", filter.tenant().orElse("*"));
         return new ApiResponse(202, job(entry));
     }
@@ -119,7 +119,7 @@ final class ReplayRoutes {
             if (!request.caller().sees(tenant)) {
                 outcome = "not_found";
             } else {
-                DeliveryReplay result = replayer.replayDelivery(tenant, seq, sink);
+                DeliveryReplay result = replayer.actingAs(Mutations.actor(request)).replayDelivery(tenant, seq, sink);
                 outcome = switch (result) {
                     case REPLAYED -> "replayed";
                     case NOT_DEAD -> "not_dead";

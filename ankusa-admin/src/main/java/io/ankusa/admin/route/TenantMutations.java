@@ -29,7 +29,7 @@ final class TenantMutations {
         int sink = (int) request.pathNumber("sink", 0, MAX_SINK);
         TenantRoutes.requireKnown(queue, tenant);
         return Mutations.done(request, "endpoint-enable", tenant,
-                QueueJson.endpoint(queue.enableEndpoint(tenant, sink)));
+                QueueJson.endpoint(queue.actingAs(Mutations.actor(request)).enableEndpoint(tenant, sink)));
     }
 
     ApiResponse disable(ApiRequest request) {
@@ -37,32 +37,34 @@ final class TenantMutations {
         int sink = (int) request.pathNumber("sink", 0, MAX_SINK);
         TenantRoutes.requireKnown(queue, tenant);
         return Mutations.done(request, "endpoint-disable", tenant,
-                QueueJson.endpoint(queue.disableEndpoint(tenant, sink)));
+                QueueJson.endpoint(queue.actingAs(Mutations.actor(request)).disableEndpoint(tenant, sink)));
     }
 
     ApiResponse releaseQuarantine(ApiRequest request) {
         String tenant = request.tenant();
         return Mutations.done(request, "quarantine-release", tenant,
-                ResultJson.quarantine(queue.releaseQuarantine(tenant)));
+                ResultJson.quarantine(queue.actingAs(Mutations.actor(request)).releaseQuarantine(tenant)));
     }
 
     ApiResponse purgeQuarantine(ApiRequest request) {
         String tenant = request.tenant();
         return Mutations.done(request, "quarantine-purge", tenant,
-                ResultJson.quarantine(queue.purgeQuarantine(tenant)));
+                ResultJson.quarantine(queue.actingAs(Mutations.actor(request)).purgeQuarantine(tenant)));
     }
 
     ApiResponse purge(ApiRequest request) {
         String tenant = request.tenant();
         Mutations.requireConfirmation(request, tenant);
         Set<PurgeKind> kinds = kinds(request.body().get("kinds"));
-        return Mutations.done(request, "purge", tenant, ResultJson.purge(queue.purgeTenant(tenant, kinds)));
+        return Mutations.done(request, "purge", tenant,
+                ResultJson.purge(queue.actingAs(Mutations.actor(request)).purgeTenant(tenant, kinds)));
     }
 
     ApiResponse erase(ApiRequest request) {
         String tenant = request.tenant();
         Mutations.requireConfirmation(request, tenant);
-        return Mutations.done(request, "erase", tenant, ResultJson.erasure(queue.eraseTenant(tenant)));
+        return Mutations.done(request, "erase", tenant,
+                ResultJson.erasure(queue.actingAs(Mutations.actor(request)).eraseTenant(tenant)));
     }
 
     /** {@code "kinds": ["pending", "dead"]}; both when absent. */

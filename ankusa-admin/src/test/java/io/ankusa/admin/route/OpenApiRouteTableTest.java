@@ -40,7 +40,7 @@ class OpenApiRouteTableTest {
             assertThat(documented).isEqualTo(new TreeSet<>(router.routeTable()));
             // The ingest edge is a servlet of its own (HookIngestServlet), not a route of the admin router.
             assertThat(edge).containsExactly("POST /v1/hooks");
-            assertThat(router.routeTable()).hasSize(29).contains("GET /v1/openapi.json",
+            assertThat(router.routeTable()).hasSize(35).contains("GET /v1/openapi.json",
                     "POST /v1/tenants/{tenant}/hooks/{seq}/replay");
         }
     }

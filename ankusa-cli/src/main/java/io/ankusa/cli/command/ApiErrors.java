@@ -7,7 +7,8 @@ import java.net.URI;
  * codes the same refusals have against a store: {@code not_found} is {@link ExitCode#UNKNOWN_TENANT}
  * (as for an unknown tenant, hook or delivery), {@code not_dead} and the other refusals of an argument
  * {@link ExitCode#USAGE}, {@code unauthenticated}, {@code forbidden} and {@code csrf}
- * {@link ExitCode#UNAUTHORIZED}; anything else {@link ExitCode#FAILURE}.
+ * {@link ExitCode#UNAUTHORIZED}; the endpoint registry's reasons as {@link RegistryCommands#refusal} maps
+ * them against a store; anything else {@link ExitCode#FAILURE}.
  */
 final class ApiErrors {
 
@@ -16,6 +17,9 @@ final class ApiErrors {
 
     static CommandFailure failure(int status, String code, String message, URI base) {
         String text = message + " [" + (code.isEmpty() ? "HTTP " + status : code) + "]";
+        if (RegistryCommands.registryReason(code)) {
+            return RegistryCommands.refusal(code, message);
+        }
         return switch (code) {
             case "not_found" -> new CommandFailure(ExitCode.UNKNOWN_TENANT, text);
             case "not_dead", "bad_request", "confirmation_required" -> new CommandFailure(ExitCode.USAGE, text);

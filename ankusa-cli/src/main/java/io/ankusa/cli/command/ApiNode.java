@@ -1,6 +1,7 @@
 package io.ankusa.cli.command;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ankusa.api.AttemptPage;
 import io.ankusa.api.AttemptQuery;
@@ -9,6 +10,8 @@ import io.ankusa.api.DeadLetterCursor;
 import io.ankusa.api.DeadLetterPage;
 import io.ankusa.api.DeadStats;
 import io.ankusa.api.EndpointDisableReason;
+import io.ankusa.api.EndpointSecret;
+import io.ankusa.api.EndpointSpec;
 import io.ankusa.api.EndpointStatus;
 import io.ankusa.api.ErasureResult;
 import io.ankusa.api.PurgeKind;
@@ -16,6 +19,7 @@ import io.ankusa.api.PurgeResult;
 import io.ankusa.api.QuarantineResult;
 import io.ankusa.api.QuarantinedDelivery;
 import io.ankusa.api.QueueStats;
+import io.ankusa.api.RegisteredEndpoint;
 import io.ankusa.api.StoredHook;
 import io.ankusa.api.TenantPage;
 import io.ankusa.api.TenantQuery;
@@ -23,11 +27,13 @@ import io.ankusa.api.TenantStats;
 import io.ankusa.api.events.EndpointState;
 import io.ankusa.dispatch.DeliveryReplay;
 import io.ankusa.dispatch.ReplayResult;
+import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -348,6 +354,72 @@ final class ApiNode implements Node {
     private static Optional<String> text(JsonNode row, String name) {
         JsonNode value = row.path(name);
         return value.isTextual() ? Optional.of(value.textValue()) : Optional.empty();
+    }
+
+    @Override
+    public RegisteredEndpoint addEndpoint(String tenant, EndpointSpec spec) {
+        return registered(client.post(registry(tenant), specBody(spec)).path("result"));
+    }
+
+    @Override
+    public RegisteredEndpoint updateEndpoint(String tenant, String id, EndpointSpec spec) {
+        return registered(client.post(registry(tenant) + "/" + AdminClient.segment(id), specBody(spec))
+                .path("result"));
+    }
+
+    @Override
+    public RegisteredEndpoint rotateEndpoint(String tenant, String id, Duration overlap) {
+        ObjectNode body = AdminClient.object();
+        body.put("overlapSeconds", overlap.toSeconds());
+        return registered(client.post(registry(tenant) + "/" + AdminClient.segment(id) + "/rotate", body)
+                .path("result"));
+    }
+
+    @Override
+    public void removeEndpoint(String tenant, String id) {
+        client.post(registry(tenant) + "/" + AdminClient.segment(id) + "/remove", AdminClient.object());
+    }
+
+    private static String registry(String tenant) {
+        return "v1/tenants/" + AdminClient.segment(tenant) + "/registry";
+    }
+
+    private static ObjectNode specBody(EndpointSpec spec) {
+        ObjectNode body = AdminClient.object();
+        spec.id().ifPresent(id -> body.put("id", id));
+        body.put("url", spec.url().toString());
+        body.put("description", spec.description());
+        ArrayNode types = body.putArray("eventTypes");
+        spec.eventTypes().forEach(types::add);
+        body.put("rateLimit", spec.rateLimit());
+        body.put("maxInflight", spec.maxInflight());
+        ObjectNode headers = body.putObject("headers");
+        spec.headers().forEach(headers::put);
+        ObjectNode metadata = body.putObject("metadata");
+        spec.metadata().forEach(metadata::put);
+        return body;
+    }
+
+    /** A registered endpoint as the admin API writes it for an operator. */
+    static RegisteredEndpoint registered(JsonNode e) {
+        List<String> types = new ArrayList<>();
+        e.path("eventTypes").forEach(t -> types.add(t.asText()));
+        List<EndpointSecret> secrets = new ArrayList<>();
+        for (JsonNode s : e.path("secrets")) {
+            long expires = s.path("expiresAt").isTextual() ? Instant.parse(s.path("expiresAt").asText()).toEpochMilli()
+                    : 0;
+            secrets.add(new EndpointSecret(s.path("secret").asText(), expires));
+        }
+        return new RegisteredEndpoint(e.path("tenant").asText(), e.path("id").asText(), e.path("sink").asInt(),
+                URI.create(e.path("url").asText()), e.path("description").asText(), types, e.path("rateLimit").asInt(),
+                e.path("maxInflight").asInt(), pairs(e.path("headers")), pairs(e.path("metadata")), secrets,
+                e.path("enabled").asBoolean());
+    }
+
+    private static Map<String, String> pairs(JsonNode object) {
+        Map<String, String> out = new LinkedHashMap<>();
+        object.properties().forEach(p -> out.put(p.getKey(), p.getValue().asText()));
+        return out;
     }
 
     @Override

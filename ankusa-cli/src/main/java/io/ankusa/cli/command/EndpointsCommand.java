@@ -25,14 +25,20 @@ import picocli.CommandLine.Spec;
  * {@code endpoint.disable-after}, or by an operator — or active and failing since a time.
  * {@code enable} lets a disabled endpoint's waiting deliveries go out again; both are audited. Works over
  * {@code --url} too (a tenant's list then shows at most the 100 endpoints its admin API detail holds).
+ * Its subcommands {@code add}, {@code update}, {@code rotate} and {@code remove} change the tenant's
+ * registered endpoints ({@link RegistryCommands}). In store mode the changes are audited as
+ * {@code cli:<os user>}.
  */
 @Command(name = "endpoints", mixinStandardHelpOptions = true,
-        header = "List, enable or disable endpoints (a tenant's sink).",
+        subcommands = {RegistryCommands.Add.class, RegistryCommands.Update.class, RegistryCommands.Rotate.class,
+            RegistryCommands.Remove.class},
+        header = "List, enable, disable or register endpoints.",
         description = {
             "list: the endpoints that are disabled or failing (tenant, sink, state, reason, since, failing since).",
             "enable --tenant T --sink N: its waiting deliveries go out on the pipeline's next tick (audited).",
             "disable --tenant T --sink N: its deliveries wait, or are dead-lettered as endpoint.disabled-policy says "
-            + "(audited)."})
+            + "(audited).",
+            "add, update, rotate, remove: a tenant's registered endpoints (see 'ankusa endpoints add --help')."})
 final class EndpointsCommand implements Callable<Integer> {
 
     @ParentCommand
@@ -44,7 +50,8 @@ final class EndpointsCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @picocli.CommandLine.Parameters(index = "0", paramLabel = "ACTION", description = "list, enable or disable.")
+    @picocli.CommandLine.Parameters(index = "0", arity = "0..1", paramLabel = "ACTION",
+            description = "list, enable or disable.")
     String action;
 
     @Option(names = "--tenant", paramLabel = "TENANT",
@@ -64,6 +71,10 @@ final class EndpointsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (action == null) {
+            throw new ParameterException(spec.commandLine(), "an action is needed: list, enable, disable, add, update, "
+                    + "rotate or remove");
+        }
         String what = action.toLowerCase(Locale.ROOT);
         if (!List.of("list", "enable", "disable").contains(what)) {
             throw new ParameterException(spec.commandLine(), "the action is list, enable or disable, not '" + action

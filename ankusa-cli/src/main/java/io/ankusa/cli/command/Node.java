@@ -5,6 +5,8 @@ import io.ankusa.api.AttemptQuery;
 import io.ankusa.api.DeadLetterCursor;
 import io.ankusa.api.DeadLetterPage;
 import io.ankusa.api.DeadStats;
+import io.ankusa.api.EndpointRegistryException;
+import io.ankusa.api.EndpointSpec;
 import io.ankusa.api.EndpointStatus;
 import io.ankusa.api.ErasureResult;
 import io.ankusa.api.PurgeKind;
@@ -12,6 +14,7 @@ import io.ankusa.api.PurgeResult;
 import io.ankusa.api.QuarantineResult;
 import io.ankusa.api.QuarantinedDelivery;
 import io.ankusa.api.QueueStats;
+import io.ankusa.api.RegisteredEndpoint;
 import io.ankusa.api.StoredHook;
 import io.ankusa.api.TenantPage;
 import io.ankusa.api.TenantQuery;
@@ -128,6 +131,17 @@ interface Node extends AutoCloseable {
      */
     record PageRevival(int revived, int skipped, Optional<DeadLetterCursor> next) {
     }
+    /** Registers an endpoint of {@code tenant}; the registry's refusals as {@link EndpointRegistryException}. */
+    RegisteredEndpoint addEndpoint(String tenant, EndpointSpec spec);
+
+    /** Replaces a registered endpoint's fields but its sink and secrets. */
+    RegisteredEndpoint updateEndpoint(String tenant, String id, EndpointSpec spec);
+
+    /** Gives a registered endpoint a new secret; the old ones sign for {@code overlap}. */
+    RegisteredEndpoint rotateEndpoint(String tenant, String id, Duration overlap);
+
+    /** Removes a registered endpoint. */
+    void removeEndpoint(String tenant, String id);
 
     @Override
     void close();

@@ -6,6 +6,8 @@ import io.ankusa.api.DeadLetterCursor;
 import io.ankusa.api.DeadLetterPage;
 import io.ankusa.api.DeadLetterQuery;
 import io.ankusa.api.DeadStats;
+import io.ankusa.api.EndpointRegistry;
+import io.ankusa.api.EndpointSpec;
 import io.ankusa.api.EndpointStatus;
 import io.ankusa.api.ErasureResult;
 import io.ankusa.api.PurgeKind;
@@ -13,6 +15,7 @@ import io.ankusa.api.PurgeResult;
 import io.ankusa.api.QuarantineResult;
 import io.ankusa.api.QuarantinedDelivery;
 import io.ankusa.api.QueueStats;
+import io.ankusa.api.RegisteredEndpoint;
 import io.ankusa.api.StoredHook;
 import io.ankusa.api.TenantPage;
 import io.ankusa.api.TenantQuery;
@@ -21,6 +24,7 @@ import io.ankusa.dispatch.DeliveryReplay;
 import io.ankusa.dispatch.ReplayPage;
 import io.ankusa.dispatch.ReplayResult;
 import io.ankusa.dispatch.Replayer;
+import io.ankusa.dispatch.http.RegistryResolver;
 import io.ankusa.queue.Queue;
 import io.ankusa.queue.ledger.LedgerSource;
 import java.time.Duration;
@@ -96,12 +100,37 @@ final class StoreNode implements Node {
 
     @Override
     public EndpointStatus enableEndpoint(String tenant, int sink) {
-        return queue.enableEndpoint(tenant, sink);
+        return queue.actingAs(CliActor.name()).enableEndpoint(tenant, sink);
     }
 
     @Override
     public EndpointStatus disableEndpoint(String tenant, int sink) {
-        return queue.disableEndpoint(tenant, sink);
+        return queue.actingAs(CliActor.name()).disableEndpoint(tenant, sink);
+    }
+
+    /** The registry with the dispatcher's address check, audited as the CLI. */
+    private EndpointRegistry registry() {
+        return RegistryResolver.of(queue).registry().actingAs(CliActor.name());
+    }
+
+    @Override
+    public RegisteredEndpoint addEndpoint(String tenant, EndpointSpec spec) {
+        return registry().add(tenant, spec);
+    }
+
+    @Override
+    public RegisteredEndpoint updateEndpoint(String tenant, String id, EndpointSpec spec) {
+        return registry().update(tenant, id, spec);
+    }
+
+    @Override
+    public RegisteredEndpoint rotateEndpoint(String tenant, String id, Duration overlap) {
+        return registry().rotate(tenant, id, overlap);
+    }
+
+    @Override
+    public void removeEndpoint(String tenant, String id) {
+        registry().remove(tenant, id);
     }
 
     @Override
@@ -128,20 +157,20 @@ final class StoreNode implements Node {
 
     @Override
     public ReplayResult replay(String tenant, Optional<String> hookId) {
-        Replayer replayer = Replayer.of(queue);
+        Replayer replayer = Replayer.of(queue).actingAs(CliActor.name());
         return hookId.isPresent() ? replayer.replayHook(tenant, hookId.get()) : replayer.replayTenant(tenant);
     }
 
     @Override
     public PageRevival replayPage(Optional<DeadLetterCursor> after, int limit) {
-        Replayer replayer = Replayer.of(queue);
+        Replayer replayer = Replayer.of(queue).actingAs(CliActor.name());
         ReplayPage page = after.isPresent() ? replayer.replayPage(after.get(), limit) : replayer.replayPage(limit);
         return new PageRevival(page.revived(), page.skipped(), page.next());
     }
 
     @Override
     public DeliveryReplay replayDelivery(String tenant, long seq, int sink) {
-        return Replayer.of(queue).replayDelivery(tenant, seq, sink);
+        return Replayer.of(queue).actingAs(CliActor.name()).replayDelivery(tenant, seq, sink);
     }
 
     @Override
@@ -151,22 +180,22 @@ final class StoreNode implements Node {
 
     @Override
     public QuarantineResult releaseQuarantine(String tenant) {
-        return queue.releaseQuarantine(tenant);
+        return queue.actingAs(CliActor.name()).releaseQuarantine(tenant);
     }
 
     @Override
     public QuarantineResult purgeQuarantine(String tenant) {
-        return queue.purgeQuarantine(tenant);
+        return queue.actingAs(CliActor.name()).purgeQuarantine(tenant);
     }
 
     @Override
     public PurgeResult purge(String tenant, Set<PurgeKind> kinds) {
-        return queue.purgeTenant(tenant, kinds);
+        return queue.actingAs(CliActor.name()).purgeTenant(tenant, kinds);
     }
 
     @Override
     public ErasureResult erase(String tenant) {
-        return queue.eraseTenant(tenant);
+        return queue.actingAs(CliActor.name()).eraseTenant(tenant);
     }
 
     @Override

@@ -27,6 +27,24 @@ class HelpTest {
     }
 
     @Test
+    void endpointsListsItsRegistrySubcommandsEachWithAOneLineSentence() {
+        CommandRun run = CommandRun.of("endpoints", "--help");
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        List<String> lines = run.out().substring(run.out().indexOf("Commands:")).lines().skip(1)
+                .takeWhile(line -> !line.isBlank()).toList();
+        assertThat(lines).extracting(line -> line.trim().split("\\s+")[0])
+                .containsExactly("add", "update", "rotate", "remove");
+        assertThat(lines).allSatisfy(line -> assertThat(line).matches("  [a-z]+\\s+[A-Z].*\\."));
+        assertThat(run.out()).contains("list, enable or disable");
+        for (String sub : List.of("add", "update")) {
+            assertThat(CommandRun.of("endpoints", sub, "--help").out()).contains("--endpoint-url", "--event-type",
+                    "--header", "--url", "--json");
+        }
+        assertThat(CommandRun.of("endpoints", "rotate", "--help").out()).contains("--overlap", "PT24H");
+    }
+
+    @Test
     void theFixtureWriterIsHiddenFromHelpButStillRuns() {
         assertThat(String.join("\n", commandLines())).doesNotContain("fixture");
 

@@ -472,8 +472,13 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
 
     /** See {@code Queue}. */
     public PurgeResult purgeTenant(String tenant, Set<PurgeKind> kinds) {
+        return purgeTenant(tenant, kinds, Optional.empty());
+    }
+
+    /** See {@code Queue}; audited with {@code actor}. */
+    public PurgeResult purgeTenant(String tenant, Set<PurgeKind> kinds, Optional<String> actor) {
         fault.check();
-        return auditedPurge.purge(tenant, kinds);
+        return auditedPurge.purge(tenant, kinds, actor);
     }
 
     /** See {@code Queue}. */
@@ -494,14 +499,24 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
 
     /** See {@code Queue}. */
     public QuarantineResult releaseQuarantine(String tenant) {
+        return releaseQuarantine(tenant, Optional.empty());
+    }
+
+    /** See {@code Queue}; audited with {@code actor}. */
+    public QuarantineResult releaseQuarantine(String tenant, Optional<String> actor) {
         fault.check();
-        return auditedQuarantine.release(tenant);
+        return auditedQuarantine.release(tenant, actor);
     }
 
     /** See {@code Queue}. */
     public QuarantineResult purgeQuarantine(String tenant) {
+        return purgeQuarantine(tenant, Optional.empty());
+    }
+
+    /** See {@code Queue}; audited with {@code actor}. */
+    public QuarantineResult purgeQuarantine(String tenant, Optional<String> actor) {
         fault.check();
-        return auditedQuarantine.purge(tenant);
+        return auditedQuarantine.purge(tenant, actor);
     }
 
     private static int requireListLimit(int limit) {
@@ -531,8 +546,13 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
 
     /** See {@code Queue}. */
     public ErasureResult eraseTenant(String tenant) {
+        return eraseTenant(tenant, Optional.empty());
+    }
+
+    /** See {@code Queue}; audited with {@code actor}. */
+    public ErasureResult eraseTenant(String tenant, Optional<String> actor) {
         OptionalLong ord = ordinals.ord(Objects.requireNonNull(tenant, "tenant"));
-        ErasureResult erased = auditedErasure.erase(tenant);
+        ErasureResult erased = auditedErasure.erase(tenant, actor);
         if (TenantIds.problem(tenant).isEmpty()) {
             registryBook.erase(tenant);
         }
@@ -557,14 +577,24 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
 
     /** See {@code Queue}. */
     public EndpointStatus enableEndpoint(String tenant, int sink) {
+        return enableEndpoint(tenant, sink, Optional.empty());
+    }
+
+    /** See {@code Queue}; audited with {@code actor}. */
+    public EndpointStatus enableEndpoint(String tenant, int sink, Optional<String> actor) {
         fault.check();
-        return endpointStatus(tenant, auditedEndpoints.enable(tenant, sink));
+        return endpointStatus(tenant, auditedEndpoints.enable(tenant, sink, actor));
     }
 
     /** See {@code Queue}. */
     public EndpointStatus disableEndpoint(String tenant, int sink) {
+        return disableEndpoint(tenant, sink, Optional.empty());
+    }
+
+    /** See {@code Queue}; audited with {@code actor}. */
+    public EndpointStatus disableEndpoint(String tenant, int sink, Optional<String> actor) {
         fault.check();
-        return endpointStatus(tenant, auditedEndpoints.disable(tenant, sink));
+        return endpointStatus(tenant, auditedEndpoints.disable(tenant, sink, actor));
     }
 
     private EndpointStatus endpointStatus(EndpointRow row) {
@@ -607,8 +637,9 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
     }
 
     @Override
-    public AuditEntry recordAudit(AuditAction action, String tenantId, Map<String, Long> counts) {
-        return audit.append(action, tenantId, counts);
+    public AuditEntry recordAudit(AuditAction action, String tenantId, Map<String, Long> counts,
+            Optional<String> actor) {
+        return audit.append(action, tenantId, counts, actor);
     }
 
     @Override

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -65,9 +66,14 @@ public final class AuditLog {
         return new AuditLog(store, clock, Math.max(pruned, last));
     }
 
-    /** Records {@code action} on {@code tenantId} with {@code counts}, synced; returns the entry. */
+    /** Records {@code action} on {@code tenantId} with {@code counts} and no actor, synced; returns the entry. */
     public AuditEntry append(AuditAction action, String tenantId, Map<String, Long> counts) {
-        AuditRecord record = new AuditRecord(action, tenantId, counts);
+        return append(action, tenantId, counts, Optional.empty());
+    }
+
+    /** Records {@code action} on {@code tenantId} with {@code counts} by {@code actor}, synced; returns the entry. */
+    public AuditEntry append(AuditAction action, String tenantId, Map<String, Long> counts, Optional<String> actor) {
+        AuditRecord record = new AuditRecord(action, tenantId, counts, actor);
         AuditKey key = new AuditKey(lastSeq.incrementAndGet(), clock.millis());
         store.commit(new WriteBatch().put(ColumnFamilies.AUDIT, key.encode(), record.encode()), Durability.SYNC);
         return entry(key, record);
@@ -129,7 +135,7 @@ public final class AuditLog {
 
     private static AuditEntry entry(AuditKey key, AuditRecord record) {
         return new AuditEntry(key.seq(), Instant.ofEpochMilli(key.at()), record.action(), record.tenantId(),
-                record.counts());
+                record.counts(), record.actor());
     }
 
     private static void requireLimit(int limit) {

@@ -12,6 +12,7 @@ import java.time.InstantSource;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -41,9 +42,9 @@ public final class AuditedEndpoints {
 
     /**
      * Enables endpoint {@code (tenant, sink)}; its failure history is cleared. An unknown tenant's endpoints are all
-     * active.
+     * active. Audited with {@code actor}.
      */
-    public EndpointRow enable(String tenant, int sink) {
+    public EndpointRow enable(String tenant, int sink, Optional<String> actor) {
         requireSink(sink);
         OptionalLong ord = ordinals.ord(Objects.requireNonNull(tenant, "tenant"));
         if (ord.isEmpty()) {
@@ -53,7 +54,7 @@ public final class AuditedEndpoints {
         if (change.before().disabled()) {
             Map<String, Long> counts = new LinkedHashMap<>();
             counts.put("sink", (long) sink);
-            audit.append(AuditAction.ENDPOINT_ENABLE, tenant, counts);
+            audit.append(AuditAction.ENDPOINT_ENABLE, tenant, counts, actor);
             publish(tenant, sink, EndpointState.DISABLED, EndpointState.ACTIVE, "enabled by an operator");
         }
         return change.after();
@@ -61,11 +62,11 @@ public final class AuditedEndpoints {
 
     /**
      * Disables endpoint {@code (tenant, sink)} (reason {@code operator}); one already disabled keeps
-     * its reason and time.
+     * its reason and time. Audited with {@code actor}.
      *
      * @throws IllegalArgumentException for a tenant the queue has never seen
      */
-    public EndpointRow disable(String tenant, int sink) {
+    public EndpointRow disable(String tenant, int sink, Optional<String> actor) {
         requireSink(sink);
         OptionalLong ord = ordinals.ord(Objects.requireNonNull(tenant, "tenant"));
         if (ord.isEmpty()) {
@@ -78,7 +79,7 @@ public final class AuditedEndpoints {
             Map<String, Long> counts = new LinkedHashMap<>();
             counts.put("sink", (long) sink);
             counts.put(EndpointDisableReason.OPERATOR.code(), 1L);
-            audit.append(AuditAction.ENDPOINT_DISABLE, tenant, counts);
+            audit.append(AuditAction.ENDPOINT_DISABLE, tenant, counts, actor);
             publish(tenant, sink, EndpointState.ACTIVE, EndpointState.DISABLED, EndpointDisableReason.OPERATOR.code());
         }
         return change.after();

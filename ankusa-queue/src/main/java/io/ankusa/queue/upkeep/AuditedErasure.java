@@ -7,6 +7,7 @@ import io.ankusa.queue.intake.IngestWriter;
 import io.ankusa.queue.intake.TenantOrdinals;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -49,8 +50,8 @@ public final class AuditedErasure {
         }
     }
 
-    /** Erases {@code tenant}; see the class comment. */
-    public synchronized ErasureResult erase(String tenant) {
+    /** Erases {@code tenant}, audited with {@code actor}; see the class comment. */
+    public synchronized ErasureResult erase(String tenant, Optional<String> actor) {
         Objects.requireNonNull(tenant, "tenant");
         OptionalLong ord = ordinals.ord(tenant);
         if (ord.isEmpty()) {
@@ -65,7 +66,7 @@ public final class AuditedErasure {
         if (resumed) {
             counts.put("resumed", 1L);
         }
-        audit.append(AuditAction.ERASE, tenant, counts);
+        audit.append(AuditAction.ERASE, tenant, counts, actor);
         return new ErasureResult(tenant, true, erased.pending(), erased.scheduled(), erased.inflight(), erased.dead(),
                 erased.bytes(), erased.hooks(), erased.dedupeKeys(), erased.quarantined());
     }

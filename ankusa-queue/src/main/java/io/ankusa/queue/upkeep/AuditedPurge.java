@@ -9,6 +9,7 @@ import io.ankusa.queue.intake.TenantOrdinals;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.LongFunction;
@@ -40,8 +41,8 @@ public final class AuditedPurge {
         this.audit = Objects.requireNonNull(audit, "audit");
     }
 
-    /** Purges {@code kinds} of {@code tenant}'s rows; see the class comment. */
-    public PurgeResult purge(String tenant, Set<PurgeKind> kinds) {
+    /** Purges {@code kinds} of {@code tenant}'s rows, audited with {@code actor}; see the class comment. */
+    public PurgeResult purge(String tenant, Set<PurgeKind> kinds, Optional<String> actor) {
         Objects.requireNonNull(tenant, "tenant");
         if (kinds.isEmpty()) {
             throw new IllegalArgumentException("name at least one kind to purge");
@@ -61,7 +62,7 @@ public final class AuditedPurge {
         } catch (RuntimeException e) {
             if (total.sum.rows() > 0) {
                 try {
-                    record(tenant, total.sum, true);
+                    record(tenant, total.sum, true, actor);
                 } catch (RuntimeException auditFailure) {
                     e.addSuppressed(auditFailure);
                 }
@@ -69,7 +70,7 @@ public final class AuditedPurge {
             throw e;
         }
         PurgedRows sum = total.sum;
-        record(tenant, sum, false);
+        record(tenant, sum, false, actor);
         return new PurgeResult(tenant, sum.pending(), sum.scheduled(), sum.dead(), sum.bytes());
     }
 
@@ -86,7 +87,7 @@ public final class AuditedPurge {
         }
     }
 
-    private void record(String tenant, PurgedRows total, boolean interrupted) {
+    private void record(String tenant, PurgedRows total, boolean interrupted, Optional<String> actor) {
         Map<String, Long> counts = new LinkedHashMap<>();
         counts.put("pending", total.pending());
         counts.put("scheduled", total.scheduled());
@@ -95,6 +96,6 @@ public final class AuditedPurge {
         if (interrupted) {
             counts.put("interrupted", 1L);
         }
-        audit.append(AuditAction.PURGE, tenant, counts);
+        audit.append(AuditAction.PURGE, tenant, counts, actor);
     }
 }

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.LongFunction;
 
@@ -32,16 +33,19 @@ public final class AuditedQuarantine {
     }
 
     /** Releases every quarantined delivery of {@code tenant} back to due (audited as {@code quarantine-release}). */
-    public QuarantineResult release(String tenant) {
-        return run(tenant, AuditAction.QUARANTINE_RELEASE, ord -> quarantine.releaseChunk(ord, Quarantine.CHUNK));
+    public QuarantineResult release(String tenant, Optional<String> actor) {
+        return run(tenant, actor, AuditAction.QUARANTINE_RELEASE,
+                ord -> quarantine.releaseChunk(ord, Quarantine.CHUNK));
     }
 
     /** Purges every quarantined delivery of {@code tenant} (audited as {@code quarantine-purge}). */
-    public QuarantineResult purge(String tenant) {
-        return run(tenant, AuditAction.QUARANTINE_PURGE, ord -> quarantine.purgeChunk(ord, Quarantine.CHUNK));
+    public QuarantineResult purge(String tenant, Optional<String> actor) {
+        return run(tenant, actor, AuditAction.QUARANTINE_PURGE,
+                ord -> quarantine.purgeChunk(ord, Quarantine.CHUNK));
     }
 
-    private QuarantineResult run(String tenant, AuditAction action, LongFunction<List<QuarantinedRow>> chunk) {
+    private QuarantineResult run(String tenant, Optional<String> actor, AuditAction action,
+            LongFunction<List<QuarantinedRow>> chunk) {
         Objects.requireNonNull(tenant, "tenant");
         OptionalLong ord = ordinals.ord(tenant);
         if (ord.isEmpty()) {
@@ -59,7 +63,7 @@ public final class AuditedQuarantine {
         } catch (RuntimeException e) {
             if (rows > 0) {
                 try {
-                    record(action, tenant, rows, bytes, true);
+                    record(action, tenant, rows, bytes, true, actor);
                 } catch (RuntimeException auditFailure) {
                     e.addSuppressed(auditFailure);
                 }
@@ -67,18 +71,19 @@ public final class AuditedQuarantine {
             throw e;
         }
         if (rows > 0) {
-            record(action, tenant, rows, bytes, false);
+            record(action, tenant, rows, bytes, false, actor);
         }
         return new QuarantineResult(tenant, rows, bytes);
     }
 
-    private void record(AuditAction action, String tenant, long rows, long bytes, boolean interrupted) {
+    private void record(AuditAction action, String tenant, long rows, long bytes, boolean interrupted,
+            Optional<String> actor) {
         Map<String, Long> counts = new LinkedHashMap<>();
         counts.put("deliveries", rows);
         counts.put("bytes", bytes);
         if (interrupted) {
             counts.put("interrupted", 1L);
         }
-        audit.append(action, tenant, counts);
+        audit.append(action, tenant, counts, actor);
     }
 }

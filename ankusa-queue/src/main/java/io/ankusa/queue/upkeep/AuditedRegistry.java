@@ -1,6 +1,7 @@
 package io.ankusa.queue.upkeep;
 
 import io.ankusa.api.AuditAction;
+import io.ankusa.api.AuditEntry;
 import io.ankusa.api.EndpointRegistry;
 import io.ankusa.api.EndpointRegistryException;
 import io.ankusa.api.EndpointRegistryException.Reason;
@@ -36,6 +37,7 @@ public final class AuditedRegistry implements EndpointRegistry {
     private final AuditLog audit;
     private final InstantSource clock;
     private final Function<URI, Optional<String>> addressCheck;
+    private final Optional<String> actor;
 
     /**
      * Over the queue's parts, without an address check.
@@ -44,24 +46,31 @@ public final class AuditedRegistry implements EndpointRegistry {
      */
     public AuditedRegistry(RegistryBook book, ToLongFunction<String> ordinals, EndpointLedger states, AuditLog audit,
             InstantSource clock) {
-        this(book, ordinals, states, audit, clock, url -> Optional.empty());
+        this(book, ordinals, states, audit, clock, url -> Optional.empty(), Optional.empty());
     }
 
     private AuditedRegistry(RegistryBook book, ToLongFunction<String> ordinals, EndpointLedger states, AuditLog audit,
-            InstantSource clock, Function<URI, Optional<String>> addressCheck) {
+            InstantSource clock, Function<URI, Optional<String>> addressCheck, Optional<String> actor) {
         this.book = Objects.requireNonNull(book, "book");
         this.ordinals = Objects.requireNonNull(ordinals, "ordinals");
         this.states = Objects.requireNonNull(states, "states");
         this.audit = Objects.requireNonNull(audit, "audit");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.addressCheck = Objects.requireNonNull(addressCheck, "addressCheck");
+        this.actor = Objects.requireNonNull(actor, "actor");
     }
 
     @Override
     public EndpointRegistry withAddressCheck(Function<URI, Optional<String>> refusal) {
         Objects.requireNonNull(refusal, "refusal");
         return new AuditedRegistry(book, ordinals, states, audit, clock, url -> addressCheck.apply(url)
-                .or(() -> refusal.apply(url)));
+                .or(() -> refusal.apply(url)), actor);
+    }
+
+    @Override
+    public EndpointRegistry actingAs(String actor) {
+        return new AuditedRegistry(book, ordinals, states, audit, clock, addressCheck,
+                Optional.of(AuditEntry.requireActor(actor)));
     }
 
     @Override
@@ -189,6 +198,6 @@ public final class AuditedRegistry implements EndpointRegistry {
         Map<String, Long> counts = new LinkedHashMap<>();
         counts.put("sink", (long) endpoint.sink());
         counts.putAll(more);
-        audit.append(action, endpoint.tenant(), counts);
+        audit.append(action, endpoint.tenant(), counts, actor);
     }
 }

@@ -13,7 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 
-/** A loopback client of an admin server: requests with a bearer token, answers parsed as JSON. */
+/** A loopback client of an admin server: requests with a bearer token, JSON answers parsed. */
 final class AdminClient {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -25,7 +25,7 @@ final class AdminClient {
         this.port = port;
     }
 
-    /** An answer: status, headers, the raw body and the body parsed. */
+    /** An answer: status, headers, the raw body and the body parsed (a missing node for a page). */
     record Reply(int status, Map<String, java.util.List<String>> headers, String raw, JsonNode json) {
 
         String header(String name) {
@@ -85,7 +85,8 @@ final class AdminClient {
     private Reply send(HttpRequest request) {
         try {
             HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-            JsonNode json = JSON.readTree(response.body());
+            String type = response.headers().firstValue("Content-Type").orElse("");
+            JsonNode json = type.startsWith("text/html") ? JSON.missingNode() : JSON.readTree(response.body());
             return new Reply(response.statusCode(), response.headers().map(), response.body(), json);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -92,7 +92,8 @@ class DashboardTest {
             assertThat(browser.all("#dead-letters tr.dead-letter")).extracting(r -> r.getAttribute("data-seq"))
                     .containsExactly(String.valueOf(node.acmeDead2.seq()));
             browser.open("/audit");
-            assertThat(browser.text("#audit")).contains("replay").contains("acme");
+            assertThat(browser.text("#audit")).contains("replay").contains("acme").as("the session's principal")
+                    .contains(node.client.get("/v1/session", OPERATOR).json().path("principal").asText());
         }
     }
 

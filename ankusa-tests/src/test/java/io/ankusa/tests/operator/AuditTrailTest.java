@@ -1,22 +1,31 @@
 package io.ankusa.tests.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ankusa.api.AuditAction;
 import io.ankusa.api.AuditEntry;
+import io.ankusa.api.EndpointRegistry;
+import io.ankusa.api.EndpointSpec;
 import io.ankusa.api.PurgeKind;
+import io.ankusa.queue.OperatorActions;
 import io.ankusa.tests.queue.QueueUnderTest;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** The audit trail: entries read back newest first, and retention that never reuses an entry's number. */
+/**
+ * The audit trail: entries read back newest first with the actor that made them, and retention that
+ * never reuses an entry's number.
+ */
 class AuditTrailTest {
 
     private static final Duration RETENTION = Duration.ofDays(30);
@@ -78,6 +87,46 @@ class AuditTrailTest {
             q.reopen();
             assertThat(q.recordAudit(AuditAction.REPLAY, "after", Map.of()).seq())
                     .as("numbering goes on after the whole trail was pruned").isEqualTo(7);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    void aChangeMadeActingAsAPrincipalIsAuditedWithItAndTheQueuesOwnCallsWithNone(String backend) {
+        try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
+            q.ingest(QueueUnderTest.hook("h1", "acme", 0, 1));
+            Operations.deadLetter(q, "acme", 1);
+            OperatorActions ann = q.queue().actingAs("ops:ann");
+            EndpointRegistry registry = ann.endpointRegistry();
+
+            ann.disableEndpoint("acme", 0);
+            ann.enableEndpoint("acme", 0);
+            registry.add("acme", EndpointSpec.of(URI.create("https://hooks.example/in")).withId("billing"));
+            registry.rotate("acme", "billing", Duration.ofMinutes(5));
+            registry.update("acme", "billing", EndpointSpec.of(URI.create("https://hooks.example/v2")));
+            registry.remove("acme", "billing");
+            ann.purgeTenant("acme", Set.of(PurgeKind.DEAD));
+            ann.releaseQuarantine("acme");
+            q.queue().purgeTenant("acme", Set.of(PurgeKind.PENDING));
+            ann.eraseTenant("acme");
+
+            List<AuditEntry> trail = q.queue().auditTrail(20);
+            assertThat(trail).extracting(AuditEntry::action).containsExactly(AuditAction.ERASE, AuditAction.PURGE,
+                    AuditAction.PURGE, AuditAction.ENDPOINT_REMOVE, AuditAction.ENDPOINT_UPDATE,
+                    AuditAction.ENDPOINT_ROTATE, AuditAction.ENDPOINT_REGISTER, AuditAction.ENDPOINT_ENABLE,
+                    AuditAction.ENDPOINT_DISABLE);
+            assertThat(trail).extracting(AuditEntry::actor).containsExactly(Optional.of("ops:ann"), Optional.empty(),
+                    Optional.of("ops:ann"), Optional.of("ops:ann"), Optional.of("ops:ann"), Optional.of("ops:ann"),
+                    Optional.of("ops:ann"), Optional.of("ops:ann"), Optional.of("ops:ann"));
+            assertThat(q.queue().endpointRegistry().actingAs("ops:bob").add("globex",
+                    EndpointSpec.of(URI.create("https://hooks.example/g"))).tenant()).isEqualTo("globex");
+            assertThat(q.queue().auditTrail(1)).extracting(AuditEntry::actor).containsExactly(Optional.of("ops:bob"));
+            assertThatThrownBy(() -> q.queue().actingAs(" ")).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> registry.actingAs("a\u0000b")).isInstanceOf(IllegalArgumentException.class);
+
+            List<AuditEntry> before = q.queue().auditTrail(20);
+            q.reopen();
+            assertThat(q.queue().auditTrail(20)).as("the actors are stored").isEqualTo(before);
         }
     }
 }
