@@ -282,6 +282,8 @@ final class ReplayRoutes {
     }
 
     private static ObjectNode job(ReplayJobs.Entry entry) {
+        // The end time is read before the progress: a job whose end is shown has its final counts.
+        Optional<Instant> finishedAt = entry.finishedAt();
         ReplayProgress progress = entry.job().progress();
         ObjectNode node = Nodes.object();
         node.put("id", entry.id());
@@ -294,7 +296,7 @@ final class ReplayRoutes {
         node.put("failed", progress.failed());
         node.put("createdAt", entry.createdAt().toString());
         putInstant(node, "startedAt", entry.startedAt());
-        putInstant(node, "finishedAt", entry.finishedAt());
+        putInstant(node, "finishedAt", finishedAt);
         Nodes.putCursor(node, "resumeFrom", progress.resumeFrom().map(DeadLetterCursor::token));
         if (progress.error().isPresent()) {
             node.put("error", progress.error().get());
