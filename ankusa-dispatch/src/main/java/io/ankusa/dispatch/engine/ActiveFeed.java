@@ -14,13 +14,21 @@ import java.util.Objects;
  *
  * <p>It starts at the oldest marker (after a restart the store is the truth: the first pass reads
  * every marker, a page a tick). Once a page comes back short, the cursor has reached the present;
- * the next page starts again {@value #REWIND_SECONDS} seconds behind the second it reached, because
- * a writer stamps a row with the time it read its clock and commits later, so a marker can appear a
- * little behind the cursor. Every {@value #FULL_PASS_EVERY} catch-ups the cursor goes back to the
- * oldest marker instead: a full pass, still a page a tick, so that a marker committed further
- * behind than the rewind (a writer stalled for longer) is found too, later but never lost. The
- * page limit makes the feed's cost per tick flat: it does not grow with the backlog's length or
- * the number of tenants; the page follows the tick's row budget ({@link #pageFor}).
+ * the next pass starts again at the second of the {@code DueStamps} horizon read before the first
+ * page of the pass just ended. A writer stamps a row with
+ * the time it read its clock and commits later, so a marker can appear behind the cursor; but a
+ * row committed after a horizon was read is due at or after it ({@code DueStamps}), so every
+ * marker a pass did not see — committed after the page that covered its second was read, so after
+ * the pass's first read — lies at or after that horizon's second, where the next pass starts
+ * (and, by the same argument one pass back, every marker behind the pass's own start was seen by
+ * the pass before). Starting there, not a fixed number of seconds behind, keeps a drained
+ * backlog's markers (gone, but tombstones on RocksDB) and the markers of tenants the scheduler
+ * knows already out of every tick's page: with 10⁴ tenants a rewind of five seconds re-read and
+ * re-offered up to a full page every tick, a third of the tick's time. Every
+ * {@value #FULL_PASS_EVERY} catch-ups the cursor goes back to the oldest marker instead: a full
+ * pass, still a page a tick, a net for a marker written without a stamp, found later but never
+ * lost. The page limit makes the feed's cost per tick flat: it does not grow with the backlog's
+ * length or the number of tenants; the page follows the tick's row budget ({@link #pageFor}).
  *
  * <p>Tick thread only.
  */
@@ -32,8 +40,6 @@ final class ActiveFeed {
     static final int MIN_PAGE = 256;
     /** Markers read per row the tick may claim. */
     static final int MARKERS_PER_ROW = 4;
-    /** How far behind the present a caught-up cursor starts its next page. */
-    static final long REWIND_SECONDS = 5;
     /** Catch-ups between two full passes. */
     static final int FULL_PASS_EVERY = 64;
 
@@ -42,6 +48,8 @@ final class ActiveFeed {
     private long ord;
     private int catchUps;
     private boolean caughtUp;
+    /** The horizon read before the first page of the pass in progress; none before the first page. */
+    private long passHorizon = Long.MIN_VALUE;
 
     ActiveFeed(DeliveryLedger ledger) {
         this.ledger = Objects.requireNonNull(ledger, "ledger");
@@ -67,8 +75,15 @@ final class ActiveFeed {
     /**
      * The next page of at most {@code limit} markers up to {@code now}, by tenant (ascending
      * buckets), advancing the cursor.
+     *
+     * @param now     the tick's time (epoch milliseconds)
+     * @param horizon the {@code DueStamps} horizon read before this page (epoch milliseconds, at most now)
+     * @param limit   most markers to read
      */
-    Map<Long, List<Long>> next(long now, int limit) {
+    Map<Long, List<Long>> next(long now, long horizon, int limit) {
+        if (passHorizon == Long.MIN_VALUE) {
+            passHorizon = horizon;
+        }
         List<ActiveTenant> page = ledger.activeTenantsAfter(bucket, ord, now, limit);
         Map<Long, List<Long>> byTenant = new LinkedHashMap<>();
         for (ActiveTenant marker : page) {
@@ -79,13 +94,14 @@ final class ActiveFeed {
             bucket = last.bucket();
             ord = last.ord();
         } else {
-            long reached = page.isEmpty() ? Math.max(bucket, Math.floorDiv(now, 1000))
-                    : page.get(page.size() - 1).bucket();
             catchUps++;
             caughtUp = true;
+            // The pass read every marker up to now from its start; one committed since is due at or after its horizon.
             bucket = catchUps % FULL_PASS_EVERY == 0 ? 0
-                    : Math.max(0, Math.min(reached, Math.floorDiv(now, 1000)) - REWIND_SECONDS);
+                    : Math.max(0, Math.floorDiv(Math.min(passHorizon, now), 1000));
             ord = 0;
+            // The next page starts the next pass: its horizon is read before it.
+            passHorizon = Long.MIN_VALUE;
         }
         return byTenant;
     }

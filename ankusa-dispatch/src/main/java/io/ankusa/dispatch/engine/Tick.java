@@ -173,7 +173,7 @@ final class Tick {
         long horizon = Math.min(now, ledger.dueStamps().horizon());
         // Before the scheduler reads due rows: the claim takes them as read unless one was removed since.
         long readMark = ledger.dueReadMark();
-        scheduler.offer(feed.next(now, ActiveFeed.pageFor(rowBudget)));
+        scheduler.offer(feed.next(now, horizon, ActiveFeed.pageFor(rowBudget)));
         if (feed.caughtUp()) {
             scheduler.feedCaughtUp();
         }

@@ -429,7 +429,7 @@ class EndpointStateTest {
             assertThat(tick(p).claimed()).isZero();
             long ord = f.ord("acme");
 
-            // Past the feed's rewind (5 s), ticks go by: the lane is parked, its rows are not read.
+            // Ten seconds on, ticks go by: the lane is parked, its rows are not read.
             f.clock().advance(10_000);
             f.recorder().clear();
             for (int t = 0; t < 20; t++) {

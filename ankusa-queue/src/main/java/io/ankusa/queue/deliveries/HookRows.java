@@ -3,6 +3,7 @@ package io.ankusa.queue.deliveries;
 import io.ankusa.keys.ColumnFamilies;
 import io.ankusa.keys.DeliveryKey;
 import io.ankusa.keys.KeySpan;
+import io.ankusa.store.Cursor;
 import io.ankusa.store.KeyRange;
 import io.ankusa.store.Scan;
 import io.ankusa.store.Store;
@@ -13,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
  * The delivery rows stored for a set of hooks, by seq: what a hook is still owed, for whoever
@@ -20,8 +22,10 @@ import java.util.TreeSet;
  *
  * <p>Hooks whose seqs lie close together are read with one scan from the lowest seq's rows to the
  * highest's; hooks spread over {@code scanBudget} seqs or more, or a range holding more than
- * {@code scanBudget} rows (other hooks' rows between them), are read with one seek each
- * ({@link #sinksOf}) or not at all ({@link #scanned}). The
+ * {@code scanBudget} rows (other hooks' rows between them), are read with one seek each through
+ * one store {@link Cursor} ({@link #sinksOf}: one iterator or read transaction for all of them,
+ * not one per hook, which was most of a reclaim round's reads with 10⁴ tenants' hooks spread over
+ * the seqs) or not at all ({@link #scanned}). The
  * caller holds the hooks' tenants' stripes when the answer must stay true until its commit.
  */
 public final class HookRows {
@@ -45,8 +49,10 @@ public final class HookRows {
         }
         Set<Long> wanted = new HashSet<>(seqs);
         Map<Long, Set<Integer>> found = new HashMap<>();
-        for (long seq : wanted) {
-            scan(store, seq, seq, wanted, Integer.MAX_VALUE, found);
+        try (Cursor cursor = store.cursor(ColumnFamilies.DELIVERIES)) {
+            for (long seq : new TreeSet<>(wanted)) {
+                scan(cursor::seek, seq, seq, wanted, Integer.MAX_VALUE, found);
+            }
         }
         return found;
     }
@@ -68,19 +74,20 @@ public final class HookRows {
         TreeSet<Long> wanted = new TreeSet<>(seqs);
         long low = wanted.first();
         long high = wanted.last();
-        if (high - low < scanBudget && scan(store, low, high, wanted, scanBudget, found)) {
+        if (high - low < scanBudget
+                && scan(range -> store.scan(ColumnFamilies.DELIVERIES, range), low, high, wanted, scanBudget, found)) {
             return Optional.of(found);
         }
         return Optional.empty();
     }
 
     /** Reads the rows of seqs {@code low..high} into {@code found}; false once more than {@code budget} were read. */
-    private static boolean scan(Store store, long low, long high, Set<Long> wanted, int budget,
+    private static boolean scan(Function<KeyRange, Scan> reader, long low, long high, Set<Long> wanted, int budget,
             Map<Long, Set<Integer>> found) {
         KeySpan from = DeliveryKey.hookRange(low);
         KeySpan to = DeliveryKey.hookRange(high);
         int left = budget;
-        try (Scan scan = store.scan(ColumnFamilies.DELIVERIES, KeyRange.of(from.from(), to.to()))) {
+        try (Scan scan = reader.apply(KeyRange.of(from.from(), to.to()))) {
             while (scan.hasNext()) {
                 if (left-- == 0) {
                     return false;

@@ -301,6 +301,50 @@ class ReclaimTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.ankusa.tests.queue.Backends#names")
+    void hooksSpreadOverTheSeqsAreCheckedThroughOneCursorNotAScanEach(String backend) {
+        java.util.concurrent.atomic.AtomicInteger deliveryScans = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger deliveryCursors = new java.util.concurrent.atomic.AtomicInteger();
+        try (QueueUnderTest q = QueueUnderTest.open(backend, dir, b -> b, s -> new ForwardingStore(s) {
+            @Override
+            public Scan scan(String family, KeyRange range, io.ankusa.store.Direction direction) {
+                if (family.equals(ColumnFamilies.DELIVERIES)) {
+                    deliveryScans.incrementAndGet();
+                }
+                return super.scan(family, range, direction);
+            }
+
+            @Override
+            public io.ankusa.store.Cursor cursor(String family) {
+                if (family.equals(ColumnFamilies.DELIVERIES)) {
+                    deliveryCursors.incrementAndGet();
+                }
+                return delegate().cursor(family);
+            }
+        })) {
+            List<Long> seqs = new ArrayList<>();
+            for (int i = 0; i < 700; i++) {
+                seqs.add(q.ingest(QueueUnderTest.hook("h" + i, "acme", 0)).seq());
+            }
+            Claim claim = q.ledger().claim(1, q.ledger().dueForTenant(1, q.clock().millis(), 0, 1_000, Long.MAX_VALUE));
+            // Six hooks, 100 to 200 seqs apart: more apart than one scan over their range may read.
+            Set<Integer> dropped = new TreeSet<>(List.of(0, 150, 300, 450, 600, 699));
+            dropLeavingMarkers(q, claim.claimed().stream().filter(d -> dropped.contains(seqs.indexOf(d.row().seq())))
+                    .toList());
+            deliveryScans.set(0);
+            deliveryCursors.set(0);
+
+            assertThat(q.engine().reclaimer().reclaim(256).hooks()).isEqualTo(6);
+
+            assertThat(deliveryScans.get()).as("scans of the delivery rows").isZero();
+            assertThat(deliveryCursors.get()).as("cursors over the delivery rows").isEqualTo(1);
+            assertThat(hooks(q.store())).hasSize(694).containsAll(deliveryRows(q.store()));
+            assertThat(markers(q.store())).isEmpty();
+            IndexFold.of(q.store()).assertCountersMatch(q.store());
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
     void aSettleDeletesTheHooksWhoseLastRowsOneScanReadsAndMarksTheOthers(String backend) {
         try (QueueUnderTest q = QueueUnderTest.open(backend, dir)) {
             List<Long> seqs = new ArrayList<>();
