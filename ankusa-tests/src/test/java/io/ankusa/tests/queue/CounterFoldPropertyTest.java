@@ -9,7 +9,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumSet;
-import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -147,27 +146,9 @@ class CounterFoldPropertyTest {
                     return Action.of("sweep dedupe " + n, d -> d.sweepDedupe(n));
                 })
                 // Fan-out by event type: endpoints come and go between the hooks that fan out to them.
-                .action(3, r -> {
-                    int tenant = r.nextInt(3);
-                    String type = TransitionDriver.EVENT_TYPES.get(r.nextInt(3));
-                    return Action.of("ingest t" + tenant + " typed " + type, d -> d.ingestTyped(tenant, type));
-                })
-                .action(2, r -> {
-                    int tenant = r.nextInt(3);
-                    List<String> types = switch (r.nextInt(4)) {
-                        case 0 -> List.of("invoice.*");
-                        case 1 -> List.of("invoice.paid", "user.created");
-                        case 2 -> List.of("user.*");
-                        default -> List.of();
-                    };
-                    return Action.of("register endpoint of t" + tenant + " for " + types,
-                            d -> d.registerEndpoint(tenant, types));
-                })
-                .action(1, r -> {
-                    int tenant = r.nextInt(3);
-                    int k = r.nextInt(4);
-                    return Action.of("remove endpoint #" + k + " of t" + tenant, d -> d.removeEndpoint(tenant, k));
-                })
+                .action(3, TransitionDriver::typedIngest)
+                .action(2, TransitionDriver::endpointRegistration)
+                .action(1, TransitionDriver::endpointRemoval)
                 .invariant(d -> {
                     IndexFold.of(d.queue().store()).assertCountersMatch(d.queue().store());
                     d.assertNoOwedHookReclaimed();

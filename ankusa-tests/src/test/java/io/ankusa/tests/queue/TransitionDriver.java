@@ -23,6 +23,7 @@ import io.ankusa.store.Durability;
 import io.ankusa.store.KeyRange;
 import io.ankusa.store.Scan;
 import io.ankusa.store.WriteBatch;
+import io.ankusa.testkit.property.Action;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,6 +36,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.random.RandomGenerator;
 
 /**
  * Drives every transition of the queue from an action sequence. Actions pick their target at
@@ -93,6 +95,32 @@ public final class TransitionDriver implements AutoCloseable {
 
     /** The event types the driver's hooks and endpoints use ({@code prefix.*} patterns match the first two). */
     public static final List<String> EVENT_TYPES = List.of("invoice.paid", "invoice.sent", "user.created");
+
+    /** A random typed ingest of one of three tenants, for an action-sequence check. */
+    public static Action<TransitionDriver> typedIngest(RandomGenerator r) {
+        int tenant = r.nextInt(3);
+        String type = EVENT_TYPES.get(r.nextInt(EVENT_TYPES.size()));
+        return Action.of("ingest t" + tenant + " typed " + type, d -> d.ingestTyped(tenant, type));
+    }
+
+    /** A random endpoint registration of one of three tenants, with one of four event-type filters. */
+    public static Action<TransitionDriver> endpointRegistration(RandomGenerator r) {
+        int tenant = r.nextInt(3);
+        List<String> types = switch (r.nextInt(4)) {
+            case 0 -> List.of("invoice.*");
+            case 1 -> List.of("invoice.paid", "user.created");
+            case 2 -> List.of("user.*");
+            default -> List.of();
+        };
+        return Action.of("register endpoint of t" + tenant + " for " + types, d -> d.registerEndpoint(tenant, types));
+    }
+
+    /** A random removal of one of a tenant's first four registered endpoints. */
+    public static Action<TransitionDriver> endpointRemoval(RandomGenerator r) {
+        int tenant = r.nextInt(3);
+        int k = r.nextInt(4);
+        return Action.of("remove endpoint #" + k + " of t" + tenant, d -> d.removeEndpoint(tenant, k));
+    }
 
     /**
      * Ingests a hook of event type {@code type} for tenant {@code t<tenant>} and checks that it
