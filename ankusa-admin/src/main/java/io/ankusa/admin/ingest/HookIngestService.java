@@ -1,5 +1,6 @@
 package io.ankusa.admin.ingest;
 
+import com.fasterxml.jackson.databind.node.IntNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ankusa.admin.http.JsonResponses;
 import io.ankusa.admin.json.Nodes;
@@ -7,11 +8,13 @@ import io.ankusa.api.AnkusaException;
 import io.ankusa.api.Hook;
 import io.ankusa.api.InvalidHookException;
 import io.ankusa.api.Receipt;
+import io.ankusa.api.StoredHook;
 import io.ankusa.queue.Queue;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
@@ -27,7 +30,8 @@ import org.slf4j.LoggerFactory;
  * Serves {@code POST /v1/hooks}: the bearer token (401) and its tenant scope (403), a bounded read
  * of the body (413, 415), the hook it describes (400 with the library's reason), the queue's synced
  * receipt and its refusals ({@link LibraryRefusals}), then what the receipt stands for
- * ({@link ReceiptVerdict}: 201 a new hook, 200 a repeat, 409 another hook under the same id).
+ * ({@link ReceiptVerdict}: 201 a new hook, 200 a repeat, 409 another hook under the same id), with
+ * the sinks the hook was written for.
  * Every answer is JSON with the admin API's security headers; a failure the edge did not expect is
  * a 500 {@code internal} whose cause goes to the log, never to the client.
  */
@@ -116,7 +120,18 @@ public final class HookIngestService {
         body.put("id", receipt.hookId());
         body.put("seq", receipt.seq());
         body.put("duplicate", verdict == ReceiptVerdict.REPEAT);
+        sinks(receipt).ifPresent(sinks -> body.set("sinks", Nodes.array(sinks, IntNode::valueOf)));
         return new Answer(verdict == ReceiptVerdict.NEW ? 201 : 200, body);
+    }
+
+    /**
+     * The sinks the hook was written for: the commit's receipt names them (none for an event type no
+     * endpoint subscribes to); a repeat's receipt does not, so they are the stored hook's while it is
+     * stored, else not known.
+     */
+    private Optional<List<Integer>> sinks(Receipt receipt) {
+        return receipt.sinks().or(() -> queue.hook(receipt.tenantId(), receipt.seq()).flatMap(StoredHook::hook)
+                .map(Hook::sinks));
     }
 
     private Predicate<String> authenticate(HttpServletRequest request) {

@@ -15,10 +15,10 @@ import java.util.Set;
 
 /**
  * The hook a request body describes, before the edge adds its id rule, idempotency key and trace:
- * {@code {"tenant", "id", "source", "headers", "payload" | "payloadBase64", "sinks", "orderingKey"}}.
+ * {@code {"tenant", "id", "source", "headers", "payload" | "payloadBase64", "sinks" | "eventType", "orderingKey"}}.
  * A field the edge does not know, a field of the wrong JSON type and both payload fields at once are
- * {@code bad_request}; {@code eventType} is {@code event_types_unsupported} (the queue has no event
- * types: a hook names its sinks). The library's input rules are {@link Hook.Builder#build()}'s.
+ * {@code bad_request}. The library's input rules are {@link Hook.Builder#build()}'s, among them that a
+ * hook names its sinks or an event type to fan out by, not both ({@code event_type_with_sinks}).
  */
 final class HookRequest {
 
@@ -36,15 +36,12 @@ final class HookRequest {
                 throw IngestRefusal.badRequest("unknown field '" + name + "'");
             }
         }
-        if (body.has("eventType")) {
-            throw IngestRefusal.of(400, "event_types_unsupported",
-                    "hooks name their sinks: this queue has no event types to route by");
-        }
         id = text(body, "id");
         tenant = text(body, "tenant");
         tenant.ifPresent(builder::tenantId);
         text(body, "source").ifPresent(builder::sourceId);
         text(body, "orderingKey").ifPresent(builder::orderingKey);
+        text(body, "eventType").ifPresent(builder::eventType);
         headers(body.get("headers"));
         payload(body);
         sinks(body.get("sinks"));

@@ -10,6 +10,7 @@ import io.ankusa.admin.AdminServer;
 import io.ankusa.admin.HookIngestServlet;
 import io.ankusa.admin.IngestTokens;
 import io.ankusa.admin.Role;
+import io.ankusa.api.EndpointSpec;
 import io.ankusa.api.Hook;
 import io.ankusa.api.Receipt;
 import io.ankusa.api.StoredHook;
@@ -30,7 +31,9 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -120,6 +123,7 @@ class HookIngestTest {
         assertThat(reply.json().path("tenant").asText()).isEqualTo("acme");
         assertThat(reply.json().path("id").asText()).isEqualTo("msg_1");
         assertThat(reply.json().path("duplicate").asBoolean(true)).isFalse();
+        assertThat(sinks(reply)).containsExactly(0, 3);
         long seq = reply.json().path("seq").asLong();
         Hook stored = q.queue().hook("acme", seq).flatMap(StoredHook::hook).orElseThrow();
         assertThat(stored.id()).isEqualTo("msg_1");
@@ -225,10 +229,6 @@ class HookIngestTest {
             assertThat(reply.json().path("reason").asText()).as(reply.raw()).isEqualTo(reason);
         });
 
-        ObjectNode eventType = hook("acme", "msg_5");
-        eventType.remove("sinks");
-        eventType.put("eventType", "invoice.paid");
-        assertRefused(post(ANY, eventType), 400, "event_types_unsupported");
         ObjectNode unknown = hook("acme", "msg_6");
         unknown.put("sink", 1);
         assertRefused(post(ANY, unknown), 400, "bad_request");
@@ -238,6 +238,96 @@ class HookIngestTest {
         assertRefused(client.post(PATH, ANY, null, "{not json"), 400, "bad_request");
         assertRefused(client.post(PATH, ANY, null, "[1]"), 400, "bad_request");
         assertThat(q.queue().stats().pending()).as("nothing was written").isZero();
+    }
+
+    @ParameterizedTest(name = "[{0}]")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    void aHookWithAnEventTypeFansOutToTheTenantsSubscribedEndpoints(String backend) {
+        open(backend);
+        int billing = register("acme", "billing", "invoice.*");
+        register("acme", "shipping", "shipment.*");
+        int ledger = register("acme", "ledger", "invoice.paid");
+        Reply reply = post(ANY, typed("acme", "msg_1", "invoice.paid"));
+
+        assertThat(reply.status()).as(reply.raw()).isEqualTo(201);
+        assertThat(sinks(reply)).containsExactly(billing, ledger);
+        Hook stored = q.queue().hook("acme", reply.json().path("seq").asLong()).flatMap(StoredHook::hook)
+                .orElseThrow();
+        assertThat(stored.eventType()).contains("invoice.paid");
+        assertThat(stored.sinks()).containsExactly(billing, ledger);
+        assertThat(q.queue().pendingForTenant("acme").pending()).as("a row per subscriber").isEqualTo(2);
+
+        Reply again = post(ANY, typed("acme", "msg_1", "invoice.paid"));
+        assertThat(again.status()).as(again.raw()).isEqualTo(200);
+        assertThat(again.json().path("seq").asLong()).isEqualTo(reply.json().path("seq").asLong());
+        assertThat(sinks(again)).as("the stored hook's sinks").containsExactly(billing, ledger);
+        assertRefused(post(ANY, typed("acme", "msg_1", "invoice.voided")), 409, "hook_conflict");
+        assertThat(q.queue().pendingForTenant("acme").pending()).isEqualTo(2);
+    }
+
+    @ParameterizedTest(name = "[{0}]")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    void aHookWithAnEventTypeNoEndpointSubscribesToIs201WithNoSinks(String backend) {
+        open(backend);
+        register("acme", "shipping", "shipment.*");
+        Reply reply = post(ANY, typed("acme", "msg_1", "invoice.paid"));
+        Reply noEndpoints = post(ANY, typed("globex", "msg_1", "invoice.paid"));
+
+        assertThat(reply.status()).as(reply.raw()).isEqualTo(201);
+        assertThat(reply.json().path("duplicate").asBoolean(true)).isFalse();
+        assertThat(reply.json().path("sinks").isArray()).as(reply.raw()).isTrue();
+        assertThat(sinks(reply)).isEmpty();
+        assertThat(noEndpoints.status()).as(noEndpoints.raw()).isEqualTo(201);
+        assertThat(sinks(noEndpoints)).isEmpty();
+        assertThat(q.queue().stats().pending()).as("no delivery written").isZero();
+
+        Reply again = post(ANY, typed("acme", "msg_1", "invoice.paid"));
+        assertThat(again.status()).as(again.raw()).isEqualTo(200);
+        assertThat(again.json().path("seq").asLong()).isEqualTo(reply.json().path("seq").asLong());
+        assertThat(again.json().has("sinks")).as("a repeat of a hook not stored does not know").isFalse();
+    }
+
+    @ParameterizedTest(name = "[{0}]")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    void anEventTypeWithSinksOrNotADottedNameIs400(String backend) {
+        open(backend);
+        register("acme", "billing", "invoice.*");
+        ObjectNode both = typed("acme", "msg_1", "invoice.paid");
+        both.putArray("sinks").add(0);
+        Reply withSinks = post(ANY, both);
+        assertRefused(withSinks, 400, "invalid_hook");
+        assertThat(withSinks.json().path("reason").asText()).as(withSinks.raw()).isEqualTo("event_type_with_sinks");
+
+        for (String type : new String[] {"invoice.*", "invoice..paid", "invoice paid", ""}) {
+            Reply invalid = post(ANY, typed("acme", "msg_2", type));
+            assertRefused(invalid, 400, "invalid_hook");
+            assertThat(invalid.json().path("reason").asText()).as(type).isEqualTo("event_type_invalid");
+        }
+        ObjectNode notText = typed("acme", "msg_3", "invoice.paid");
+        notText.put("eventType", 7);
+        assertRefused(post(ANY, notText), 400, "bad_request");
+        assertThat(q.queue().stats().pending()).as("nothing was written").isZero();
+    }
+
+    /** A hook of {@code tenant} addressed by {@code eventType} instead of sinks. */
+    private static ObjectNode typed(String tenant, String id, String eventType) {
+        ObjectNode body = hook(tenant, id);
+        body.remove("sinks");
+        body.put("eventType", eventType);
+        return body;
+    }
+
+    /** Registers an endpoint subscribed to {@code filter}; its sink number. */
+    private int register(String tenant, String id, String filter) {
+        return q.queue().endpointRegistry().add(tenant, EndpointSpec.of(URI.create("https://" + id + ".example/hooks"))
+                .withId(id).withEventTypes(List.of(filter))).sink();
+    }
+
+    /** The answer's {@code sinks}. */
+    private static List<Integer> sinks(Reply reply) {
+        List<Integer> sinks = new ArrayList<>();
+        reply.json().path("sinks").forEach(sink -> sinks.add(sink.intValue()));
+        return sinks;
     }
 
     @ParameterizedTest(name = "[{0}]")
