@@ -234,6 +234,10 @@ public final class AdminBench {
         }
         for (int i = 0; i < dead; i++) {
             futures.add(queue.ingest(QueueUnderTest.hook("d" + i, REPLAYED, 0)));
+            if (futures.size() == 20_000) { // under the writer's queue (65 536 hooks)
+                futures.forEach(QueueUnderTest::await);
+                futures.clear();
+            }
         }
         futures.forEach(QueueUnderTest::await);
         DeliveryLedger ledger = LedgerSource.of(queue).deliveryLedger();
