@@ -136,7 +136,7 @@ public final class DispatchPipeline implements AutoCloseable {
         // drives it too).
         this.nanoTime = clock::monotonicNanos;
         EndpointGate gate = new EndpointAdmission(source.endpointLedger(), endpointSettings,
-                EndpointAdmission.declaredBy(settings.sink()));
+                EndpointAdmission.declaredBy(settings.sink()), source.endpointLimits());
         this.attempts = new Attempts(settings.sink(), settings.concurrency(), settings.sinkDeadline(), clock, settler,
                 this::slotFreed, events, gate, nanoTime, new AttemptTracing(settings.openTelemetry()));
         this.directory = source.tenantDirectory();

@@ -6,6 +6,7 @@ import io.ankusa.dispatch.sink.SinkOutcome;
 import io.ankusa.dispatch.sink.Sinks;
 import io.ankusa.queue.ledger.DueRow;
 import io.ankusa.queue.ledger.EndpointLedger;
+import io.ankusa.queue.ledger.EndpointLimits;
 import io.ankusa.queue.ledger.EndpointRow;
 import java.time.Duration;
 import java.util.Objects;
@@ -31,7 +32,10 @@ import java.util.function.IntUnaryOperator;
  *   <li><b>concurrency</b>: at most {@code maxConcurrency} admitted and unanswered rows; with
  *       {@link EndpointSettings#SINK_CONCURRENCY} (the default), the limit the endpoint's sink
  *       declares ({@link Sink#endpointConcurrency()}), none for a sink that declares
- *       {@link Sink#UNBOUNDED}.</li>
+ *       {@link Sink#UNBOUNDED}; a registered endpoint's own in-flight limit
+ *       ({@code EndpointSpec.maxInflight()}, 0 for none) caps it further: the smaller applies.
+ *       The own limit is read from the registry's snapshot and kept until the registry changes
+ *       ({@link OwnLimits}), so a changed limit applies to rows admitted after the change.</li>
  * </ol>
  *
  * <p>Pause, breaker and in-flight counts are in memory only: a restarted pipeline starts every
@@ -62,6 +66,7 @@ final class EndpointAdmission implements EndpointGate {
     private final EndpointSettings settings;
     private final long intervalNanos;
     private final IntUnaryOperator sinkConcurrency;
+    private final OwnLimits ownLimits;
     private final ConcurrentHashMap<Long, Health> health = new ConcurrentHashMap<>();
 
     /**
@@ -69,14 +74,17 @@ final class EndpointAdmission implements EndpointGate {
      * @param settings        the queue's endpoint settings
      * @param sinkConcurrency per sink number, the limit its sink declares ({@link Sink#UNBOUNDED} for none);
      *                        asked only when {@code settings} leave the limit to the sink
+     * @param limits          the registered endpoints' own in-flight limits
      */
-    EndpointAdmission(EndpointLedger states, EndpointSettings settings, IntUnaryOperator sinkConcurrency) {
+    EndpointAdmission(EndpointLedger states, EndpointSettings settings, IntUnaryOperator sinkConcurrency,
+            EndpointLimits limits) {
         this.states = Objects.requireNonNull(states, "states");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.intervalNanos = settings.breakerInterval().toNanos();
         int configured = settings.maxConcurrency();
         Objects.requireNonNull(sinkConcurrency, "sinkConcurrency");
         this.sinkConcurrency = configured == EndpointSettings.SINK_CONCURRENCY ? sinkConcurrency : sink -> configured;
+        this.ownLimits = new OwnLimits(limits);
     }
 
     /**
@@ -105,19 +113,22 @@ final class EndpointAdmission implements EndpointGate {
             deadLetter = true;
         }
         long id = EndpointRow.idOf(row.ord(), row.sink());
+        int own = deadLetter ? EndpointLimits.NONE : ownLimits.of(id, row.ord(), row.sink());
+        int limit = own == EndpointLimits.NONE ? sinkConcurrency.applyAsInt(row.sink())
+                : Math.min(own, sinkConcurrency.applyAsInt(row.sink()));
         while (true) {
             Health h = health.computeIfAbsent(id, k -> new Health());
             synchronized (h) {
                 if (health.get(id) != h) {
                     continue; // dropped from memory meanwhile: take the one in the map
                 }
-                return admit(h, deadLetter, row.sink(), nowNanos);
+                return admit(h, deadLetter, limit, nowNanos);
             }
         }
     }
 
     /** Guarded by {@code h}. */
-    private long admit(Health h, boolean deadLetter, int sink, long nowNanos) {
+    private long admit(Health h, boolean deadLetter, int limit, long nowNanos) {
         if (deadLetter) {
             // No request goes out: neither the pause, the breaker nor the limit applies.
             h.inflight++;
@@ -136,7 +147,7 @@ final class EndpointAdmission implements EndpointGate {
             }
             probe = true;
         }
-        if (h.inflight >= sinkConcurrency.applyAsInt(sink)) {
+        if (h.inflight >= limit) {
             return UNTIL_SETTLED;
         }
         h.inflight++;

@@ -27,6 +27,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The endpoint registry's rows, the {@link RegistryKey ?R} family: each tenant's keys are read
@@ -44,6 +45,8 @@ public final class RegistryBook {
 
     private final Store store;
     private final ConcurrentHashMap<String, Tenant> tenants = new ConcurrentHashMap<>();
+    /** Moves after every change to {@link #tenants}' endpoints (not on a load, which changes none). */
+    private final AtomicLong generation = new AtomicLong();
 
     /** The book of {@code store}; reads nothing yet. */
     public RegistryBook(Store store) {
@@ -104,6 +107,17 @@ public final class RegistryBook {
         return known != null ? known : load(tenant);
     }
 
+    /**
+     * A number that moves after every change (put, remove, erase), once the new snapshot is in
+     * place: a reader that saw generation {@code g} and reads {@link #tenant} after sees a
+     * snapshot at least as new as {@code g}.
+     *
+     * @return the book's generation
+     */
+    public long generation() {
+        return generation.get();
+    }
+
     /** Writes {@code endpoint} under its tenant and sink in one synced commit. */
     public synchronized void put(RegisteredEndpoint endpoint) {
         Tenant before = tenant(endpoint.tenant());
@@ -113,6 +127,7 @@ public final class RegistryBook {
         after.put(endpoint.sink(), endpoint);
         tenants.put(endpoint.tenant(), new Tenant(Collections.unmodifiableMap(after),
                 Math.max(before.nextSink(), endpoint.sink() + 1)));
+        generation.incrementAndGet();
     }
 
     /** Removes {@code tenant}'s endpoint under {@code sink}, keeping its key as a tombstone; one synced commit. */
@@ -123,6 +138,7 @@ public final class RegistryBook {
         TreeMap<Integer, RegisteredEndpoint> after = new TreeMap<>(before.endpoints());
         after.remove(sink);
         tenants.put(tenant, new Tenant(Collections.unmodifiableMap(after), before.nextSink()));
+        generation.incrementAndGet();
     }
 
     /**
@@ -135,6 +151,7 @@ public final class RegistryBook {
         KeySpan span = RegistryKey.tenantRange(tenant);
         new DeliveryBatch().deleteRange(ColumnFamilies.INDEX, span.from(), span.to()).commit(store, Durability.SYNC);
         tenants.remove(tenant);
+        generation.incrementAndGet();
         return keys;
     }
 

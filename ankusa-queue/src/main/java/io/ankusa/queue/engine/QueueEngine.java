@@ -58,6 +58,7 @@ import io.ankusa.queue.intake.TenantOrdinals;
 import io.ankusa.queue.ledger.AuditRecorder;
 import io.ankusa.queue.ledger.DeliveryLedger;
 import io.ankusa.queue.ledger.EndpointLedger;
+import io.ankusa.queue.ledger.EndpointLimits;
 import io.ankusa.queue.ledger.EndpointRow;
 import io.ankusa.queue.ledger.LedgerSource;
 import io.ankusa.queue.ledger.QuarantinedRow;
@@ -135,6 +136,7 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
     private final EndpointBook endpointBook;
     private final AuditedEndpoints auditedEndpoints;
     private final RegistryBook registryBook;
+    private final EndpointLimits endpointLimits;
     private final AuditedRegistry registry;
     private final QueueFault fault = new QueueFault();
     private volatile boolean closed;
@@ -253,6 +255,7 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
         this.endpointBook = new EndpointBook(store, stripes);
         this.auditedEndpoints = new AuditedEndpoints(ordinals, endpointBook, audit, events, clock);
         this.registryBook = new RegistryBook(store);
+        this.endpointLimits = new RegisteredLimits(registryBook, ordinals);
         this.registry = new AuditedRegistry(registryBook, tenant -> ordinals.ord(tenant).orElse(0), endpointBook, audit,
                 clock);
         this.writer =
@@ -660,6 +663,11 @@ public class QueueEngine implements LedgerSource, TenantDirectory, AuditRecorder
     @Override
     public EndpointLedger endpointLedger() {
         return endpointBook;
+    }
+
+    @Override
+    public EndpointLimits endpointLimits() {
+        return endpointLimits;
     }
 
     @Override

@@ -37,6 +37,9 @@ public interface LedgerSource {
     /** The queue's endpoint settings ({@code endpoint.*}). */
     EndpointSettings endpointSettings();
 
+    /** The in-flight limits of the queue's registered endpoints, which the admission step applies. */
+    EndpointLimits endpointLimits();
+
     /** The queue's failure latch: the settler records its death here. */
     QueueFault queueFault();
 
