@@ -5,10 +5,15 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 /**
  * The HTTP sink's settings, {@code ankusa.http.*} (used when the starter builds the
  * {@link io.ankusa.dispatch.http.HttpSink} over the application's
- * {@link io.ankusa.dispatch.http.EndpointResolver}).
+ * {@link io.ankusa.dispatch.http.EndpointResolver}, or over the queue's endpoint registry).
+ * {@code ankusa.http.registry.enabled} is not bound here: the condition of
+ * {@link AnkusaHttpSinkAutoConfiguration} reads it.
  */
-@ConfigurationProperties("ankusa.http")
+@ConfigurationProperties(AnkusaHttpProperties.PREFIX)
 public class AnkusaHttpProperties {
+
+    /** The prefix of these properties. */
+    static final String PREFIX = "ankusa.http";
 
     /**
      * Whether every request carries the W3C traceparent (and a non-empty tracestate) of the

@@ -2,8 +2,9 @@ package io.ankusa.spring.boot;
 
 /**
  * The start of a node that is to deliver ({@code ankusa.pipeline.mode=deliver}, the default) but
- * has nowhere to deliver to: no {@link io.ankusa.dispatch.sink.Sink} bean and no
- * {@link io.ankusa.dispatch.http.EndpointResolver} bean. {@link NoSinkFailureAnalyzer} turns it into
+ * has nowhere to deliver to: no {@link io.ankusa.dispatch.sink.Sink} bean, no
+ * {@link io.ankusa.dispatch.http.EndpointResolver} bean, and {@code ankusa.http.registry.enabled=false}
+ * (without it, the starter delivers to the queue's endpoint registry). {@link NoSinkFailureAnalyzer} turns it into
  * Spring Boot's start-up report, saying what to add.
  */
 final class NoSinkException extends IllegalStateException {
@@ -12,6 +13,7 @@ final class NoSinkException extends IllegalStateException {
 
     NoSinkException() {
         super("Ankusa is to deliver (" + AnkusaPipelineProperties.PREFIX + ".mode=deliver) but the application "
-                + "has no Sink bean and no EndpointResolver bean to deliver through");
+                + "has no Sink bean and no EndpointResolver bean to deliver through, and "
+                + AnkusaHttpProperties.PREFIX + ".registry.enabled=false turns off the endpoint registry");
     }
 }

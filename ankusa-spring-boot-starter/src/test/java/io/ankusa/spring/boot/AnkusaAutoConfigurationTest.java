@@ -62,7 +62,7 @@ class AnkusaAutoConfigurationTest {
 
     @Test
     void aNodeThatIsToDeliverWithoutASinkFailsToStartSayingWhatToAdd() {
-        runner().run(context -> {
+        runner().withPropertyValues("ankusa.http.registry.enabled=false").run(context -> {
             assertThat(context).hasFailed();
             Throwable failure = context.getStartupFailure();
             assertThat(failure).rootCause().isInstanceOf(NoSinkException.class);
@@ -77,7 +77,7 @@ class AnkusaAutoConfigurationTest {
             assertThat(analysis.getDescription()).contains("no io.ankusa.dispatch.sink.Sink bean")
                     .contains("no io.ankusa.dispatch.http.EndpointResolver bean");
             assertThat(analysis.getAction()).contains("define an EndpointResolver bean").contains("define a Sink bean")
-                    .contains("ankusa.pipeline.mode=ingest-only");
+                    .contains("remove ankusa.http.registry.enabled=false").contains("ankusa.pipeline.mode=ingest-only");
         });
     }
 
