@@ -65,6 +65,71 @@
     }
   });
 
+  // The dead-letter page's bulk replay: start a job through the API, follow its progress, cancel it.
+  function postJson(url, body) {
+    return fetch(url, { method: "POST", credentials: "same-origin", body: JSON.stringify(body),
+      headers: { "Content-Type": "application/json", "Accept": "application/json",
+        "X-Ankusa-CSRF": meta("ankusa-csrf") } })
+      .then(function (r) {
+        return r.text().then(function (text) {
+          var json = {};
+          try { json = JSON.parse(text); } catch (ignored) { /* not JSON: the status says it */ }
+          if (!r.ok) { throw new Error((json.error || "HTTP " + r.status) + ": " + (json.message || "")); }
+          return json;
+        });
+      });
+  }
+  function bulkReplay(form) {
+    var progress = document.getElementById("replay-progress");
+    var cancel = document.getElementById("replay-cancel");
+    var submit = form.querySelector("button[type=submit]");
+    var show = function (job) {
+      var counts = "examined " + job.examined + ", replayed " + job.replayed + ", skipped " + job.skipped
+        + (job.failed ? ", failed " + job.failed : "");
+      progress.textContent = (job.finishedAt ? "Finished (" + job.state + "): " : "Running: ") + counts
+        + (job.error ? " — " + job.error : "");
+      progress.setAttribute("data-state", job.state);
+    };
+    var follow = function (url) {
+      cancel.hidden = false;
+      cancel.onclick = function () {
+        postJson(url + "/cancel", {}).catch(function (err) { toast(err.message, true); });
+      };
+      var poll = function () {
+        fetch(url, { credentials: "same-origin", headers: { "Accept": "application/json" } })
+          .then(function (r) { return r.json(); })
+          .then(function (job) {
+            show(job);
+            if (job.finishedAt) {
+              cancel.hidden = true;
+              submit.disabled = false;
+              toast("Bulk replay " + job.state + ": " + job.replayed + " replayed.", job.state !== "done");
+            } else {
+              setTimeout(poll, 1000);
+            }
+          })
+          .catch(function () { setTimeout(poll, 2000); });
+      };
+      poll();
+    };
+    var body = { tenant: form.getAttribute("data-tenant") };
+    ["source", "reason"].forEach(function (name) {
+      var value = form.elements[name].value.trim();
+      if (value) { body[name] = value; }
+    });
+    submit.disabled = true;
+    postJson(form.getAttribute("data-api"), body)
+      .then(function (job) { show(job); follow(form.getAttribute("data-api") + "/" + encodeURIComponent(job.id)); })
+      .catch(function (err) { submit.disabled = false; toast(err.message, true); });
+  }
+  document.addEventListener("submit", function (e) {
+    var form = e.target;
+    if (!form || form.id !== "replay-matching-form") { return; }
+    e.preventDefault();
+    var text = form.querySelector("button[type=submit]").getAttribute("data-confirm-text");
+    if (!text || window.confirm(text)) { bulkReplay(form); }
+  });
+
   // Relative times, the exact time kept in the title.
   function ago(iso) {
     var t = Date.parse(iso);

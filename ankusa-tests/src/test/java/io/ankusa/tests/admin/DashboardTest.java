@@ -131,7 +131,7 @@ class DashboardTest {
                     .containsExactly("acme", "umbrella");
             browser.open("/tenants/umbrella/dead");
             assertThat(browser.all("#dead-letters a.id")).extracting(WebElement::getText).containsExactly("dead-u1");
-            assertThat(browser.all("#replay-matching")).hasSize(1);
+            assertThat(browser.all("#replay-matching-form")).as("a viewer has no bulk replay").isEmpty();
             assertThat(browser.all("button.replay")).as("a viewer has no replay button").isEmpty();
 
             browser.open("/tenants/acme/hooks/" + node.acmeDead1.seq());
@@ -175,6 +175,27 @@ class DashboardTest {
             browser.await(d -> state(node, "umbrella") == EndpointState.DISABLED);
             browser.await(d -> browser.all("#endpoints button.enable").size() == 1);
             assertThat(browser.text("#endpoints .state")).isEqualTo("disabled");
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.ankusa.tests.queue.Backends#names")
+    @DisplayName("an operator replays all matching dead letters by clicking, and follows the job")
+    void anOperatorReplaysAllMatchingDeadLettersByClicking(String backend) {
+        try (AdminNode node = AdminNode.seeded(backend, dir); Browser browser = new Browser(node.server.port(), profile)) {
+            browser.signIn(OPERATOR);
+            browser.open("/tenants/acme/dead");
+            assertThat(node.fixture.queue().deadForTenant("acme").dead()).isEqualTo(2);
+
+            browser.find("#replay-matching-form button[type=submit]").click();
+            browser.await(d -> d.switchTo().alert()).accept();
+
+            browser.await(d -> "done".equals(browser.find("#replay-progress").getAttribute("data-state")));
+            assertThat(browser.text("#replay-progress")).contains("replayed 2");
+            assertThat(node.fixture.queue().deadForTenant("acme").dead()).as("the store holds no dead letter")
+                    .isZero();
+            assertThat(node.fixture.queue().deadForTenant("umbrella").dead()).as("another tenant's are left")
+                    .isEqualTo(1);
         }
     }
 
