@@ -33,6 +33,9 @@ final class OwnLimits {
      * @return its limit, {@link EndpointLimits#NONE} for none
      */
     int of(long id, long ord, int sink) {
+        if (!limits.any()) {
+            return EndpointLimits.NONE; // no endpoint was ever registered: nothing to read or keep
+        }
         long generation = limits.generation();
         Answers known = answers;
         if (known.generation() != generation) {

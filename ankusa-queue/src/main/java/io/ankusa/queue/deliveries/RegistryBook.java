@@ -48,6 +48,9 @@ public final class RegistryBook {
     /** Moves after every change to {@link #tenants}' endpoints (not on a load, which changes none). */
     private final AtomicLong generation = new AtomicLong();
 
+    /** Whether the store holds any registry key; null until first asked, then set true by {@link #put}. */
+    private volatile Boolean anyKey;
+
     /** The book of {@code store}; reads nothing yet. */
     public RegistryBook(Store store) {
         this.store = Objects.requireNonNull(store, "store");
@@ -118,6 +121,28 @@ public final class RegistryBook {
         return generation.get();
     }
 
+    /**
+     * Whether any endpoint was ever registered in the store (removed and erased ones may count):
+     * one seek on the first call, a field read after it. When it is {@code false}, every tenant's
+     * registry is empty, and a caller need not resolve a tenant to ask.
+     *
+     * @return false when no registry key is stored
+     */
+    public boolean anyRegistered() {
+        Boolean known = anyKey;
+        if (known != null) {
+            return known;
+        }
+        synchronized (this) {
+            if (anyKey == null) {
+                try (Scan scan = store.scan(ColumnFamilies.INDEX, Ranges.of(RegistryKey.FAMILY.between()))) {
+                    anyKey = scan.hasNext();
+                }
+            }
+            return anyKey;
+        }
+    }
+
     /** Writes {@code endpoint} under its tenant and sink in one synced commit. */
     public synchronized void put(RegisteredEndpoint endpoint) {
         Tenant before = tenant(endpoint.tenant());
@@ -127,6 +152,7 @@ public final class RegistryBook {
         after.put(endpoint.sink(), endpoint);
         tenants.put(endpoint.tenant(), new Tenant(Collections.unmodifiableMap(after),
                 Math.max(before.nextSink(), endpoint.sink() + 1)));
+        anyKey = true;
         generation.incrementAndGet();
     }
 

@@ -9,7 +9,8 @@ import java.util.Optional;
 /**
  * The queue's {@link EndpointLimits}: the tenant id of the ordinal (one store read), then the
  * endpoint under the sink in the {@link RegistryBook}'s snapshot. The caller caches the answer
- * per generation; this reads afresh every time.
+ * per generation; this reads afresh every time. A store where no endpoint was ever registered
+ * answers {@link #any()} false, so the dispatcher reads no tenant id and keeps no answer there.
  */
 final class RegisteredLimits implements EndpointLimits {
 
@@ -24,6 +25,11 @@ final class RegisteredLimits implements EndpointLimits {
     @Override
     public long generation() {
         return book.generation();
+    }
+
+    @Override
+    public boolean any() {
+        return book.anyRegistered();
     }
 
     @Override

@@ -19,6 +19,16 @@ public interface EndpointLimits {
     long generation();
 
     /**
+     * Whether any endpoint may have a limit of its own: while this is {@code false}, every
+     * {@link #maxInflight} answer is {@link #NONE}, so a caller need neither ask nor keep answers.
+     *
+     * @return false when no endpoint was ever registered
+     */
+    default boolean any() {
+        return true;
+    }
+
+    /**
      * The in-flight limit of the endpoint registered under {@code (ord, sink)}.
      *
      * @param ord  the tenant's ordinal
